@@ -1,0 +1,67 @@
+/**
+ * The `hmc` command line: dispatches to one module per subcommand (DESIGN §10), loaded lazily so
+ * `hmc filter` does not pay for SQLite or the HTTP server.
+ *
+ * Invariant: stdout carries only the command's output (the sidecar's protocol lines); every
+ * diagnostic goes to stderr; an unexpected error is one line and exit code 1, never a stack dump.
+ */
+export interface Command {
+  summary: string;
+  run(argv: string[]): Promise<number>;
+}
+
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  sidecar: async () => (await import('./sidecar.js')).command,
+  dashboard: async () => (await import('./dashboard.js')).command,
+  demo: async () => (await import('./demo.js')).command,
+  replay: async () => (await import('./replay.js')).command,
+  filter: async () => (await import('./filter.js')).command,
+  analytics: async () => (await import('./analytics.js')).command,
+  control: async () => (await import('./control.js')).command,
+  doctor: async () => (await import('./doctor.js')).command,
+};
+
+const USAGE = `usage: hmc <command> [options]
+
+commands:
+  sidecar --stdio            the sidecar the Hermes plugin starts (protocol v1 on stdin/stdout)
+  dashboard [--port N] [--state-dir D]
+                             the live dashboard over a state dir
+  demo [--port N] [--state-dir D]
+                             record a session on this project's files and watch it live
+  replay <session.json> [--json] [--record]
+                             run a recorded session through the hooks and report the savings
+  filter [--tool T] [--args JSON] [--error] [--jsonl]
+                             compress stdin as one tool output (or one JSON case per line)
+  analytics [--scope S] [--period P] [--limit N] [--json|--csv]
+                             savings history from the analytics database
+  control <action> [key=value...]
+                             any hmc_control action outside Hermes
+  doctor                     check Node, the native SQLite module, the state dir and the config
+`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(USAGE);
+    return name ? 0 : 2;
+  }
+  if (name === '--version' || name === '-v') {
+    const { VERSION } = await import('../version.js');
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  const load = COMMANDS[name];
+  if (!load) {
+    process.stderr.write(`hmc: unknown command "${name}"\n${USAGE}`);
+    return 2;
+  }
+  try {
+    const command = await load();
+    return await command.run(rest);
+  } catch (err) {
+    process.stderr.write(`hmc ${name}: ${err instanceof Error ? err.message : String(err)}\n`);
+    if (process.env.HMC_DEBUG) process.stderr.write(`${err instanceof Error ? err.stack : ''}\n`);
+    return 1;
+  }
+}

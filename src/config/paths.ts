@@ -1,0 +1,34 @@
+/**
+ * Where HMC keeps its files (DESIGN §8): the state dir and the analytics database.
+ * Order: an explicit option, then the environment, then Hermes' home.
+ */
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+/** Hermes' home: $HERMES_HOME, else ~/.hermes. */
+export function hermesHome(env: NodeJS.ProcessEnv = process.env): string {
+  const home = env.HERMES_HOME?.trim();
+  return home ? resolve(expandHome(home)) : join(homedir(), '.hermes');
+}
+
+/** The state dir: --state-dir, else $HMC_STATE_DIR, else $HERMES_HOME/hmc_state. */
+export function resolveStateDir(explicit?: string, env: NodeJS.ProcessEnv = process.env): string {
+  const chosen = explicit?.trim() || env.HMC_STATE_DIR?.trim();
+  return chosen ? resolve(expandHome(chosen)) : join(hermesHome(env), 'hmc_state');
+}
+
+/** The analytics database: analytics.db_path, else $HMC_DB_PATH, else <state dir>/analytics.db. */
+export function resolveDbPath(configured: string, stateDir: string, env: NodeJS.ProcessEnv = process.env): string {
+  const chosen = configured.trim() || env.HMC_DB_PATH?.trim();
+  return chosen ? resolve(expandHome(chosen)) : join(stateDir, 'analytics.db');
+}
+
+export function expandHome(path: string): string {
+  return path === '~' || path.startsWith('~/') ? join(homedir(), path.slice(1)) : path;
+}
+
+/** A session id made safe as a file name (the original only replaced "/"; reference §14 E15). */
+export function safeFileName(id: string): string {
+  const cleaned = id.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_');
+  return (cleaned || '_').slice(0, 200);
+}

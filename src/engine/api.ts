@@ -1,0 +1,125 @@
+/**
+ * The host contract (DESIGN §3) as TypeScript: one method per sidecar protocol method, with the
+ * hook kwargs Hermes passes. The sidecar's dispatcher and in-process hosts call these; the engine
+ * implements them.
+ *
+ * Invariant: no method throws into the host; bad params get a pass-through answer (DESIGN §4.6).
+ */
+import type { Message } from './types.js';
+
+export interface HelloParams {
+  host?: string;
+  protocol?: number;
+  capabilities?: string[];
+  [key: string]: unknown;
+}
+
+export interface HelloResult {
+  version: string;
+  protocol: 1;
+  capabilities: string[];
+}
+
+export interface PreToolCallParams {
+  session_id: string;
+  tool_name: string;
+  args: unknown;
+  tool_call_id?: string;
+  task_id?: string;
+  [key: string]: unknown;
+}
+
+export interface PostToolCallParams {
+  session_id: string;
+  tool_name: string;
+  args: unknown;
+  /** Usually a JSON string; may be anything (a multimodal dict). */
+  result: unknown;
+  tool_call_id?: string;
+  task_id?: string;
+  /** Hermes: ok / error / blocked. */
+  status?: string;
+  is_error?: boolean;
+  [key: string]: unknown;
+}
+
+export interface PostToolCallResult {
+  /** The compressed output, when HMC would change it; hosts that can substitute a result use it. */
+  replace?: string;
+}
+
+export interface PreLlmCallParams {
+  session_id: string;
+  /** The whole conversation, raw. Either this or base + append. */
+  messages?: Message[];
+  /** How many messages of the conversation the engine already holds (unchanged, raw). */
+  base?: number;
+  /** The raw messages after `base`. */
+  append?: Message[];
+  model?: string;
+  platform?: string;
+  /** The model's context window in tokens, when the host knows it. */
+  context_length?: number;
+  user_message?: unknown;
+  [key: string]: unknown;
+}
+
+/** One in-place edit: message `index` of the raw list gets `content`. */
+export interface Edit {
+  index: number;
+  content: string;
+}
+
+export interface PreLlmCallResult {
+  /** The complete view for this call, relative to the raw messages sent. */
+  edits: Edit[];
+  /** A one-line hint for the model, only when it changed (hosts append it to the user message). */
+  context?: string;
+}
+
+export interface SessionEndParams {
+  session_id: string;
+  completed?: boolean;
+  interrupted?: boolean;
+  [key: string]: unknown;
+}
+
+export interface SessionFinalizeParams {
+  session_id: string;
+  reason?: string;
+  [key: string]: unknown;
+}
+
+export interface ControlParams {
+  session_id?: string;
+  /** The hmc_control tool's arguments. */
+  args: Record<string, unknown>;
+}
+
+export interface CommandParams {
+  session_id?: string;
+  /** Text after `/hmc`. */
+  raw_args: string;
+}
+
+/** What a host calls. Every method answers; none throws. */
+export interface HmcHostApi {
+  hello(params: HelloParams): HelloResult;
+  preToolCall(params: PreToolCallParams): Record<string, never>;
+  postToolCall(params: PostToolCallParams): PostToolCallResult;
+  /** Throws `ResyncError` only when `base` does not match what the engine holds. */
+  preLlmCall(params: PreLlmCallParams): PreLlmCallResult;
+  onSessionEnd(params: SessionEndParams): Record<string, never>;
+  onSessionFinalize(params: SessionFinalizeParams): Record<string, never>;
+  control(params: ControlParams): Promise<Record<string, unknown>>;
+  command(params: CommandParams): Promise<string>;
+}
+
+/** The host sent `base` + `append` but the engine does not hold that base: send `messages`. */
+export class ResyncError extends Error {
+  readonly code = 'resync';
+  constructor(message: string) {
+    super(message);
+    this.name = 'ResyncError';
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * The engine's shared vocabulary: conversation messages as hosts hand them over (OpenAI chat
+ * format), the tool output a strategy sees, and what a strategy answers.
+ *
+ * Invariant: strategies are pure functions of a `ToolOutput` and their config slice; anything
+ * about sessions, ordering, protection or accounting belongs to the engine (STYLE "What we take" 1, 5).
+ */
+
+/** One tool call inside an assistant message. */
+export interface ToolCall {
+  /** The call id the tool result answers with `tool_call_id`. */
+  id?: string;
+  type?: string;
+  function?: { name?: string; arguments?: string };
+  [key: string]: unknown;
+}
+
+/**
+ * A conversation message. Hosts add fields of their own (Hermes: `tool_name`, `reasoning`,
+ * `timestamp`…); the engine reads only the ones named here and never writes anything but `content`.
+ */
+export interface Message {
+  role: string;
+  /** A string, a list of content parts (multimodal), null, or anything a host puts there. */
+  content?: unknown;
+  tool_calls?: ToolCall[];
+  tool_call_id?: string;
+  name?: string;
+  [key: string]: unknown;
+}
+
+/** What kind of text a tool output carries; decides which strategies may touch it. */
+export type OutputKind =
+  /** A file read: `path` names the file (Hermes `read_file`, Claude `Read`, SWE-agent `open`). */
+  | 'file'
+  /** Output of a command (terminal, bash): logs, test runs, git, package managers. */
+  | 'log'
+  /** Search results (grep, search_files): lines from many files, never source code as a whole. */
+  | 'search'
+  /** Anything else: web pages, MCP results, prose. */
+  | 'text';
+
+/** One tool output as a strategy sees it: the text inside any envelope, plus what is known of the call. */
+export interface ToolOutput {
+  /** Tool name as the host reported it (`''` when unknown). */
+  tool: string;
+  /** Parsed tool-call arguments (`{}` when unknown or unparsable). */
+  args: Readonly<Record<string, unknown>>;
+  /** The text to compress: the envelope's main text field, line-number gutters removed. */
+  text: string;
+  /** `text` split on `\n` (a `\r` before the `\n` stays at the end of its line). */
+  lines: readonly string[];
+  /** What the text is. */
+  kind: OutputKind;
+  /** Path of the file read, when `kind` is `'file'`. */
+  path?: string;
+  /** True when the host or the envelope signals failure (is_error, non-zero exit code, error field). */
+  isError: boolean;
+}
+
+/** A kept input line (its index in `ToolOutput.lines`) or a marker line standing for what was cut. */
+export type LinePlanItem = number | { marker: string };
+
+/**
+ * What a strategy answers. `text` replaces the whole text; `lines` keeps chosen input lines (so the
+ * engine can put each line's original gutter back, keeping numbering honest) with markers between.
+ * Unsure means skipped, never a guess.
+ */
+export type StrategyResult =
+  | { kind: 'text'; text: string }
+  | { kind: 'lines'; lines: LinePlanItem[] }
+  | { kind: 'skipped'; reason: string };
+
+/** The names savings are credited under (the original's keys; stable, shown to users). */
+export type StrategyName =
+  | 'short_circuit'
+  | 'code_filter'
+  | 'truncation'
+  | 'dedup'
+  | 'error_purge'
+  | 'background_compression';
+
+export const STRATEGY_NAMES: readonly StrategyName[] = [
+  'short_circuit',
+  'code_filter',
+  'truncation',
+  'dedup',
+  'error_purge',
+  'background_compression',
+];
+
+/** Shorthand constructors so strategies read as sentences. */
+export const skipped = (reason: string): StrategyResult => ({ kind: 'skipped', reason });
+export const replacedBy = (text: string): StrategyResult => ({ kind: 'text', text });
+export const keptLines = (lines: LinePlanItem[]): StrategyResult => ({ kind: 'lines', lines });

@@ -1,0 +1,115 @@
+/**
+ * Live events from the engine to the dashboard, and the before/after records behind the inspector.
+ * Event names are the original's (`hello`, `turn`, `tool`, `session_end`); payloads carry per-event
+ * deltas and running totals so a page that joins late still shows the right figures.
+ *
+ * Invariant: emitting never blocks or throws into a hook (sinks buffer and drop, never wait).
+ */
+
+/** Tokens the model was sent over all model calls of a session, with and without HMC. */
+export interface InputTokens {
+  /** What the model would have been sent without HMC. */
+  raw: number;
+  /** What it was sent with HMC. */
+  hmc: number;
+}
+
+interface EventBase {
+  /** Unique and increasing per source: `${source}:${seq}`; the SSE `id` (Last-Event-ID resume). */
+  id: string;
+  /** Which process emitted it (e.g. `sidecar-1234-1732200000000`). */
+  source: string;
+  /** Milliseconds since the epoch. */
+  time: number;
+  session_id: string;
+}
+
+/** Sent once per user turn (pre_llm_call). */
+export interface TurnEvent extends EventBase {
+  type: 'turn';
+  turn: number;
+  model: string;
+  platform: string;
+  project_path: string;
+  context_tokens: number;
+  context_window: number;
+  /** 0..1 */
+  context_percent: number;
+  /** Input tokens saved since the previous turn event. */
+  delta_saved: number;
+  /** Input tokens saved over the session so far. */
+  cumulative_saved: number;
+  by_strategy: Record<string, number>;
+  by_tool: Record<string, number>;
+  input_tokens: InputTokens;
+  tool_calls: number;
+  /** Prompt-cache breaks caused by rewrites of older messages so far. */
+  cache_breaks: number;
+}
+
+/** Sent after each tool result the engine looked at. */
+export interface ToolEvent extends EventBase {
+  type: 'tool';
+  turn: number;
+  tool_name: string;
+  tool_call_id: string;
+  is_error: boolean;
+  /** Tokens of the output as the tool returned it, and as the model sees it. */
+  tokens_before: number;
+  tokens_after: number;
+  /** Strategies that changed this output, in order. */
+  strategies: string[];
+  /** Context tokens saved by this output now (tokens_before - tokens_after). */
+  delta_saved: number;
+  /** Input tokens saved over the session so far. */
+  cumulative_saved: number;
+  by_strategy: Record<string, number>;
+  context_tokens: number;
+  context_percent: number;
+  /** Key of the inspector record holding before/after, when one was kept. */
+  inspect_id?: string;
+}
+
+/** Sent when a session really ends (on_session_finalize, or the end of a replay). */
+export interface SessionEndEvent extends EventBase {
+  type: 'session_end';
+  turns: number;
+  tool_calls: number;
+  total_saved: number;
+  by_strategy: Record<string, number>;
+  by_tool: Record<string, number>;
+  input_tokens: InputTokens;
+}
+
+export type HmcEvent = TurnEvent | ToolEvent | SessionEndEvent;
+export type HmcEventType = HmcEvent['type'];
+
+/** Distributive Omit, so each event keeps its own fields when the envelope is left out. */
+export type EventPayload<E = HmcEvent> = E extends HmcEvent ? Omit<E, 'id' | 'source' | 'time'> : never;
+
+/** A compressed tool output before and after, for the inspector. */
+export interface InspectRecord {
+  /** `${session_id}:${tool_call_id}` (unique per session). */
+  id: string;
+  session_id: string;
+  tool_call_id: string;
+  tool_name: string;
+  time: number;
+  strategies: string[];
+  tokens_before: number;
+  tokens_after: number;
+  /** The output as the tool returned it (capped at 256 KiB; `before_truncated` says so). */
+  before: string;
+  /** The output as the model sees it. */
+  after: string;
+  before_truncated: boolean;
+}
+
+/** Where the engine sends events; implementations buffer and never block. */
+export interface EventSink {
+  emit(event: EventPayload): void;
+  inspect(record: InspectRecord): void;
+}
+
+/** A sink that drops everything (tests, `hmc filter`). */
+export const NULL_SINK: EventSink = { emit() {}, inspect() {} };
