@@ -1,0 +1,159 @@
+/**
+ * `hmc sidecar --stdio [--state-dir D] [--config PATH]`: the process the Hermes bridge starts.
+ * Protocol v1 (DESIGN §3) on stdin/stdout, the engine behind it, logs on stderr and in
+ * `<state dir>/sidecar.log`.
+ *
+ * Invariant: stdout carries protocol records and nothing else (console output is rerouted to
+ * stderr before the engine loads); the process exits 0 when stdin closes, after answering what it
+ * was still computing.
+ */
+import { createWriteStream, mkdirSync, renameSync, statSync } from 'node:fs';
+import type { WriteStream } from 'node:fs';
+import { join } from 'node:path';
+import { format } from 'node:util';
+import type { Readable, Writable } from 'node:stream';
+import type { HmcHostApi } from '../engine/api.js';
+import { resolveStateDir } from '../config/paths.js';
+import { Connection } from '../protocol/dispatch.js';
+import { llmCompleteParams } from '../protocol/guards.js';
+import { LineSplitter, serializeRecord } from '../protocol/jsonl.js';
+import type { Command } from './main.js';
+
+const USAGE = 'usage: hmc sidecar --stdio [--state-dir D] [--config PATH]';
+const LOG_ROTATE_BYTES = 5 * 1024 * 1024;
+
+export interface SidecarArgs {
+  stateDir?: string;
+  configPath?: string;
+}
+
+/** Parses the sidecar's flags; returns an error sentence for anything unknown. */
+export function parseSidecarArgs(argv: string[]): SidecarArgs | string {
+  const out: SidecarArgs = {};
+  let stdio = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const value = (): string | undefined => inline ?? argv[++i];
+    if (flag === '--stdio') stdio = true;
+    else if (flag === '--state-dir') out.stateDir = value();
+    else if (flag === '--config') out.configPath = value();
+    else return `unknown option "${arg}"`;
+    if ((flag === '--state-dir' || flag === '--config') && !(flag === '--state-dir' ? out.stateDir : out.configPath)) return `${flag} needs a value`;
+  }
+  return stdio ? out : 'only --stdio is supported';
+}
+
+/** What `serveStdio` needs: streams, and a factory for the engine (the real runtime or a stub). */
+export interface ServeOptions {
+  input: Readable;
+  output: Writable;
+  log: (line: string) => void;
+  createApi: (hostCall: (method: string, params: Record<string, unknown>) => Promise<unknown>) => Promise<{ api: HmcHostApi; close(): Promise<void> }>;
+}
+
+/** Runs one connection until `input` ends. Resolves when everything is answered and closed. */
+export async function serveStdio(options: ServeOptions): Promise<void> {
+  const { input, output, log } = options;
+  let outputBroken = false;
+  output.on('error', (err) => {
+    if (!outputBroken) log(`stdout closed: ${err.message}`);
+    outputBroken = true;
+  });
+  const connection = new Connection({
+    write: (record) => {
+      if (outputBroken) throw new Error('stdout is closed');
+      output.write(serializeRecord(record));
+    },
+    log,
+  });
+  const splitter = new LineSplitter({
+    onLine: (line) => connection.handleLine(line),
+    onOversize: (bytes) => {
+      log(`skipped a line of ${bytes} bytes (over the limit)`);
+      connection.oversize(bytes);
+    },
+  });
+  const ended = new Promise<void>((resolve) => {
+    input.on('data', (chunk: Buffer | string) => splitter.push(chunk));
+    input.on('end', resolve);
+    input.on('close', resolve);
+    input.on('error', (err) => {
+      log(`stdin error: ${err.message}`);
+      resolve();
+    });
+  });
+  const hostCall = async (method: string, params: Record<string, unknown>): Promise<unknown> => {
+    if (method !== 'llm.complete') throw new Error(`unknown host method "${method}"`);
+    const checked = llmCompleteParams(params);
+    if (!checked) throw new Error('llm.complete needs "messages" (a message list) and "max_tokens" (a positive integer)');
+    return connection.hostCalls.llmComplete(checked);
+  };
+  const runtime = await options.createApi(hostCall);
+  connection.attach(runtime.api);
+  await ended;
+  splitter.end();
+  await connection.drain();
+  await runtime.close();
+}
+
+/** Console output from any module goes to stderr: stdout belongs to the protocol. */
+function rerouteConsole(log: (line: string) => void): void {
+  const toLog = (...args: unknown[]): void => log(format(...args));
+  console.log = toLog;
+  console.info = toLog;
+  console.warn = toLog;
+  console.debug = toLog;
+  console.error = toLog;
+}
+
+function openLogFile(stateDir: string): WriteStream | undefined {
+  try {
+    mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+    const path = join(stateDir, 'sidecar.log');
+    try {
+      if (statSync(path).size > LOG_ROTATE_BYTES) renameSync(path, `${path}.1`);
+    } catch {
+      // No log yet.
+    }
+    const stream = createWriteStream(path, { flags: 'a', mode: 0o600 });
+    stream.on('error', () => undefined);
+    return stream;
+  } catch {
+    return undefined;
+  }
+}
+
+export const command: Command = {
+  summary: 'the sidecar the Hermes plugin starts (protocol v1 on stdin/stdout)',
+  async run(argv) {
+    const parsed = parseSidecarArgs(argv);
+    if (typeof parsed === 'string') {
+      process.stderr.write(`hmc sidecar: ${parsed}\n${USAGE}\n`);
+      return 2;
+    }
+    const stateDir = resolveStateDir(parsed.stateDir);
+    const file = openLogFile(stateDir);
+    const log = (line: string): void => {
+      const stamped = `${new Date().toISOString()} [${process.pid}] ${line}\n`;
+      process.stderr.write(`hmc sidecar: ${line}\n`);
+      file?.write(stamped);
+    };
+    rerouteConsole(log);
+    process.on('SIGPIPE', () => undefined);
+    log(`started (node ${process.version}, state dir ${stateDir})`);
+    const { createRuntime } = await import('../engine/runtime.js');
+    await serveStdio({
+      input: process.stdin,
+      output: process.stdout,
+      log,
+      createApi: (hostCall) =>
+        createRuntime({ stateDir, host: 'hermes', log, hostCall, ...(parsed.configPath ? { configPath: parsed.configPath } : {}) }),
+    });
+    log('stdin closed; exiting');
+    await new Promise<void>((resolve) => (file ? file.end(resolve) : resolve()));
+    // Anything the engine left open (a watcher, a timer) must not keep an orphan sidecar alive.
+    setTimeout(() => process.exit(0), 1000).unref();
+    return 0;
+  },
+};

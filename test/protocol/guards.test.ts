@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { llmCompleteParams, normalizeControlArgs, parseIncoming } from '../../src/protocol/guards.js';
+
+function invalid(line: string): { code: string; message: string; id: unknown } {
+  const r = parseIncoming(line);
+  if (r.kind !== 'invalid') throw new Error(`expected invalid, got ${r.kind}`);
+  return { ...r.error, id: r.id };
+}
+
+describe('parseIncoming', () => {
+  it('accepts a full pre_llm_call and keeps unknown extra fields', () => {
+    const r = parseIncoming(JSON.stringify({ id: 'a', method: 'pre_llm_call', params: { session_id: 's', messages: [{ role: 'user', content: 'hi', extra: 1 }], model: 'm', telemetry: 'x' } }));
+    expect(r.kind).toBe('request');
+    if (r.kind === 'request' && r.request.method === 'pre_llm_call') {
+      expect(r.request.params.messages?.[0]?.extra).toBe(1);
+      expect(r.request.params.telemetry).toBe('x');
+    }
+  });
+
+  it('accepts base + append', () => {
+    const r = parseIncoming(JSON.stringify({ id: 2, method: 'pre_llm_call', params: { session_id: 's', base: 3, append: [] } }));
+    expect(r.kind === 'request' && r.request.method === 'pre_llm_call' && r.request.params.base).toBe(3);
+  });
+
+  it('names the field when a message has no role', () => {
+    const e = invalid(JSON.stringify({ id: 7, method: 'pre_llm_call', params: { session_id: 's', messages: [{ role: 'user' }, { content: 'x' }] } }));
+    expect(e).toMatchObject({ code: 'invalid_params', id: 7 });
+    expect(e.message).toContain('messages[1]');
+  });
+
+  it('rejects a negative base', () => {
+    expect(invalid(JSON.stringify({ id: 1, method: 'pre_llm_call', params: { base: -1, append: [] } })).message).toContain('params.base');
+  });
+
+  it('rejects pre_llm_call with neither messages nor base', () => {
+    expect(invalid(JSON.stringify({ id: 1, method: 'pre_llm_call', params: {} })).message).toContain('"messages"');
+  });
+
+  it('answers malformed JSON with parse_error and no id', () => {
+    expect(invalid('{"id": 1, ')).toMatchObject({ code: 'parse_error', id: null });
+  });
+
+  it('answers an unknown method by name', () => {
+    const e = invalid(JSON.stringify({ id: 'x', method: 'frobnicate' }));
+    expect(e).toMatchObject({ code: 'unknown_method', id: 'x' });
+    expect(e.message).toContain('frobnicate');
+  });
+
+  it('requires an id', () => {
+    expect(invalid(JSON.stringify({ method: 'hello' })).message).toContain('"id"');
+  });
+
+  it('rejects non-object records and params', () => {
+    expect(invalid('[1,2]').code).toBe('invalid_request');
+    expect(invalid(JSON.stringify({ id: 1, method: 'hello', params: [1] })).code).toBe('invalid_params');
+  });
+
+  it('turns a null session_id into an empty string (Hermes finalize may pass None)', () => {
+    const r = parseIncoming(JSON.stringify({ id: 1, method: 'on_session_finalize', params: { session_id: null, reason: 'shutdown' } }));
+    expect(r.kind === 'request' && r.request.params.session_id).toBe('');
+  });
+
+  it('rejects a numeric session_id', () => {
+    expect(invalid(JSON.stringify({ id: 1, method: 'on_session_end', params: { session_id: 5 } })).message).toContain('session_id');
+  });
+
+  it('requires post_tool_call result and tool_name', () => {
+    expect(invalid(JSON.stringify({ id: 1, method: 'post_tool_call', params: { tool_name: 't' } })).message).toContain('result');
+    expect(invalid(JSON.stringify({ id: 1, method: 'post_tool_call', params: { result: 'r' } })).message).toContain('tool_name');
+  });
+
+  it('classifies responses to our own requests', () => {
+    expect(parseIncoming('{"id":"h1","result":{"text":"x"}}').kind).toBe('response');
+    expect(parseIncoming('{"id":"h1","error":{"code":"x","message":"y"}}').kind).toBe('response');
+  });
+
+  it('refuses an unsupported protocol version in hello', () => {
+    expect(invalid(JSON.stringify({ id: 1, method: 'hello', params: { protocol: 2 } })).message).toContain('protocol');
+  });
+});
+
+describe('normalizeControlArgs', () => {
+  it('keeps the flat sub_action form', () => {
+    expect(normalizeControlArgs({ action: 'dashboard', sub_action: 'start' })).toEqual({ action: 'dashboard', sub_action: 'start' });
+  });
+  it('splits the text form "dashboard start"', () => {
+    expect(normalizeControlArgs({ action: 'dashboard start' })).toEqual({ action: 'dashboard', sub_action: 'start' });
+  });
+  it('lifts the nested form', () => {
+    expect(normalizeControlArgs({ action: 'dashboard', dashboard: { action: 'stop' } })).toEqual({ action: 'dashboard', sub_action: 'stop' });
+  });
+  it('leaves other actions alone', () => {
+    expect(normalizeControlArgs({ action: 'analytics', period: 'day' })).toEqual({ action: 'analytics', period: 'day' });
+  });
+});
+
+describe('llmCompleteParams', () => {
+  it('checks messages and max_tokens', () => {
+    expect(llmCompleteParams({ messages: [{ role: 'user', content: 'x' }], max_tokens: 10 })).toBeDefined();
+    expect(llmCompleteParams({ messages: 'x', max_tokens: 10 })).toBeUndefined();
+    expect(llmCompleteParams({ messages: [], max_tokens: 0 })).toBeUndefined();
+  });
+});
