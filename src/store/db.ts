@@ -1,0 +1,286 @@
+/**
+ * Opens the analytics database (better-sqlite3, WAL, synchronous=NORMAL), migrates it, prepares
+ * every statement, and records sessions.
+ *
+ * Invariants: recording a session replaces all of its rows in one transaction (never counted
+ * twice); savings are clamped to 0..input on write (record.ts); the file and its parent are
+ * private (0600 / 0700); a read-only open never creates a file; errors are thrown as StoreError
+ * with SQLite's code, never swallowed here.
+ */
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { classify, StoreError } from './errors.js';
+import { LATEST_VERSION, migrate, schemaVersion } from './migrations.js';
+import { Queries } from './queries.js';
+import { cleanRecord, type CleanRecord } from './record.js';
+import type {
+  DayRow,
+  MonthRow,
+  ProjectRow,
+  RecentRow,
+  SessionDetail,
+  SessionRow,
+  SessionsQuery,
+  Summary,
+} from './rows.js';
+import type { SessionRecord } from './types.js';
+
+const DAY_MS = 86_400_000;
+
+export interface StoreOptions {
+  /** Sessions that ended more than this many days ago are deleted at open and by applyRetention(). */
+  retentionDays?: number;
+  /** Open an existing file for reading only; a missing file is an error (HMC_NO_DB), never created. */
+  readonly?: boolean;
+  log?: (line: string) => void;
+  /** How long SQLite waits for a lock before SQLITE_BUSY (default 2000; the recorder uses 0). */
+  busyTimeoutMs?: number;
+  /** The clock for windows and retention (tests pin it). */
+  now?: () => number;
+}
+
+/** A time window's `now` may be pinned per query (tests); otherwise the store's clock. */
+interface Clocked {
+  now?: number;
+}
+
+export interface AnalyticsStore {
+  readonly path: string;
+  /** Replaces everything recorded for the session, in one transaction. Throws on failure. */
+  recordSession(rec: SessionRecord): void;
+  /** Several sessions in one transaction (the recorder's batches). */
+  recordSessions(recs: readonly SessionRecord[]): void;
+  summary(q?: { project?: string }): Summary;
+  byDay(q: { days: number; project?: string } & Clocked): DayRow[];
+  byMonth(q: { months: number; project?: string } & Clocked): MonthRow[];
+  recent(q: { limit: number; project?: string }): RecentRow[];
+  byProject(q: { limit: number }): ProjectRow[];
+  byStrategy(q?: { project?: string }): { strategy: string; saved: number }[];
+  byTool(q?: { project?: string; limit?: number }): { tool: string; saved: number }[];
+  sessions(q: SessionsQuery): { rows: SessionRow[]; total: number };
+  session(id: string): SessionDetail | null;
+  /** Deletes sessions that ended before now - retentionDays; returns rows deleted (all tables). */
+  applyRetention(now?: number): number;
+  close(): void;
+}
+
+/** Creates the parent directory (0700) and an empty file (0600) so SQLite never makes it 0644. */
+function prepareFile(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  closeSync(openSync(path, 'a', 0o600));
+  try {
+    chmodSync(path, 0o600);
+  } catch {
+    // Not our file to change (another user's); SQLite will report if it cannot write.
+  }
+}
+
+export function openStore(path: string, opts: StoreOptions = {}): AnalyticsStore {
+  const memory = path === ':memory:';
+  const readonly = opts.readonly === true && !memory;
+  const log = opts.log ?? (() => {});
+  const clock = opts.now ?? Date.now;
+  if (readonly && !existsSync(path)) {
+    throw new StoreError('HMC_NO_DB', `no analytics database at ${path}`);
+  }
+  let db: Database.Database;
+  try {
+    if (!memory && !readonly) prepareFile(path);
+    db = new Database(path, { readonly, fileMustExist: readonly });
+  } catch (err) {
+    throw StoreError.wrap(err, `cannot open analytics database ${path}`);
+  }
+  try {
+    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(opts.busyTimeoutMs ?? 2000))}`);
+    if (readonly) {
+      const version = schemaVersion(db);
+      if (version < LATEST_VERSION) {
+        throw new StoreError(
+          'HMC_SCHEMA_OLD',
+          `analytics database ${path} has schema v${version} (current v${LATEST_VERSION}); open it read-write once to migrate`,
+        );
+      }
+      if (version > LATEST_VERSION) {
+        throw new StoreError('HMC_SCHEMA_NEWER', `analytics database ${path} has schema v${version}, newer than this HMC (v${LATEST_VERSION})`);
+      }
+    } else {
+      if (!memory) {
+        const mode = String(db.pragma('journal_mode = WAL', { simple: true })).toLowerCase();
+        if (mode !== 'wal') log(`analytics: journal_mode is "${mode}", not "wal"; concurrent readers may wait`);
+      }
+      db.pragma('synchronous = NORMAL');
+      migrate(db);
+    }
+    return new SqliteStore(path, db, opts.retentionDays, log, clock, readonly);
+  } catch (err) {
+    db.close();
+    throw err instanceof StoreError ? err : StoreError.wrap(err, `cannot open analytics database ${path}`);
+  }
+}
+
+class SqliteStore implements AnalyticsStore {
+  private readonly q: Queries;
+  private readonly write: ((recs: readonly CleanRecord[]) => void) | null;
+  private readonly retention: ((cutoff: number) => number) | null;
+
+  constructor(
+    readonly path: string,
+    private readonly db: Database.Database,
+    private readonly retentionDays: number | undefined,
+    private readonly log: (line: string) => void,
+    private readonly clock: () => number,
+    readonly: boolean,
+  ) {
+    this.q = new Queries(db);
+    this.write = readonly ? null : prepareWrite(db);
+    this.retention = readonly ? null : prepareRetention(db);
+    if (!readonly && retentionDays !== undefined) {
+      try {
+        this.applyRetention();
+      } catch (err) {
+        // Another writer holds the lock: retention runs again on the owner's timer; opening must not fail.
+        if (classify(err) !== 'busy') throw err;
+        log('analytics: retention skipped at open (database busy); it runs again later');
+      }
+    }
+  }
+
+  recordSession(rec: SessionRecord): void {
+    this.recordSessions([rec]);
+  }
+
+  recordSessions(recs: readonly SessionRecord[]): void {
+    if (!this.write) throw new StoreError('HMC_READONLY', `analytics database ${this.path} is open read-only`);
+    const clean = recs.map(cleanRecord); // bad records throw before anything is written
+    this.write(clean);
+  }
+
+  summary(q: { project?: string } = {}): Summary {
+    return this.q.summary(q.project);
+  }
+
+  byDay(q: { days: number; project?: string; now?: number }): DayRow[] {
+    return this.q.byDay(q.days, q.now ?? this.clock(), q.project);
+  }
+
+  byMonth(q: { months: number; project?: string; now?: number }): MonthRow[] {
+    return this.q.byMonth(q.months, q.now ?? this.clock(), q.project);
+  }
+
+  recent(q: { limit: number; project?: string }): RecentRow[] {
+    return this.q.recent(q.limit, q.project);
+  }
+
+  byProject(q: { limit: number }): ProjectRow[] {
+    return this.q.byProject(q.limit);
+  }
+
+  byStrategy(q: { project?: string } = {}): { strategy: string; saved: number }[] {
+    return this.q.byStrategy(q.project);
+  }
+
+  byTool(q: { project?: string; limit?: number } = {}): { tool: string; saved: number }[] {
+    return this.q.byTool(q.project, q.limit ?? 10_000);
+  }
+
+  sessions(q: SessionsQuery): { rows: SessionRow[]; total: number } {
+    return this.q.sessions(q);
+  }
+
+  session(id: string): SessionDetail | null {
+    return this.q.session(id);
+  }
+
+  applyRetention(now: number = this.clock()): number {
+    if (!this.retention || this.retentionDays === undefined) return 0;
+    const days = Math.max(1, Math.floor(this.retentionDays));
+    const deleted = this.retention(now - days * DAY_MS);
+    if (deleted > 0) this.log(`analytics: retention (${days} days) deleted ${deleted} rows`);
+    return deleted;
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
+
+function prepareWrite(db: Database.Database): (recs: readonly CleanRecord[]) => void {
+  const deletes = ['session_strategy', 'session_tool', 'session_turn'].map((t) =>
+    db.prepare(`DELETE FROM ${t} WHERE session_id = ?`),
+  );
+  const upsert = db.prepare(`INSERT INTO sessions (id, project_path, platform, model, started_at, ended_at, turns,
+      tool_calls, input_raw, input_hmc, saved, context_peak, recorded_at)
+    VALUES (@id, @project_path, @platform, @model, @started_at, @ended_at, @turns, @tool_calls, @input_raw,
+      @input_hmc, @saved, @context_peak, @recorded_at)
+    ON CONFLICT (id) DO UPDATE SET project_path = excluded.project_path, platform = excluded.platform,
+      model = excluded.model, started_at = excluded.started_at, ended_at = excluded.ended_at,
+      turns = excluded.turns, tool_calls = excluded.tool_calls, input_raw = excluded.input_raw,
+      input_hmc = excluded.input_hmc, saved = excluded.saved, context_peak = excluded.context_peak,
+      recorded_at = excluded.recorded_at`);
+  const strategy = db.prepare('INSERT INTO session_strategy (session_id, strategy, saved) VALUES (?, ?, ?)');
+  const tool = db.prepare('INSERT INTO session_tool (session_id, tool, saved) VALUES (?, ?, ?)');
+  const turn = db.prepare(`INSERT INTO session_turn (session_id, turn, time, context_tokens, context_percent,
+    input_raw, input_hmc, tool_calls) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
+  const run = db.transaction((recs: readonly CleanRecord[]) => {
+    const now = Date.now();
+    for (const r of recs) {
+      // Children first: the totals triggers subtract them under the project they were added with.
+      for (const d of deletes) d.run(r.id);
+      upsert.run({
+        id: r.id,
+        project_path: r.project_path,
+        platform: r.platform,
+        model: r.model,
+        started_at: r.started_at,
+        ended_at: r.ended_at,
+        turns: r.turns,
+        tool_calls: r.tool_calls,
+        input_raw: r.input_raw,
+        input_hmc: r.input_hmc,
+        saved: r.saved,
+        context_peak: r.context_peak,
+        recorded_at: now,
+      });
+      for (const [name, saved] of r.strategies) strategy.run(r.id, name, saved);
+      for (const [name, saved] of r.tools) tool.run(r.id, name, saved);
+      for (const p of r.timeline) {
+        turn.run(r.id, p.turn, p.time, p.context_tokens, p.context_percent, p.input_raw, p.input_hmc, p.tool_calls);
+      }
+    }
+  });
+  // IMMEDIATE: take the write lock up front so a busy database fails fast instead of mid-way.
+  return (recs) => {
+    try {
+      run.immediate(recs);
+    } catch (err) {
+      throw StoreError.wrap(err, 'analytics write failed');
+    }
+  };
+}
+
+function prepareRetention(db: Database.Database): (cutoff: number) => number {
+  const old = 'SELECT id FROM sessions WHERE started_at < @cutoff AND COALESCE(ended_at, started_at) < @cutoff';
+  const children = ['session_strategy', 'session_tool', 'session_turn'].map((t) =>
+    db.prepare(`DELETE FROM ${t} WHERE session_id IN (${old})`),
+  );
+  const parents = db.prepare(`DELETE FROM sessions WHERE id IN (${old})`);
+  const tidy = [
+    db.prepare('DELETE FROM strategy_totals WHERE saved = 0'),
+    db.prepare('DELETE FROM tool_totals WHERE saved = 0'),
+  ];
+  const run = db.transaction((cutoff: number) => {
+    let deleted = 0;
+    for (const c of children) deleted += c.run({ cutoff }).changes;
+    deleted += parents.run({ cutoff }).changes;
+    for (const t of tidy) t.run();
+    return deleted;
+  });
+  return (cutoff) => {
+    try {
+      return run.immediate(cutoff);
+    } catch (err) {
+      throw StoreError.wrap(err, 'analytics retention failed');
+    }
+  };
+}

@@ -1,0 +1,14 @@
+/**
+ * The analytics store's public surface: open a store, record sessions through a non-blocking
+ * recorder, answer the `analytics` action. Everything else in src/store is internal.
+ *
+ * Invariant: nothing outside src/store imports better-sqlite3 for analytics.
+ */
+export { openStore, type AnalyticsStore, type StoreOptions } from './db.js';
+export { createRecorder, type Recorder, type RecorderOptions } from './recorder.js';
+export { analyticsAction, parseLimit, DISABLED_ERROR, PERIODS, SCOPES, type ActionContext, type Period, type Scope } from './action.js';
+export { StoreError, classify, type Fault } from './errors.js';
+export { LATEST_VERSION, MIGRATIONS, migrate } from './migrations.js';
+export type * from './rows.js';
+export { pct, SESSION_SORTS } from './rows.js';
+export type { SessionRecord, SessionRecorder, TurnPoint } from './types.js';

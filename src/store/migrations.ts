@@ -1,0 +1,153 @@
+/**
+ * The analytics schema as numbered migrations. `PRAGMA user_version` holds the version reached;
+ * each migration runs in its own IMMEDIATE transaction together with the version bump, and
+ * re-checks the version inside it, so two processes opening the same file at once migrate it
+ * exactly once.
+ *
+ * Invariant: never edit a shipped migration; add the next number. A failure names the migration
+ * and leaves the file at the previous version.
+ */
+import type Database from 'better-sqlite3';
+import { StoreError } from './errors.js';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'sessions and savings per strategy',
+    sql: `
+      CREATE TABLE sessions (
+        id           TEXT PRIMARY KEY,
+        project_path TEXT NOT NULL DEFAULT '',
+        platform     TEXT NOT NULL DEFAULT '',
+        model        TEXT NOT NULL DEFAULT '',
+        started_at   INTEGER NOT NULL,
+        ended_at     INTEGER,
+        turns        INTEGER NOT NULL DEFAULT 0,
+        tool_calls   INTEGER NOT NULL DEFAULT 0,
+        input_raw    INTEGER NOT NULL DEFAULT 0,
+        input_hmc    INTEGER NOT NULL DEFAULT 0,
+        saved        INTEGER NOT NULL DEFAULT 0 CHECK (saved >= 0 AND saved <= input_raw),
+        context_peak INTEGER NOT NULL DEFAULT 0,
+        recorded_at  INTEGER NOT NULL
+      );
+      CREATE INDEX sessions_started ON sessions (started_at);
+      CREATE INDEX sessions_project ON sessions (project_path, started_at);
+      CREATE TABLE session_strategy (
+        session_id TEXT NOT NULL,
+        strategy   TEXT NOT NULL,
+        saved      INTEGER NOT NULL CHECK (saved >= 0),
+        PRIMARY KEY (session_id, strategy)
+      ) WITHOUT ROWID;
+    `,
+  },
+  {
+    version: 2,
+    name: 'savings per tool and the per-turn timeline',
+    sql: `
+      CREATE TABLE session_tool (
+        session_id TEXT NOT NULL,
+        tool       TEXT NOT NULL,
+        saved      INTEGER NOT NULL CHECK (saved >= 0),
+        PRIMARY KEY (session_id, tool)
+      ) WITHOUT ROWID;
+      CREATE TABLE session_turn (
+        session_id      TEXT NOT NULL,
+        turn            INTEGER NOT NULL,
+        time            INTEGER NOT NULL,
+        context_tokens  INTEGER NOT NULL,
+        context_percent REAL NOT NULL,
+        input_raw       INTEGER NOT NULL,
+        input_hmc       INTEGER NOT NULL,
+        tool_calls      INTEGER NOT NULL,
+        PRIMARY KEY (session_id, turn)
+      ) WITHOUT ROWID;
+    `,
+  },
+  {
+    version: 3,
+    name: 'running totals per project and strategy / tool (kept by triggers)',
+    // Children are deleted before their session row is updated and inserted after it, so the
+    // project looked up here is the one the row was counted under.
+    sql: `
+      CREATE TABLE strategy_totals (
+        project_path TEXT NOT NULL,
+        strategy     TEXT NOT NULL,
+        saved        INTEGER NOT NULL,
+        PRIMARY KEY (project_path, strategy)
+      ) WITHOUT ROWID;
+      CREATE TABLE tool_totals (
+        project_path TEXT NOT NULL,
+        tool         TEXT NOT NULL,
+        saved        INTEGER NOT NULL,
+        PRIMARY KEY (project_path, tool)
+      ) WITHOUT ROWID;
+      INSERT INTO strategy_totals (project_path, strategy, saved)
+        SELECT s.project_path, x.strategy, SUM(x.saved)
+        FROM session_strategy x JOIN sessions s ON s.id = x.session_id GROUP BY 1, 2;
+      INSERT INTO tool_totals (project_path, tool, saved)
+        SELECT s.project_path, x.tool, SUM(x.saved)
+        FROM session_tool x JOIN sessions s ON s.id = x.session_id GROUP BY 1, 2;
+      CREATE TRIGGER session_strategy_added AFTER INSERT ON session_strategy BEGIN
+        INSERT INTO strategy_totals (project_path, strategy, saved)
+          VALUES (COALESCE((SELECT project_path FROM sessions WHERE id = NEW.session_id), ''), NEW.strategy, NEW.saved)
+          ON CONFLICT (project_path, strategy) DO UPDATE SET saved = saved + excluded.saved;
+      END;
+      CREATE TRIGGER session_strategy_removed AFTER DELETE ON session_strategy BEGIN
+        UPDATE strategy_totals SET saved = saved - OLD.saved
+          WHERE project_path = COALESCE((SELECT project_path FROM sessions WHERE id = OLD.session_id), '')
+            AND strategy = OLD.strategy;
+      END;
+      CREATE TRIGGER session_tool_added AFTER INSERT ON session_tool BEGIN
+        INSERT INTO tool_totals (project_path, tool, saved)
+          VALUES (COALESCE((SELECT project_path FROM sessions WHERE id = NEW.session_id), ''), NEW.tool, NEW.saved)
+          ON CONFLICT (project_path, tool) DO UPDATE SET saved = saved + excluded.saved;
+      END;
+      CREATE TRIGGER session_tool_removed AFTER DELETE ON session_tool BEGIN
+        UPDATE tool_totals SET saved = saved - OLD.saved
+          WHERE project_path = COALESCE((SELECT project_path FROM sessions WHERE id = OLD.session_id), '')
+            AND tool = OLD.tool;
+      END;
+    `,
+  },
+];
+
+export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+
+export function schemaVersion(db: Database.Database): number {
+  return Number(db.pragma('user_version', { simple: true }));
+}
+
+/**
+ * Brings the file up to `target` (default: the latest). Returns the version reached.
+ * Throws a StoreError naming the failed migration, or when the file is newer than this code.
+ */
+export function migrate(db: Database.Database, target: number = LATEST_VERSION): number {
+  const found = schemaVersion(db);
+  if (found > LATEST_VERSION) {
+    throw new StoreError(
+      'HMC_SCHEMA_NEWER',
+      `analytics database schema v${found} is newer than this HMC understands (v${LATEST_VERSION}); upgrade HMC`,
+    );
+  }
+  for (const m of MIGRATIONS) {
+    if (m.version > target) break;
+    if (found >= m.version) continue;
+    const step = db.transaction(() => {
+      if (schemaVersion(db) >= m.version) return; // another process got here first
+      db.exec(m.sql);
+      db.pragma(`user_version = ${m.version}`);
+    });
+    try {
+      step.immediate();
+    } catch (err) {
+      throw StoreError.wrap(err, `analytics migration v${m.version} (${m.name}) failed`);
+    }
+  }
+  return schemaVersion(db);
+}
