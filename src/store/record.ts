@@ -9,6 +9,8 @@
 import type { SessionRecord, TurnPoint } from './types.js';
 
 const MAX_TEXT = 4096;
+/** No real count comes near this (a trillion tokens); larger values are engine bugs, capped so sums stay exact in JS. */
+export const MAX_COUNT = 1e12;
 
 /** A record ready for the database. */
 export interface CleanRecord {
@@ -33,7 +35,7 @@ export interface CleanRecord {
 export function count(x: unknown): number {
   const n = typeof x === 'number' ? x : Number(x);
   if (!Number.isFinite(n) || n <= 0) return 0;
-  return Math.min(Math.round(n), Number.MAX_SAFE_INTEGER);
+  return Math.min(Math.round(n), MAX_COUNT);
 }
 
 function text(x: unknown): string {
@@ -85,7 +87,7 @@ function cleanPoint(p: TurnPoint): TurnPoint {
   const pctRaw = typeof p.context_percent === 'number' && Number.isFinite(p.context_percent) ? p.context_percent : 0;
   return {
     turn: count(p.turn),
-    time: count(p.time),
+    time: typeof p.time === 'number' && Number.isFinite(p.time) && p.time > 0 ? Math.round(p.time) : 0,
     context_tokens: count(p.context_tokens),
     context_percent: Math.min(1, Math.max(0, pctRaw)),
     input_raw: raw,

@@ -24,6 +24,10 @@ export interface RecorderOptions {
   log: (line: string) => void;
   /** Retention timer period (default one hour). */
   retentionIntervalMs?: number;
+  /** How long flush() keeps retrying a busy database (default 5 s). */
+  flushDeadlineMs?: number;
+  /** Opens the store (tests inject faults here); default openStore. */
+  open?: typeof openStore;
 }
 
 export interface Recorder extends SessionRecorder {
@@ -77,7 +81,7 @@ export function createRecorder(opts: RecorderOptions): Recorder {
     const current = existsSync(path) ? statSync(path).ino : -1;
     if (store && current === inode) return store;
     closeStore();
-    store = openStore(path, { retentionDays, log, busyTimeoutMs: 0 });
+    store = (opts.open ?? openStore)(path, { retentionDays, log, busyTimeoutMs: 0 });
     inode = statSync(path).ino;
     return store;
   };
@@ -165,7 +169,7 @@ export function createRecorder(opts: RecorderOptions): Recorder {
   retention.unref();
 
   const flush = async (): Promise<void> => {
-    const deadline = Date.now() + FLUSH_DEADLINE_MS;
+    const deadline = Date.now() + (opts.flushDeadlineMs ?? FLUSH_DEADLINE_MS);
     cancel();
     let tries = 0;
     while (queue.size > 0) {
