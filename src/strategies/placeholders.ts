@@ -1,0 +1,80 @@
+/**
+ * The one-line texts that stand in for removed tool outputs (dedup and error purge), in the
+ * original's wording where it was right (reference §5.2) and honest where it was not (§14 D9):
+ * a content duplicate does not claim "same args", and the error placeholder gives the real age
+ * and keeps the line that says why the call failed.
+ *
+ * Invariant: a placeholder never hides THAT a call failed, and in the detailed style keeps WHY
+ * when one short line says it (DESIGN §4.1). Whether a placeholder is shorter than what it
+ * replaces is the engine's check (§4.3).
+ */
+import { reportsFailure } from './signals.js';
+
+export type PlaceholderStyle = 'detailed' | 'minimal';
+
+/** A reason longer than this is cut (with "…"): the placeholder must stay a one-liner. */
+export const MAX_REASON_CHARS = 160;
+
+/** Lines that say a failure happened but not what it was. */
+const BOILERPLATE =
+  /^(?:Traceback \(most recent call last\):?|During handling of the above exception.*|The above exception was the direct cause.*|at \S.*|File ".*", line \d+.*|[=\-_*#~ ]+|[=\-_*#~]{3,}.*[=\-_*#~]{3,}|npm ERR! A complete log.*|npm ERR! +\/.*)$/;
+/** Python/Java/JS exception lines: `ModuleNotFoundError: No module named 'x'`, `java.io.IOException: …`. */
+const EXCEPTION_LINE = /^[\w.$]*(?:Error|Exception|Exit|Interrupt)(?::\s.*)?$/;
+
+function cut(line: string): string {
+  const points = Array.from(line);
+  return points.length <= MAX_REASON_CHARS ? line : `${points.slice(0, MAX_REASON_CHARS - 1).join('')}…`;
+}
+
+/**
+ * The line that best says why a call failed: the last exception line of a traceback (Python
+ * prints the cause last), else the first line that reports a failure. Null when none does.
+ */
+export function failureReason(text: string): string | null {
+  let first: string | null = null;
+  let exception: string | null = null;
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line === '' || BOILERPLATE.test(line)) continue;
+    if (EXCEPTION_LINE.test(line)) exception = line;
+    else if (first === null && reportsFailure(line)) first = line;
+  }
+  const chosen = exception ?? first;
+  return chosen === null ? null : cut(chosen);
+}
+
+/** What the dedup placeholder needs to know. */
+export interface DedupInfo {
+  tool: string;
+  /** Size of the group, the kept output included. */
+  count: number;
+  by: 'args' | 'content';
+}
+
+/** `[Output removed — read_file called 3× with same args, showing last result only]` (U+2014, U+00D7). */
+export function dedupPlaceholder(info: DedupInfo, style: PlaceholderStyle = 'detailed'): string {
+  if (style === 'minimal') return '[output removed: duplicate]';
+  const tool = info.tool === '' ? 'tool' : info.tool;
+  if (info.by === 'content') {
+    return `[Output removed — same output as a later ${tool} call (${info.count} alike), showing last result only]`;
+  }
+  return `[Output removed — ${tool} called ${info.count}× with same args, showing last result only]`;
+}
+
+/** What the error placeholder needs to know. */
+export interface ErrorInfo {
+  tool: string;
+  /** User turns since the failure. */
+  age: number;
+  /** The failed output's text, to keep its reason; omit when unknown. */
+  text?: string | null;
+}
+
+/** `[Error output removed - terminal failed 5 turns ago: ModuleNotFoundError: No module named 'x']`. */
+export function errorPlaceholder(info: ErrorInfo, style: PlaceholderStyle = 'detailed'): string {
+  if (style === 'minimal') return '[error output removed]';
+  const tool = info.tool === '' ? 'tool' : info.tool;
+  const age = `${info.age} turn${info.age === 1 ? '' : 's'} ago`;
+  const reason = typeof info.text === 'string' ? failureReason(info.text) : null;
+  return `[Error output removed - ${tool} failed ${age}${reason === null ? '' : `: ${reason}`}]`;
+}

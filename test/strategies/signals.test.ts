@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import { importance, isImportantLine, reportsFailure } from '../../src/strategies/signals.js';
+
+describe('reportsFailure', () => {
+  const failures: string[] = [
+    'Error: file already exists',
+    "fatal: destination path 'x' already exists and is not an empty directory.",
+    'FATAL: out of memory',
+    'ERROR: could not open file',
+    'error[E0425]: cannot find value `x` in this scope',
+    '3 failed, 5 passed',
+    '=== 1 failed, 3 passed in 0.12s ===',
+    'test result: FAILED. 3 passed; 1 failed; 0 ignored',
+    'FAILED tests/x.py - 3 passed, 0 failed?',
+    'FAIL src/app.test.js',
+    '--- FAIL: TestParse (0.00s)',
+    'Tests:       1 failed, 4 passed, 5 total',
+    "thread 'main' panicked at src/main.rs:2:5",
+    'Panic: something broke',
+    'panic: runtime error: index out of range',
+    'Traceback (most recent call last):',
+    "ModuleNotFoundError: No module named 'x'",
+    'java.lang.NullPointerException',
+    'Uncaught TypeError: x is not a function',
+    ' ! [rejected]        main -> main (fetch first)',
+    'error: failed to push some refs',
+    ' ! [remote rejected] main -> main (pre-receive hook declined)',
+    'CONFLICT (content): Merge conflict in a.txt',
+    'Permission denied (publickey).',
+    'Aborted (core dumped)',
+    'Segmentation fault',
+    'subprocess.CalledProcessError: Command returned non-zero exit status 1.',
+    'Process exited with code 2',
+    'exit status 1',
+    'bash: foo: command not found',
+    'cat: x: No such file or directory',
+    'cannot open shared object file',
+    'Could not resolve host: example.com',
+    'Unable to locate package foo',
+    'npm ERR! code ENOENT',
+    'E       assert 1 == 2',
+    '{"error": "x"}',
+    '{"status": "ok", "error": "disk full"}',
+    'The operation timed out',
+    'Killed',
+    'Failures: 1, Errors: 0',
+    'errors=2',
+    '10 failed',
+    '0 passed, 1 error',
+  ];
+  it.each(failures)('reports a failure in %j', (text) => {
+    expect(reportsFailure(text)).toBe(true);
+  });
+
+  const successes: string[] = [
+    '',
+    'ok',
+    '5 passed, 0 failed',
+    '=== 5 passed in 0.12s ===',
+    'test result: ok. 42 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out',
+    'Tests run: 5, Failures: 0, Errors: 0, Skipped: 0',
+    'found 0 errors',
+    'Build succeeded. 0 Warning(s) 0 Error(s)',
+    'no errors found',
+    'Compiled without errors',
+    'failed: 0',
+    'errors=0',
+    'error count: 0',
+    '{"status": "ok", "error": null}',
+    '{"output": "hi", "exit_code": 0, "error": null}',
+    '{"errors": [], "failed": false}',
+    'exit code 0',
+    'Process exited with code 0',
+    'a state of terror',
+    'the failsafe engaged',
+    'nothing to commit, working tree clean',
+    'Already up to date.',
+    '日本語のテキスト 🎉',
+    '\r\r\r',
+  ];
+  it.each(successes)('finds no failure in %j', (text) => {
+    expect(reportsFailure(text)).toBe(false);
+  });
+
+  it('sees a failure beside a zero count on another line', () => {
+    expect(reportsFailure('0 failed\nerror: boom')).toBe(true);
+    expect(reportsFailure('no errors\nFAILED test_x')).toBe(true);
+  });
+
+  it('does not mistake a count ending in zero for a zero count', () => {
+    expect(reportsFailure('20 failed')).toBe(true);
+    expect(reportsFailure('1.0 errors')).toBe(true);
+  });
+});
+
+describe('isImportantLine', () => {
+  const important: string[] = [
+    'error: expected `;`',
+    'WARNING: deprecated option --foo',
+    'warning: unused variable `x`',
+    'src/app.ts:12:5 - error TS2322',
+    'src/app.ts:12',
+    '  File "/a/b.py", line 3, in <module>',
+    '    at Object.<anonymous> (/x/y.js:1:2)',
+    '    assert x == 2',
+    '    Expected: 3',
+    '    Received: 4',
+    '=== 3 failed, 2 passed in 1.2s ===',
+    '=== 5 passed in 0.1s ===',
+    'Tests: 1 failed, 3 passed, 4 total',
+    'test result: FAILED. 3 passed; 1 failed',
+    'goroutine 7 [running]:',
+    '#3 0x00007f in main ()',
+  ];
+  it.each(important)('keeps %j', (line) => {
+    expect(isImportantLine(line)).toBe(true);
+  });
+
+  const ordinary: string[] = ['', 'Downloading foo-1.2.tar.gz', 'INFO processed item 42', 'collecting ... done', '日本語 🎉', '\r', 'return x + y'];
+  it.each(ordinary)('does not keep %j', (line) => {
+    expect(isImportantLine(line)).toBe(false);
+  });
+
+  it('ranks summaries above failures above warnings', () => {
+    expect(importance('=== 1 failed, 3 passed ===')).toBe(3);
+    expect(importance('error: boom')).toBe(2);
+    expect(importance('warning: meh')).toBe(1);
+    expect(importance('plain')).toBe(0);
+  });
+});

@@ -1,0 +1,170 @@
+import { describe, expect, it } from 'vitest';
+import type { HmcConfig } from '../../src/config/keys.js';
+import type { OutputKind, StrategyResult, ToolOutput } from '../../src/engine/types.js';
+import { omittedMarker, truncate, windowSizes } from '../../src/strategies/truncation.js';
+
+type Cfg = HmcConfig['truncation'];
+const BASE: Cfg = { enabled: true, max_lines: 50, head_lines: 10, tail_lines: 10, min_content_length: 0, keep_important: true, max_important_lines: 20 };
+const cfg = (over: Partial<Cfg> = {}): Cfg => ({ ...BASE, ...over });
+
+function out(text: string, over: Partial<ToolOutput> & { kind?: OutputKind } = {}): ToolOutput {
+  return { tool: 'terminal', args: {}, text, lines: text.split('\n'), kind: 'log', isError: false, ...over };
+}
+
+function render(o: ToolOutput, r: StrategyResult): string {
+  if (r.kind === 'text') return r.text;
+  if (r.kind === 'skipped') return o.text;
+  return r.lines.map((item) => (typeof item === 'number' ? (o.lines[item] ?? '') : item.marker)).join('\n');
+}
+
+const numbered = (n: number, prefix = 'line'): string[] => Array.from({ length: n }, (_, i) => `${prefix} ${String(i).padStart(4, '0')}`);
+
+describe('truncate keeps head and tail with one honest marker', () => {
+  it('cuts 100 lines to 10 + marker + 10 (the original test_gap_marker_shows_count)', () => {
+    const lines = numbered(100);
+    const o = out(lines.join('\n'));
+    const text = render(o, truncate(o, cfg({ max_lines: 25 })));
+    expect(text).toBe([...lines.slice(0, 10), '... (80 lines omitted)', ...lines.slice(90)].join('\n'));
+  });
+
+  it('keeps only the head when tail_lines is 0 (test_head_only_when_tail_zero)', () => {
+    const lines = numbered(100);
+    const o = out(lines.join('\n'));
+    expect(render(o, truncate(o, cfg({ tail_lines: 0 })))).toBe([...lines.slice(0, 10), '... (90 lines omitted)'].join('\n'));
+  });
+
+  it('scales head and tail to fit max_lines - 1 as the original does', () => {
+    expect(windowSizes(cfg({ max_lines: 5, head_lines: 10, tail_lines: 10 }))).toEqual({ head: 2, tail: 2 });
+    const o = out(numbered(10, 'x').join('\n') + 'y'.repeat(600));
+    const r = truncate(o, cfg({ max_lines: 5 }));
+    expect(r.kind === 'lines' && r.lines).toEqual([0, 1, { marker: omittedMarker(6) }, 8, 9]);
+  });
+
+  it('leaves an output of exactly max_lines lines alone (test_exact_boundary_no_gap)', () => {
+    const o = out(numbered(50).join('\n'));
+    expect(truncate(o, cfg()).kind).toBe('skipped');
+  });
+
+  it('does not count the empty string after a final newline as a line, and keeps the newline', () => {
+    const o50 = out(numbered(50).join('\n') + '\n');
+    expect(truncate(o50, cfg()).kind).toBe('skipped');
+    const o = out(numbered(80).join('\n') + '\n');
+    const rendered = render(o, truncate(o, cfg()));
+    expect(rendered.endsWith('line 0079\n')).toBe(true);
+    expect(rendered).toContain('... (60 lines omitted)');
+  });
+
+  it('keeps the original worked example at 222 characters', () => {
+    const text = Array.from({ length: 80 }, (_, i) => `line ${String(i).padStart(4, '0')}`).join('\n');
+    const o = out(text);
+    expect(render(o, truncate(o, cfg({ min_content_length: 500 }))).length).toBe(222);
+  });
+
+  it('keeps CRLF line ends and counts CR-only lines as part of their line', () => {
+    const o = out(numbered(80).join('\r\n'));
+    const r = truncate(o, cfg());
+    expect(r.kind).toBe('lines');
+    expect(render(o, r).split('\n')[0]).toBe('line 0000\r');
+    const cr = out(Array.from({ length: 80 }, () => '\r'.repeat(20)).join('\n'));
+    expect(truncate(cr, cfg()).kind).toBe('lines');
+  });
+
+  it('keeps CJK and emoji lines intact', () => {
+    const lines = Array.from({ length: 80 }, (_, i) => `行 ${i} 🎉 日本語のログ`);
+    const o = out(lines.join('\n'));
+    const rendered = render(o, truncate(o, cfg()));
+    expect(rendered.split('\n')[0]).toBe(lines[0]);
+    expect(rendered.split('\n').at(-1)).toBe(lines[79]);
+  });
+});
+
+describe('truncate keeps what matters from the middle', () => {
+  const failingLog = (): string[] => {
+    const lines = numbered(200, 'INFO step');
+    lines[50] = 'Traceback (most recent call last):';
+    lines[51] = '  File "/app/main.py", line 3, in <module>';
+    lines[52] = "ModuleNotFoundError: No module named 'x'";
+    lines[120] = 'warning: disk almost full';
+    return lines;
+  };
+
+  it('keeps error runs with their frames and a warning, each gap counted', () => {
+    const lines = failingLog();
+    const o = out(lines.join('\n'), { isError: true });
+    const r = truncate(o, cfg());
+    expect(render(o, r)).toBe(
+      [
+        ...lines.slice(0, 10),
+        '... (40 lines omitted)',
+        ...lines.slice(50, 53),
+        '... (67 lines omitted)',
+        lines[120],
+        '... (69 lines omitted)',
+        ...lines.slice(190),
+      ].join('\n'),
+    );
+  });
+
+  it('keeps nothing from the middle when keep_important is off', () => {
+    const lines = failingLog();
+    const o = out(lines.join('\n'));
+    expect(render(o, truncate(o, cfg({ keep_important: false })))).toContain('... (180 lines omitted)');
+  });
+
+  it('prefers the final summary and failures over warnings when the budget is small', () => {
+    const lines = numbered(300, 'INFO step');
+    lines[40] = 'warning: early';
+    lines[100] = 'E       assert 1 == 2';
+    lines[200] = '=== 1 failed, 3 passed in 1.2s ===';
+    const o = out(lines.join('\n'));
+    const r = truncate(o, cfg({ tail_lines: 0, max_important_lines: 2 }));
+    const kept = render(o, r);
+    expect(kept).toContain(lines[200]);
+    expect(kept).toContain(lines[100]);
+    expect(kept).not.toContain('warning: early');
+  });
+
+  it('keeps a one-line gap as the line itself rather than a longer marker', () => {
+    const lines = numbered(60, 'l');
+    lines[11] = 'error: boom';
+    const o = out(lines.join('\n'));
+    const r = truncate(o, cfg());
+    expect(r.kind === 'lines' && r.lines.slice(0, 12)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+  });
+});
+
+describe('truncate skips what it must not or need not cut', () => {
+  const long = numbered(200).join('\n');
+  const cases: Array<[string, ToolOutput, Cfg]> = [
+    ['when disabled', out(long), cfg({ enabled: false })],
+    ['a file read', out(long, { kind: 'file', path: 'a.txt' }), cfg()],
+    ['text shorter than min_content_length', out(long), cfg({ min_content_length: 100_000 })],
+    ['at most max_lines lines', out(numbered(20).join('\n')), cfg()],
+    ['empty text', out(''), cfg()],
+    ['a plan that would save nothing (every gap cheaper than its marker)', out('a\nb\nc\nd'), cfg({ max_lines: 3, head_lines: 1, tail_lines: 1 })],
+  ];
+  it.each(cases)('skips %s', (_name, o, c) => {
+    expect(truncate(o, c).kind).toBe('skipped');
+  });
+
+  it('truncates binary junk like any other text', () => {
+    const junk = Array.from({ length: 100 }, (_, i) => `\u0000\u0001\ufffd${i}\u0007`.repeat(5)).join('\n');
+    const o = out(junk);
+    const r = truncate(o, cfg());
+    expect(r.kind).toBe('lines');
+    expect(render(o, r).length).toBeLessThan(junk.length);
+  });
+
+  it('cuts a 5 MB log in linear time', () => {
+    const lines = Array.from({ length: 100_000 }, (_, i) => (i % 997 === 0 ? `src/mod${i}.ts:${i}:3 - error TS2322: bad` : `INFO worker ${i} handled request /api/v1/items?id=${i} ok`));
+    const text = lines.join('\n');
+    expect(text.length).toBeGreaterThan(5_000_000);
+    const o = out(text);
+    const start = performance.now();
+    const r = truncate(o, cfg());
+    const ms = performance.now() - start;
+    expect(r.kind).toBe('lines');
+    // A guard against quadratic behaviour, not a benchmark (bench/ measures speed); typically ~20 ms.
+    expect(ms).toBeLessThan(500);
+  });
+});
