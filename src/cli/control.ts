@@ -1,0 +1,71 @@
+/**
+ * `hmc control <action> [key=value…]`: any hmc_control action outside Hermes, over the sessions
+ * saved in the state dir (the latest one unless --session names another).
+ */
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { resolveStateDir } from '../config/paths.js';
+import { createRuntime } from '../engine/runtime.js';
+import { parsePersisted } from '../engine/session.js';
+import type { Command } from './main.js';
+
+export const command: Command = {
+  summary: 'any hmc_control action outside Hermes',
+  async run(argv) {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { 'state-dir': { type: 'string' }, config: { type: 'string' }, session: { type: 'string' } },
+    });
+    const [action, ...pairs] = positionals;
+    if (!action) {
+      process.stderr.write('usage: hmc control <action> [key=value…] [--session ID] [--state-dir D]\n       actions: status context stats index analytics dashboard sweep manual_set manual_status config help\n');
+      return 2;
+    }
+    const args: Record<string, unknown> = { action };
+    for (const pair of pairs) {
+      const eq = pair.indexOf('=');
+      if (eq <= 0) {
+        process.stderr.write(`hmc control: expected key=value, got "${pair}"\n`);
+        return 2;
+      }
+      args[pair.slice(0, eq)] = pair.slice(eq + 1);
+    }
+    const stateDir = resolveStateDir(values['state-dir']);
+    const runtime = await createRuntime({ stateDir, ...(values.config ? { configPath: values.config } : {}) });
+    try {
+      const sessionId = values.session ?? latestSession(stateDir);
+      const result = await runtime.api.control({ ...(sessionId ? { session_id: sessionId } : {}), args });
+      if (sessionId && !('error' in result)) runtime.api.onSessionEnd({ session_id: sessionId });
+      process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      if (args.action === 'dashboard' && result.running === true) {
+        process.stderr.write('hmc control: the dashboard runs while this command does; press Ctrl-C to stop (or use `hmc dashboard`)\n');
+        await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
+      }
+      await runtime.flush();
+      return typeof result.error === 'string' ? 1 : 0;
+    } finally {
+      await runtime.close();
+    }
+  },
+};
+
+/** The most recently saved session in the state dir. */
+function latestSession(stateDir: string): string | undefined {
+  const dir = join(stateDir, 'sessions');
+  let best: { id: string; mtime: number } | undefined;
+  try {
+    for (const name of readdirSync(dir)) {
+      if (!name.endsWith('.json')) continue;
+      const mtime = statSync(join(dir, name)).mtimeMs;
+      if (best && mtime <= best.mtime) continue;
+      // File names are sanitised ids: the real id is inside.
+      const saved = parsePersisted(JSON.parse(readFileSync(join(dir, name), 'utf8')));
+      if (saved) best = { id: saved.session_id, mtime };
+    }
+  } catch {
+    return undefined;
+  }
+  return best?.id;
+}

@@ -1,0 +1,103 @@
+/**
+ * `hmc replay <session.json> [--json] [--record]`: a recorded conversation run through the hooks
+ * as a host would; prints input tokens with and without HMC over all model calls, the final
+ * context, savings per strategy and per tool, cache breaks and whether the restore was exact.
+ * `--record` writes the replayed session into analytics (history from recorded sessions).
+ */
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfigFile } from '../config/load.js';
+import { parseSession, replaySession, type ReplayReport } from '../engine/replay.js';
+import { createRuntime } from '../engine/runtime.js';
+import type { Command } from './main.js';
+import { num, table } from './io.js';
+
+export const command: Command = {
+  summary: 'run a recorded session through the hooks',
+  async run(argv) {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        json: { type: 'boolean', default: false },
+        record: { type: 'boolean', default: false },
+        config: { type: 'string' },
+        'state-dir': { type: 'string' },
+        session: { type: 'string' },
+        model: { type: 'string' },
+        'context-length': { type: 'string' },
+      },
+    });
+    if (positionals.length === 0) {
+      process.stderr.write('usage: hmc replay <session.json>... [--json] [--record] [--config PATH] [--state-dir D]\n');
+      return 2;
+    }
+    const loaded = loadConfigFile(values.config);
+    for (const issue of loaded.issues) process.stderr.write(`hmc: config: ${issue.message}\n`);
+    const contextLength = values['context-length'] ? Number(values['context-length']) : undefined;
+    if (contextLength !== undefined && !(Number.isInteger(contextLength) && contextLength > 0)) {
+      process.stderr.write(`hmc replay: --context-length must be a whole number above 0, got ${values['context-length']}\n`);
+      return 2;
+    }
+    const runtime = values.record ? await createRuntime({ config: loaded.config, ...(values['state-dir'] ? { stateDir: values['state-dir'] } : {}) }) : null;
+    const reports: ReplayReport[] = [];
+    try {
+      for (const file of positionals) {
+        const messages = parseSession(readFileSync(file, 'utf8'), file);
+        const sessionId = positionals.length === 1 && values.session ? values.session : basename(file).replace(/\.(json|jsonl)$/, '');
+        reports.push(
+          replaySession(messages, {
+            sessionId,
+            config: loaded.config,
+            platform: 'replay',
+            ...(values.model ? { model: values.model } : {}),
+            ...(contextLength ? { contextLength } : {}),
+            ...(runtime ? { engine: runtime.engine } : {}),
+          }),
+        );
+      }
+      await runtime?.flush();
+    } finally {
+      await runtime?.close();
+    }
+    if (values.json) process.stdout.write(`${JSON.stringify(reports.length === 1 ? reports[0] : reports, null, 2)}\n`);
+    else process.stdout.write(`${reports.map(formatReport).join('\n\n')}\n`);
+    return reports.every((r) => r.restore_exact && r.invariant_violations.length === 0) ? 0 : 1;
+  },
+};
+
+export function formatReport(r: ReplayReport): string {
+  const saved = r.input_tokens.raw - r.input_tokens.hmc;
+  const ctxSaved = r.final_context_tokens.raw - r.final_context_tokens.hmc;
+  const lines = [
+    `session ${r.session_id}: ${r.messages} messages, ${r.turns} turns, ${r.tool_calls} tool calls, ${r.model_calls} model calls`,
+    '',
+    table(
+      ['', 'without HMC', 'with HMC', 'saved', '%'],
+      [
+        ['input tokens (all model calls)', num(r.input_tokens.raw), num(r.input_tokens.hmc), num(saved), pct(saved, r.input_tokens.raw)],
+        ['final context', num(r.final_context_tokens.raw), num(r.final_context_tokens.hmc), num(ctxSaved), pct(ctxSaved, r.final_context_tokens.raw)],
+      ],
+    ),
+    '',
+    table(['strategy', 'input tokens saved'], sorted(r.saved_by_strategy).map(([k, v]) => [k, num(v)])),
+    '',
+    table(['tool', 'input tokens saved'], sorted(r.saved_by_tool).map(([k, v]) => [k, num(v)])),
+    '',
+    `cache breaks: ${r.cache_breaks}`,
+    `restore exact: ${r.restore_exact ? 'yes' : 'NO'}`,
+    `invariants: ${r.invariant_violations.length === 0 ? 'all held' : `${r.invariant_violations.length} broken`}`,
+    ...r.invariant_violations.slice(0, 20).map((v) => `  - ${v}`),
+  ];
+  return lines.join('\n');
+}
+
+function sorted(record: Record<string, number>): [string, number][] {
+  const rows = Object.entries(record).sort((a, b) => b[1] - a[1]);
+  return rows.length ? rows : [['(none)', 0]];
+}
+
+function pct(part: number, whole: number): string {
+  return whole > 0 ? `${((part / whole) * 100).toFixed(1)}%` : '-';
+}

@@ -1,0 +1,119 @@
+/**
+ * Compresses one tool output when it first appears: short-circuit, else code filter then
+ * truncation, each inside the tool's envelope. The result lists every step so savings can be
+ * credited per strategy without double counting.
+ *
+ * Invariants (DESIGN §4): protected tools and files pass through; each step is kept only when it
+ * makes the output shorter; a failing strategy is skipped (logged once), never fatal.
+ */
+import type { HmcConfig } from '../config/keys.js';
+import { codeFilter } from '../strategies/code-filter/index.js';
+import { shortCircuit } from '../strategies/short-circuit.js';
+import { truncate } from '../strategies/truncation.js';
+import { parseEnvelope, type CallInfo } from './envelope.js';
+import type { Protection } from './protection.js';
+import type { LinePlanItem, OutputKind, StrategyName, StrategyResult, ToolOutput } from './types.js';
+
+export interface CompressStep {
+  strategy: StrategyName;
+  /** The whole result after this step. */
+  content: string;
+}
+
+export interface Compression {
+  /** The result as the tool returned it. */
+  raw: string;
+  /** The result as the model is sent it (`raw` when nothing applied). */
+  content: string;
+  steps: CompressStep[];
+  isError: boolean;
+  kind: OutputKind;
+}
+
+export interface CompressContext {
+  config: HmcConfig;
+  protection: Protection;
+  /** The session is in manual mode (automatic strategies may be off). */
+  manual: boolean;
+  log: (line: string) => void;
+}
+
+export function compressOutput(raw: string, call: CallInfo, ctx: CompressContext): Compression {
+  const { config } = ctx;
+  const none = (isError: boolean, kind: OutputKind): Compression => ({ raw, content: raw, steps: [], isError, kind });
+  if (!config.enabled || raw.length === 0) return none(call.hostError === true, 'text');
+  const env = parseEnvelope(raw, call);
+  const output = env.output;
+  if (ctx.protection.tool(call.tool) || ctx.protection.file(output.path)) return none(output.isError, output.kind);
+  if (ctx.manual && !config.manual_mode.automatic_strategies) return none(output.isError, output.kind);
+
+  const steps: CompressStep[] = [];
+  let best = raw;
+  const keep = (strategy: StrategyName, content: string): void => {
+    if (content.length < best.length) {
+      steps.push({ strategy, content });
+      best = content;
+    }
+  };
+
+  if (config.short_circuits.enabled) {
+    const result = run('short_circuit', () => shortCircuit(output, config.short_circuits), ctx);
+    if (result.kind === 'text') keep('short_circuit', env.withText(result.text));
+    if (steps.length > 0) return { raw, content: best, steps, isError: output.isError, kind: output.kind };
+  }
+
+  let plan: LinePlanItem[] | null = null;
+  let current: ToolOutput = output;
+  if (config.code_filter.enabled) {
+    const result = run('code_filter', () => codeFilter(current, config.code_filter), ctx);
+    if (result.kind === 'lines') {
+      plan = result.lines;
+      keep('code_filter', env.withPlan(plan));
+      current = planned(output, plan);
+    }
+  }
+  if (config.truncation.enabled) {
+    const result = run('truncation', () => truncate(current, config.truncation), ctx);
+    if (result.kind === 'lines') keep('truncation', env.withPlan(plan ? compose(plan, result.lines) : result.lines));
+  }
+  return { raw, content: best, steps, isError: output.isError, kind: output.kind };
+}
+
+/** The output a later strategy sees after an earlier plan: kept lines and markers as lines. */
+function planned(output: ToolOutput, plan: readonly LinePlanItem[]): ToolOutput {
+  const lines = plan.map((item) => (typeof item === 'number' ? (output.lines[item] as string) : item.marker));
+  return { ...output, lines, text: lines.join('\n') };
+}
+
+/** A plan over a planned output, expressed over the original lines. */
+export function compose(first: readonly LinePlanItem[], second: readonly LinePlanItem[]): LinePlanItem[] {
+  return second.map((item) => (typeof item === 'number' ? (first[item] as LinePlanItem) : item));
+}
+
+const reported = new Set<string>();
+
+function run(name: StrategyName, fn: () => StrategyResult, ctx: CompressContext): StrategyResult {
+  try {
+    const result = fn();
+    return isValidResult(result) ? result : { kind: 'skipped', reason: 'invalid result' };
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    if (!reported.has(name + message)) {
+      reported.add(name + message);
+      ctx.log(`hmc: strategy ${name} failed and was skipped: ${message}`);
+    }
+    return { kind: 'skipped', reason: `failed: ${message}` };
+  }
+}
+
+function isValidResult(result: StrategyResult): boolean {
+  if (result.kind !== 'lines') return true;
+  let last = -1;
+  for (const item of result.lines) {
+    if (typeof item === 'number') {
+      if (!Number.isInteger(item) || item <= last) return false;
+      last = item;
+    } else if (typeof item.marker !== 'string') return false;
+  }
+  return true;
+}

@@ -1,0 +1,232 @@
+/**
+ * The `hmc_control` actions (reference §7.7: status, context, stats, index, analytics, dashboard,
+ * sweep, manual_set, manual_status; plus help and config) and the `/hmc` slash command over them.
+ * JSON shapes follow the original; its bugs are fixed (`manual_set enabled:"false"` turns manual
+ * mode off, numbers given as strings work, a bad value is an error naming it, never a throw).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ConfigIssue } from '../config/keys.js';
+import { safeFileName } from '../config/paths.js';
+import type { Engine } from './engine.js';
+import type { Session } from './session.js';
+
+export interface DashboardControl {
+  start(): Promise<Record<string, unknown>>;
+  stop(): Promise<Record<string, unknown>>;
+  status(): Record<string, unknown>;
+}
+
+export interface ControlDeps {
+  log: (line: string) => void;
+  stateDir: string | null;
+  projectPath: string;
+  dashboard: DashboardControl | null;
+  /** Answers `analytics` (null when analytics is off or unavailable). */
+  analytics: ((args: Record<string, unknown>, project: string) => Record<string, unknown>) | null;
+  configIssues: () => ConfigIssue[];
+}
+
+const ACTIONS = ['status', 'context', 'stats', 'index', 'analytics', 'dashboard', 'sweep', 'manual_set', 'manual_status', 'config', 'help'] as const;
+
+export const CONTROL_HELP: Record<(typeof ACTIONS)[number], string> = {
+  status: 'one-line summary: mode, context use, tokens saved, tools tracked and pruned',
+  context: 'context tokens, window and use of the current session',
+  stats: 'tokens saved per strategy and per tool (input over all model calls, and in the context now)',
+  index: 'phases summarised by layer-1 compression (none until layer 1 runs)',
+  analytics: 'savings history: scope=global|project period=all|day|month|recent|project|tool|strategy limit=N',
+  dashboard: 'the live dashboard: sub_action (or action) = start | stop | status',
+  sweep: 'replace recent tool outputs by a placeholder at the next model call: count=N (default: since the last user message)',
+  manual_set: 'enabled=true|false: in manual mode automatic strategies stop (unless manual_mode.automatic_strategies)',
+  manual_status: 'whether manual mode is on',
+  config: 'problems found in config.yaml (each names its key)',
+  help: 'this list',
+};
+
+export async function controlAction(engine: Engine, sessionId: string | undefined, args: Record<string, unknown>, deps: ControlDeps): Promise<Record<string, unknown>> {
+  const action = String(args.action ?? '').trim().toLowerCase();
+  switch (action) {
+    case 'help':
+      return { actions: CONTROL_HELP };
+    case 'config':
+      return { issues: deps.configIssues().map((i) => i.message) };
+    case 'dashboard':
+      return { action: 'dashboard', ...(await dashboardAction(args, deps)) };
+    case 'analytics': {
+      if (!deps.analytics) return { error: 'analytics is disabled (analytics.enabled: false)' };
+      const s = engine.resolveSession(sessionId);
+      return deps.analytics(args, s?.projectPath || deps.projectPath);
+    }
+    case '':
+      return { error: `action is required; one of ${ACTIONS.join(', ')}` };
+  }
+  if (!(ACTIONS as readonly string[]).includes(action)) return { error: `Unknown action: ${action}; one of ${ACTIONS.join(', ')}` };
+  const s = engine.resolveSession(sessionId);
+  if (!s) return { error: 'Could not determine session for hmc_control (no session has started in this process yet).' };
+  engine.settle();
+  switch (action) {
+    case 'status':
+      return { status: statusText(s) };
+    case 'context': {
+      const t = s.ledger.totals();
+      const window = s.contextWindow || 0;
+      return {
+        session_id: s.id,
+        context_tokens_estimate: t.contextTokens,
+        context_tokens_raw: t.contextRawTokens,
+        context_window: window || null,
+        context_usage_percent: window ? round(t.contextTokens / window, 4) : null,
+        tool_calls_tracked: s.records.size,
+        pruned_tools: s.pruned.size,
+        tokens_kept_out_estimate: t.inputRaw - t.inputHmc,
+        tokens_saved_estimate: s.ledger.contextSavings().total,
+        manual_mode: s.manual,
+      };
+    }
+    case 'stats': {
+      const t = s.ledger.totals();
+      const now = s.ledger.contextSavings();
+      return {
+        session_id: s.id,
+        tokens_kept_out_estimate: t.inputRaw - t.inputHmc,
+        tokens_kept_out_by_type: t.byStrategy,
+        tokens_kept_out_by_tool: t.byTool,
+        tokens_saved_estimate: now.total,
+        tokens_saved_by_type: now.byStrategy,
+        input_tokens: { raw: t.inputRaw, hmc: t.inputHmc },
+        model_calls: t.modelCalls,
+        total_prune_count: s.pruneCount,
+        cache_breaks: s.cacheBreaks,
+        manual_mode: s.manual,
+      };
+    }
+    case 'index':
+      return indexAction(s, deps);
+    case 'sweep':
+      return sweepAction(s, args);
+    case 'manual_status':
+      return { manual_mode: s.manual };
+    case 'manual_set': {
+      const enabled = parseBool(args.enabled);
+      if (enabled === null) return { error: `enabled must be true or false, got ${JSON.stringify(args.enabled)}` };
+      s.manual = enabled;
+      return { status: 'ok', manual_mode: s.manual };
+    }
+  }
+  return { error: `Unknown action: ${action}` };
+}
+
+/** `/hmc <action> key=value…`: the same actions, answered as text for a person. */
+export async function commandText(engine: Engine, sessionId: string | undefined, rawArgs: string, deps: ControlDeps): Promise<string> {
+  const words = rawArgs.trim().split(/\s+/).filter(Boolean);
+  const action = (words.shift() ?? 'status').toLowerCase();
+  const args: Record<string, unknown> = { action };
+  for (const word of words) {
+    const eq = word.indexOf('=');
+    if (eq <= 0) return `hmc: expected key=value, got "${word}". Try /hmc help`;
+    const key = word.slice(0, eq);
+    // `/hmc dashboard action=start`: the documented form; the action word stays "dashboard".
+    args[action === 'dashboard' && key === 'action' ? 'sub_action' : key] = word.slice(eq + 1);
+  }
+  const result = await controlAction(engine, sessionId, args, deps);
+  if (action === 'status' && typeof result.status === 'string') return result.status;
+  if (action === 'help' && typeof result.actions === 'object') {
+    return ['/hmc <action> [key=value…]', ...Object.entries(CONTROL_HELP).map(([k, v]) => `  ${k.padEnd(14)} ${v}`)].join('\n');
+  }
+  if (action === 'dashboard' && typeof result.url === 'string') return `HMC dashboard: ${result.url} (${result.running ? 'running' : 'stopped'})`;
+  if (typeof result.error === 'string') return `hmc: ${result.error}`;
+  return JSON.stringify(result, null, 2);
+}
+
+/** `HMC [auto] | ctx: 42% | saved: 15.0K tokens | tools: 20 tracked, 4 pruned` + a breakdown line. */
+export function statusText(s: Session): string {
+  const t = s.ledger.totals();
+  const saved = t.inputRaw - t.inputHmc;
+  const pct = s.contextWindow ? `${Math.round((t.contextTokens / s.contextWindow) * 100)}%` : '--';
+  const share = t.inputRaw > 0 ? ` (${((saved / t.inputRaw) * 100).toFixed(1)}% of input)` : '';
+  const lines = [`HMC [${s.manual ? 'manual' : 'auto'}] | ctx: ${pct} | saved: ${fmt(saved)} tokens${share} | tools: ${s.records.size} tracked, ${s.pruneCount} pruned`];
+  const parts = Object.entries(t.byStrategy).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k}: ${fmt(v)}`);
+  lines.push(`  breakdown: ${parts.length ? parts.join(', ') : 'none yet'}`);
+  return lines.join('\n');
+}
+
+export function fmt(n: number): string {
+  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(2)}M`;
+  if (n >= 1000) return `${(n / 1000).toFixed(1)}K`;
+  return String(Math.round(n));
+}
+
+async function dashboardAction(args: Record<string, unknown>, deps: ControlDeps): Promise<Record<string, unknown>> {
+  // Both spellings work: sub_action=start (the original's code) and action=start as its docs say,
+  // given as a nested value once `action` names the dashboard.
+  const sub = String(args.sub_action ?? args.command ?? 'status').trim().toLowerCase();
+  if (!deps.dashboard) return { sub, running: false, error: 'the dashboard is not available in this process' };
+  if (sub === 'start') return { sub, ...(await deps.dashboard.start()) };
+  if (sub === 'stop') return { sub, ...(await deps.dashboard.stop()) };
+  if (sub !== 'status') return { sub, error: `sub_action must be start, stop or status, got ${JSON.stringify(sub)}` };
+  return { sub, ...deps.dashboard.status() };
+}
+
+function indexAction(s: Session, deps: ControlDeps): Record<string, unknown> {
+  if (!deps.stateDir) return { entries: [], count: 0 };
+  const file = join(deps.stateDir, 'sessions', `${safeFileName(s.id)}_index.jsonl`);
+  if (!existsSync(file)) return { entries: [], count: 0 };
+  const entries: unknown[] = [];
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      entries.push(JSON.parse(line));
+    } catch {
+      // A torn last line from a crash: skip it.
+    }
+  }
+  return { entries, count: entries.length };
+}
+
+function sweepAction(s: Session, args: Record<string, unknown>): Record<string, unknown> {
+  const count = parseCount(args.count);
+  if (count === null) return { error: `count must be a whole number of 0 or more, got ${JSON.stringify(args.count)}` };
+  const tools = s.messages.filter((m) => m.role === 'tool');
+  let candidates: string[];
+  if (count > 0) candidates = tools.slice(-count).map((m) => m.key);
+  else {
+    let lastUser = -1;
+    s.messages.forEach((m, i) => {
+      if (m.role === 'user') lastUser = i;
+    });
+    candidates = s.messages.filter((m, i) => m.role === 'tool' && i > lastUser).map((m) => m.key);
+  }
+  // Results that arrived after the last model call are not in the conversation yet: use the records.
+  if (candidates.length === 0 && count === 0) candidates = [...s.records].filter(([, r]) => r.turn === s.turn).map(([k]) => k);
+  let swept = 0;
+  for (const key of candidates) {
+    const tool = (s.messages.find((m) => m.key === key)?.tool ?? s.records.get(key)?.tool ?? '').toLowerCase();
+    if (tool === 'hmc_control' || s.swept.has(key) || s.pruned.has(key)) continue;
+    s.swept.add(key);
+    swept++;
+  }
+  if (swept > 0) s.sweepPending = true;
+  return { status: 'ok', swept };
+}
+
+export function parseBool(value: unknown): boolean | null {
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'number') return value !== 0;
+  if (typeof value === 'string') {
+    const v = value.trim().toLowerCase();
+    if (['true', 'yes', 'on', '1'].includes(v)) return true;
+    if (['false', 'no', 'off', '0'].includes(v)) return false;
+  }
+  return null;
+}
+
+function parseCount(value: unknown): number | null {
+  if (value === undefined || value === null || value === '') return 0;
+  const n = typeof value === 'string' ? Number(value.trim()) : value;
+  return typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : null;
+}
+
+function round(n: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(n * f) / f;
+}

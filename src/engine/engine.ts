@@ -1,0 +1,587 @@
+/**
+ * The engine: the host contract (DESIGN §3) over per-session state. Tool results are compressed
+ * once, when they first appear (post_tool_call, or the first pre_llm_call that shows them);
+ * rewrites of older messages (dedup, error purge, sweep) are batched so the provider's prompt
+ * cache breaks rarely and only when it pays (DESIGN §6).
+ *
+ * Invariants: every method answers and none throws (but `ResyncError` for an unknown base); the
+ * edits returned are complete and relative to the raw messages; raw contents are never mutated.
+ */
+import { readFileSync } from 'node:fs';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { HmcConfig } from '../config/keys.js';
+import { safeFileName } from '../config/paths.js';
+import type { EventSink } from '../events/types.js';
+import type { SessionRecord, SessionRecorder } from '../store/types.js';
+import { argsFingerprint } from '../strategies/dedup.js';
+import { VERSION } from '../version.js';
+import type {
+  CommandParams,
+  ControlParams,
+  Edit,
+  HelloParams,
+  HelloResult,
+  HmcHostApi,
+  PostToolCallParams,
+  PostToolCallResult,
+  PreLlmCallParams,
+  PreLlmCallResult,
+  PreToolCallParams,
+  SessionEndParams,
+  SessionFinalizeParams,
+} from './api.js';
+import { ResyncError } from './api.js';
+import { compressOutput, type CompressContext } from './compress.js';
+import { controlAction, commandText, type ControlDeps } from './control.js';
+import { parseArgs } from './envelope.js';
+import { listWideRewrites } from './list-wide.js';
+import { protectionFor } from './protection.js';
+import { hash, parsePersisted, replySignature, safeJson, Session, type MessageState, type ToolRecord } from './session.js';
+import { countTokens } from './tokens.js';
+import type { Message } from './types.js';
+
+/** The hint appended once per session (the original's text, reference §9). */
+export const SYSTEM_CONTEXT = 'Context management is handled automatically in the background. You do not need to manage context yourself.';
+
+const DEFAULT_CONTEXT_WINDOW = 128_000;
+const MAX_POST_RESULTS = 1000;
+
+export interface EngineOptions {
+  /** The config in force (read on every call, so file edits apply while running). */
+  config: () => HmcConfig;
+  /** Where sessions are persisted; null keeps everything in memory. */
+  stateDir: string | null;
+  sink: EventSink;
+  recorder: SessionRecorder | null;
+  log: (line: string) => void;
+  now?: () => number;
+  /** The host process' project (its working directory's real path). */
+  projectPath?: string;
+  /** Controls for `hmc_control dashboard` and `analytics`; absent in bare engines. */
+  control?: Partial<ControlDeps>;
+  /** Run ledger jobs right after each hook (default) or only when `settle()` is called. */
+  autoSettle?: boolean;
+}
+
+export class Engine implements HmcHostApi {
+  readonly sessions = new Map<string, Session>();
+  private lastActiveId: string | null = null;
+  private settleScheduled = false;
+  private postCounter = 0;
+  private readonly now: () => number;
+
+  constructor(private readonly opts: EngineOptions) {
+    this.now = opts.now ?? Date.now;
+  }
+
+  hello(params: HelloParams): HelloResult {
+    void params;
+    return { version: VERSION, protocol: 1, capabilities: ['append', 'replace', 'edits', 'llm.complete'] };
+  }
+
+  preToolCall(p: PreToolCallParams): Record<string, never> {
+    this.guard('pre_tool_call', () => {
+      const s = this.session(p.session_id);
+      if (!s || !this.opts.config().enabled) return;
+      const id = typeof p.tool_call_id === 'string' && p.tool_call_id ? p.tool_call_id : '';
+      if (id && !s.records.has(id)) s.records.set(id, this.newRecord(p.tool_name, p.args, s.turn, false));
+    });
+    return {};
+  }
+
+  postToolCall(p: PostToolCallParams): PostToolCallResult {
+    return this.guard('post_tool_call', () => {
+      const config = this.opts.config();
+      const s = this.session(p.session_id);
+      if (!s || !config.enabled) return {};
+      const tool = typeof p.tool_name === 'string' ? p.tool_name : '';
+      const id = typeof p.tool_call_id === 'string' && p.tool_call_id ? p.tool_call_id : `#post${++this.postCounter}`;
+      const hostError = p.is_error === true || p.status === 'error' || p.status === 'blocked';
+      const record = s.records.get(id) ?? this.newRecord(tool, p.args, s.turn, hostError);
+      record.isError = record.isError || hostError;
+      s.records.set(id, record);
+      s.toolCalls++;
+      const turn = s.turn;
+      s.ledger.defer(() => s.ledger.countToolCall(turn));
+      if (typeof p.result !== 'string') return {};
+      const comp = compressOutput(p.result, { tool, args: p.args, hostError }, this.compressContext(s, config));
+      record.isError = record.isError || comp.isError;
+      s.postResults.set(id, comp);
+      if (s.postResults.size > MAX_POST_RESULTS) s.postResults.delete(s.postResults.keys().next().value as string);
+      this.deferToolEvent(s, id, tool, comp.raw, comp.content, comp.steps.map((x) => x.strategy), record.isError, config);
+      this.scheduleSettle();
+      return comp.content !== p.result ? { replace: comp.content } : {};
+    }, {});
+  }
+
+  preLlmCall(p: PreLlmCallParams): PreLlmCallResult {
+    // ResyncError must reach the host; everything else fails open.
+    const s = this.session(p.session_id);
+    const config = this.opts.config();
+    if (!s || !config.enabled) return { edits: [] };
+    const messages = this.resolveMessages(s, p);
+    return this.guard('pre_llm_call', () => {
+      if (typeof p.model === 'string' && p.model) s.model = p.model;
+      if (typeof p.platform === 'string' && p.platform) s.platform = p.platform;
+      if (typeof p.context_length === 'number' && p.context_length > 0) s.contextWindow = p.context_length;
+      if (typeof p.project_path === 'string' && p.project_path) s.projectPath = p.project_path;
+      this.sync(s, messages, config);
+      const previousTurn = s.turn;
+      s.turn = Math.max(s.turn, countUsers(s.messages));
+      const changed = this.batch(s, config);
+      this.refreshEdits(s, changed);
+      const breaks = changed.some((i) => i < s.previousCallLength - 1);
+      if (breaks) s.cacheBreaks++;
+      s.previousCallLength = s.messages.length;
+      if (s.turn !== previousTurn || s.ledger.timeline.length === 0) this.deferTurnEvent(s, config);
+      this.scheduleSettle();
+      const result: PreLlmCallResult = { edits: sortedEdits(s.edits) };
+      if (!s.contextSent) {
+        s.contextSent = true;
+        result.context = SYSTEM_CONTEXT;
+      }
+      return result;
+    }, { edits: [] });
+  }
+
+  onSessionEnd(p: SessionEndParams): Record<string, never> {
+    this.guard('on_session_end', () => {
+      const s = this.sessions.get(p.session_id);
+      if (!s) return;
+      s.ledger.settle();
+      this.recordAnalytics(s);
+      this.save(s);
+    });
+    return {};
+  }
+
+  onSessionFinalize(p: SessionFinalizeParams & { messages?: Message[] }): Record<string, never> {
+    this.guard('on_session_finalize', () => {
+      const s = typeof p.session_id === 'string' ? this.sessions.get(p.session_id) : undefined;
+      if (!s) return;
+      // A host that still has the conversation sends it, so the last replies count as model calls.
+      if (Array.isArray(p.messages)) this.sync(s, p.messages, this.opts.config());
+      s.ledger.settle();
+      s.endedAt = this.now();
+      this.recordAnalytics(s);
+      const t = s.ledger.totals();
+      if (this.opts.config().enabled && (s.toolCalls > 0 || t.modelCalls > 0)) {
+        this.opts.sink.emit({
+          type: 'session_end',
+          session_id: s.id,
+          turns: s.turn,
+          tool_calls: s.toolCalls,
+          total_saved: t.inputRaw - t.inputHmc,
+          by_strategy: t.byStrategy,
+          by_tool: t.byTool,
+          input_tokens: { raw: t.inputRaw, hmc: t.inputHmc },
+        });
+      }
+      this.save(s);
+      this.sessions.delete(s.id);
+      if (this.lastActiveId === s.id) this.lastActiveId = null;
+    });
+    return {};
+  }
+
+  async control(params: ControlParams): Promise<Record<string, unknown>> {
+    try {
+      return await controlAction(this, params.session_id, params.args ?? {}, this.controlDeps());
+    } catch (err) {
+      this.opts.log(`hmc: hmc_control failed: ${errorText(err)}`);
+      return { error: `hmc_control failed: ${errorText(err)}` };
+    }
+  }
+
+  async command(params: CommandParams): Promise<string> {
+    try {
+      return await commandText(this, params.session_id, typeof params.raw_args === 'string' ? params.raw_args : '', this.controlDeps());
+    } catch (err) {
+      return `hmc: ${errorText(err)}`;
+    }
+  }
+
+  /** Runs every queued accounting job now (reports, tests, the end of a replay). */
+  settle(): void {
+    for (const s of this.sessions.values()) s.ledger.settle();
+  }
+
+  get config(): HmcConfig {
+    return this.opts.config();
+  }
+
+  /** The session a control call means: the one named, else the most recently active one. */
+  resolveSession(id: string | undefined): Session | null {
+    if (id && this.sessions.has(id)) return this.sessions.get(id) as Session;
+    if (id) return this.session(id);
+    if (this.lastActiveId && this.sessions.has(this.lastActiveId)) return this.sessions.get(this.lastActiveId) as Session;
+    return this.sessions.size === 1 ? ([...this.sessions.values()][0] as Session) : null;
+  }
+
+  sessionRecord(s: Session): SessionRecord {
+    const t = s.ledger.totals();
+    return {
+      session_id: s.id,
+      project_path: s.projectPath,
+      platform: s.platform,
+      model: s.model,
+      started_at: s.startedAt,
+      ended_at: s.endedAt,
+      turns: s.turn,
+      tool_calls: s.toolCalls,
+      input_tokens_raw: t.inputRaw,
+      input_tokens_hmc: t.inputHmc,
+      context_peak: t.contextPeak,
+      by_strategy: t.byStrategy,
+      by_tool: t.byTool,
+      timeline: s.ledger.snapshot().timeline,
+    };
+  }
+
+  // ——— internals ———
+
+  private session(id: unknown): Session | null {
+    if (typeof id !== 'string' || id.length === 0) return null;
+    let s = this.sessions.get(id);
+    if (!s) {
+      s = new Session(id, this.now(), this.opts.config().manual_mode.enabled, this.load(id) ?? undefined);
+      if (!s.projectPath) s.projectPath = this.opts.projectPath ?? '';
+      this.sessions.set(id, s);
+    }
+    s.lastActive = this.now();
+    this.lastActiveId = id;
+    return s;
+  }
+
+  private resolveMessages(s: Session, p: PreLlmCallParams): Message[] {
+    if (Array.isArray(p.messages)) return p.messages.filter(isMessage);
+    if (typeof p.base === 'number' && Array.isArray(p.append)) {
+      if (!Number.isInteger(p.base) || p.base < 0 || p.base > s.messages.length) {
+        throw new ResyncError(`base ${p.base} does not match the ${s.messages.length} messages held for session ${s.id}`);
+      }
+      const held: Message[] = [];
+      for (let i = 0; i < p.base; i++) {
+        const m = s.messages[i] as MessageState;
+        held.push(heldMessage(m));
+      }
+      return held.concat(p.append.filter(isMessage));
+    }
+    return [];
+  }
+
+  /** Brings the held conversation in line with `messages`, compressing what is new. */
+  private sync(s: Session, messages: Message[], config: HmcConfig): void {
+    let first = 0;
+    const held = s.messages;
+    while (first < held.length && first < messages.length && sameMessage(held[first] as MessageState, messages[first] as Message)) first++;
+    if (first < held.length) {
+      // The host rewrote its history from `first` on (its own compressor, an edit): start over there.
+      held.length = first;
+      for (const [i] of s.edits) if (i >= first) s.edits.delete(i);
+      const from = first;
+      s.ledger.defer(() => s.ledger.truncate(from));
+      s.ledgerLength = Math.min(s.ledgerLength, first);
+      s.previousCallLength = Math.min(s.previousCallLength, first);
+    }
+    const calls = toolCallIndex(messages);
+    let users = countUsers(held);
+    const ctx = this.compressContext(s, config);
+    for (let i = first; i < messages.length; i++) {
+      const m = messages[i] as Message;
+      if (m.role === 'user') users++;
+      const key = m.role === 'tool' ? (typeof m.tool_call_id === 'string' && m.tool_call_id ? m.tool_call_id : `#${i}`) : '';
+      const call = key ? calls.get(key) : undefined;
+      const tool = m.role === 'tool' ? toolName(m, call?.name) : '';
+      if (m.role === 'tool' && !s.records.has(key)) s.records.set(key, this.newRecord(tool, call?.args ?? {}, Math.max(users, 1), m.is_error === true));
+      const state: MessageState = { role: m.role, raw: m.content, key, tool, turn: Math.max(users, 1), single: null, prune: null, extra: extraOf(m) };
+      if (m.role === 'tool' && typeof m.content === 'string') {
+        const cached = s.postResults.get(key);
+        const record = s.records.get(key);
+        state.single = cached && cached.raw === m.content ? cached : compressOutput(m.content, { tool, args: call?.args ?? {}, hostError: record?.isError === true || m.is_error === true }, ctx);
+        if (record && state.single.isError) record.isError = true;
+      }
+      held.push(state);
+    }
+    // Re-held prunes from a previous process must be in force again before anything is sent.
+    if (first === 0 && s.pruned.size > 0) s.sweepPending = true;
+    const start = s.ledgerLength;
+    const end = held.length;
+    const views = held.slice(start, end).map((m, k) => ({ index: start + k, m, steps: s.stepsOf(m), message: messages[start + k] as Message }));
+    s.ledger.defer(() => {
+      for (const { index, m, steps, message } of views) {
+        if (m.role === 'assistant') {
+          const sig = replySignature(message, index);
+          if (!s.accounted.has(sig)) {
+            s.accounted.add(sig);
+            s.ledger.accountCall(index, m.turn);
+          }
+        }
+        s.ledger.addMessage(index, m.role, steps, m.tool, m.extra);
+      }
+    });
+    s.ledgerLength = end;
+    for (let i = first; i < held.length; i++) this.setEdit(s, i);
+  }
+
+  /** Applies list-wide rewrites when a batch is due; returns the indices whose view changed. */
+  private batch(s: Session, config: HmcConfig): number[] {
+    const wanted = listWideRewrites(s, config, protectionFor(config));
+    const changes: { index: number; prune: MessageState['prune'] }[] = [];
+    let gain = 0;
+    s.messages.forEach((m, index) => {
+      const next = wanted.get(m.key) ?? null;
+      const current = m.prune;
+      if ((next?.content ?? null) === (current?.content ?? null)) return;
+      changes.push({ index, prune: next });
+      const before = s.viewOf(m);
+      gain += (typeof before === 'string' ? before.length : 0) - (next ? next.content.length : typeof m.raw === 'string' ? (m.single?.content ?? m.raw).length : 0);
+    });
+    if (changes.length === 0) return [];
+    const due = s.sweepPending || s.turn - s.lastBatchTurn >= config.cache.batch_turns || gain / 4 >= config.cache.min_batch_tokens;
+    if (!due) return [];
+    s.sweepPending = false;
+    s.lastBatchTurn = s.turn;
+    const changed: number[] = [];
+    for (const { index, prune } of changes) {
+      const m = s.messages[index] as MessageState;
+      if (prune && !m.prune && !s.pruned.has(m.key)) s.pruneCount++;
+      m.prune = prune;
+      if (prune) s.pruned.set(m.key, prune.strategy);
+      else s.pruned.delete(m.key);
+      changed.push(index);
+      if (index < s.ledgerLength) {
+        const steps = s.stepsOf(m);
+        s.ledger.defer(() => s.ledger.changeMessage(index, steps, m.extra));
+      }
+    }
+    return changed;
+  }
+
+  private refreshEdits(s: Session, changed: readonly number[]): void {
+    for (const i of changed) this.setEdit(s, i);
+  }
+
+  private setEdit(s: Session, i: number): void {
+    const m = s.messages[i];
+    if (!m) return;
+    const view = s.viewOf(m);
+    if (typeof view === 'string' && view !== m.raw) s.edits.set(i, view);
+    else s.edits.delete(i);
+  }
+
+  private compressContext(s: Session, config: HmcConfig): CompressContext {
+    return { config, protection: protectionFor(config), manual: s.manual, log: this.opts.log };
+  }
+
+  private deferTurnEvent(s: Session, config: HmcConfig): void {
+    const turn = s.turn;
+    const time = this.now();
+    s.ledger.defer(() => {
+      const window = s.contextWindow || DEFAULT_CONTEXT_WINDOW;
+      const before = s.ledger.timeline.at(-1);
+      s.ledger.startTurn(turn, time, window, s.toolCalls);
+      const t = s.ledger.totals();
+      const saved = t.inputRaw - t.inputHmc;
+      const previous = before ? s.lastTurnSaved : 0;
+      s.lastTurnSaved = saved;
+      if (!config.enabled) return;
+      this.opts.sink.emit({
+        type: 'turn',
+        session_id: s.id,
+        turn,
+        model: s.model,
+        platform: s.platform,
+        project_path: s.projectPath,
+        context_tokens: t.contextTokens,
+        context_window: window,
+        context_percent: Math.min(1, t.contextTokens / window),
+        delta_saved: Math.max(0, saved - previous),
+        cumulative_saved: saved,
+        by_strategy: t.byStrategy,
+        by_tool: t.byTool,
+        input_tokens: { raw: t.inputRaw, hmc: t.inputHmc },
+        tool_calls: s.toolCalls,
+        cache_breaks: s.cacheBreaks,
+      });
+    });
+  }
+
+  private deferToolEvent(s: Session, id: string, tool: string, before: string, after: string, strategies: string[], isError: boolean, config: HmcConfig): void {
+    const turn = s.turn;
+    s.ledger.defer(() => {
+      const tokensBefore = countTokens(before);
+      const tokensAfter = after === before ? tokensBefore : countTokens(after);
+      const t = s.ledger.totals();
+      const window = s.contextWindow || DEFAULT_CONTEXT_WINDOW;
+      const inspectId = `${s.id}:${id}`;
+      const kept = config.dashboard.inspector && after !== before;
+      if (kept) {
+        const cap = 256 * 1024;
+        this.opts.sink.inspect({
+          id: inspectId,
+          session_id: s.id,
+          tool_call_id: id,
+          tool_name: tool,
+          time: this.now(),
+          strategies,
+          tokens_before: tokensBefore,
+          tokens_after: tokensAfter,
+          before: before.length > cap ? before.slice(0, cap) : before,
+          after: after.length > cap ? after.slice(0, cap) : after,
+          before_truncated: before.length > cap,
+        });
+      }
+      this.opts.sink.emit({
+        type: 'tool',
+        session_id: s.id,
+        turn,
+        tool_name: tool,
+        tool_call_id: id,
+        is_error: isError,
+        tokens_before: tokensBefore,
+        tokens_after: tokensAfter,
+        strategies,
+        delta_saved: Math.max(0, tokensBefore - tokensAfter),
+        cumulative_saved: t.inputRaw - t.inputHmc,
+        by_strategy: t.byStrategy,
+        context_tokens: t.contextTokens,
+        context_percent: Math.min(1, t.contextTokens / window),
+        ...(kept ? { inspect_id: inspectId } : {}),
+      });
+    });
+  }
+
+  private scheduleSettle(): void {
+    if (this.opts.autoSettle === false || this.settleScheduled) return;
+    this.settleScheduled = true;
+    setImmediate(() => {
+      this.settleScheduled = false;
+      this.guard('accounting', () => this.settle());
+    });
+  }
+
+  private newRecord(tool: string, args: unknown, turn: number, isError: boolean): ToolRecord {
+    const name = typeof tool === 'string' ? tool : '';
+    return { tool: name, fingerprint: hash(argsFingerprint(name, parseArgs(args))), turn, isError };
+  }
+
+  /** Hands the session's picture to analytics (an upsert: re-recording never double counts). */
+  private recordAnalytics(s: Session): void {
+    const config = this.opts.config();
+    if (!this.opts.recorder || !config.analytics.enabled || !config.enabled) return;
+    const t = s.ledger.totals();
+    if (s.toolCalls === 0 && t.modelCalls === 0) return;
+    this.opts.recorder.record(this.sessionRecord(s));
+  }
+
+  private sessionFile(id: string): string | null {
+    return this.opts.stateDir ? join(this.opts.stateDir, 'sessions', `${safeFileName(id)}.json`) : null;
+  }
+
+  private load(id: string) {
+    const file = this.sessionFile(id);
+    if (!file) return null;
+    try {
+      const saved = parsePersisted(JSON.parse(readFileSync(file, 'utf8')));
+      return saved && saved.session_id === id ? saved : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Atomic, private, off the hook path: a temp file renamed over the old one. */
+  private save(s: Session): void {
+    const file = this.sessionFile(s.id);
+    if (!file || !this.opts.config().enabled) return;
+    const body = JSON.stringify(s.persist());
+    const dir = join(file, '..');
+    const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+    void mkdir(dir, { recursive: true, mode: 0o700 })
+      .then(() => writeFile(tmp, body, { mode: 0o600 }))
+      .then(() => rename(tmp, file))
+      .catch((err: unknown) => this.opts.log(`hmc: could not save session ${s.id} to ${file}: ${errorText(err)}`));
+  }
+
+  private controlDeps(): ControlDeps {
+    return {
+      log: this.opts.log,
+      stateDir: this.opts.stateDir,
+      projectPath: this.opts.projectPath ?? '',
+      dashboard: this.opts.control?.dashboard ?? null,
+      analytics: this.opts.control?.analytics ?? null,
+      configIssues: this.opts.control?.configIssues ?? (() => []),
+    };
+  }
+
+  private guard<T>(what: string, fn: () => T, fallback?: T): T {
+    try {
+      return fn();
+    } catch (err) {
+      if (err instanceof ResyncError) throw err;
+      this.opts.log(`hmc: ${what} failed, passing through untouched: ${errorText(err)}`);
+      if (this.opts.config().debug && err instanceof Error && err.stack) this.opts.log(err.stack);
+      return fallback as T;
+    }
+  }
+}
+
+function isMessage(value: unknown): value is Message {
+  return typeof value === 'object' && value !== null && typeof (value as { role?: unknown }).role === 'string';
+}
+
+function countUsers(messages: readonly { role: string }[]): number {
+  let n = 0;
+  for (const m of messages) if (m.role === 'user') n++;
+  return n;
+}
+
+function sameMessage(held: MessageState, m: Message): boolean {
+  if (held.role !== m.role) return false;
+  if (held.raw === m.content) return true;
+  if (typeof held.raw === 'string' || typeof m.content === 'string') return false;
+  return safeJson(held.raw) === safeJson(m.content);
+}
+
+/** A held message rebuilt for the incremental path (only role, content and tool ids matter). */
+function heldMessage(m: MessageState): Message {
+  const out: Message = { role: m.role, content: m.raw };
+  if (m.role === 'tool' && !m.key.startsWith('#')) out.tool_call_id = m.key;
+  if (m.tool) out.name = m.tool;
+  return out;
+}
+
+function toolCallIndex(messages: readonly Message[]): Map<string, { name: string; args: unknown }> {
+  const index = new Map<string, { name: string; args: unknown }>();
+  for (const m of messages) {
+    if (m.role !== 'assistant' || !Array.isArray(m.tool_calls)) continue;
+    for (const call of m.tool_calls) {
+      if (typeof call?.id !== 'string') continue;
+      index.set(call.id, { name: typeof call.function?.name === 'string' ? call.function.name : '', args: call.function?.arguments ?? {} });
+    }
+  }
+  return index;
+}
+
+function toolName(m: Message, fromCall: string | undefined): string {
+  if (typeof m.name === 'string' && m.name) return m.name;
+  if (typeof m.tool_name === 'string' && m.tool_name) return m.tool_name;
+  return fromCall ?? '';
+}
+
+/** What a message costs besides its content: tool calls and ids. */
+function extraOf(m: Message): string {
+  const parts: string[] = [];
+  if (Array.isArray(m.tool_calls) && m.tool_calls.length > 0) parts.push(safeJson(m.tool_calls));
+  if (typeof m.tool_call_id === 'string') parts.push(m.tool_call_id);
+  if (typeof m.name === 'string') parts.push(m.name);
+  return parts.join(' ');
+}
+
+function sortedEdits(edits: Map<number, string>): Edit[] {
+  return [...edits].sort((a, b) => a[0] - b[0]).map(([index, content]) => ({ index, content }));
+}
+
+export function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,72 @@
+/**
+ * The host contract for TypeScript hosts in the same process (DESIGN §3): the conversation is
+ * passed by reference and edited in place; the originals are kept and written back by `restore`
+ * (called at each turn's end and before the next model call), exactly as the Python bridge does.
+ *
+ * Invariant: after `restore`, every message's `content` is the very value it was before (same
+ * string, same list object), so the host's conversation is byte-identical to an HMC-less run.
+ */
+import type { Edit } from './api.js';
+import type { Engine } from './engine.js';
+import type { Message } from './types.js';
+
+interface Applied {
+  originals: Map<number, { message: Message; content: unknown }>;
+}
+
+export class InProcessHost {
+  private readonly applied = new Map<string, Applied>();
+
+  constructor(readonly engine: Engine) {}
+
+  /** Before a model call: restores earlier edits, then edits `messages` in place for this call. */
+  preLlmCall(sessionId: string, messages: Message[], extra: { model?: string; platform?: string; context_length?: number } = {}): { context?: string } {
+    this.restore(sessionId);
+    const result = this.engine.preLlmCall({ session_id: sessionId, messages, ...extra });
+    this.apply(sessionId, messages, result.edits);
+    return result.context !== undefined ? { context: result.context } : {};
+  }
+
+  /** Applies a view's edits in place, keeping each original for `restore`. */
+  apply(sessionId: string, messages: readonly Message[], edits: readonly Edit[]): void {
+    this.restore(sessionId);
+    const originals = new Map<number, { message: Message; content: unknown }>();
+    for (const edit of edits) {
+      const message = messages[edit.index];
+      if (!message) continue;
+      originals.set(edit.index, { message, content: message.content });
+      message.content = edit.content;
+    }
+    this.applied.set(sessionId, { originals });
+  }
+
+  /** After a tool ran: the result the model should see (the raw one when HMC leaves it). */
+  postToolCall(sessionId: string, toolName: string, args: unknown, result: string, toolCallId: string, isError = false): string {
+    const answer = this.engine.postToolCall({ session_id: sessionId, tool_name: toolName, args, result, tool_call_id: toolCallId, is_error: isError });
+    return answer.replace ?? result;
+  }
+
+  preToolCall(sessionId: string, toolName: string, args: unknown, toolCallId: string): void {
+    this.engine.preToolCall({ session_id: sessionId, tool_name: toolName, args, tool_call_id: toolCallId });
+  }
+
+  /** Puts every original content back on the very message objects that were edited. */
+  restore(sessionId: string): void {
+    const applied = this.applied.get(sessionId);
+    if (!applied) return;
+    for (const { message, content } of applied.originals.values()) message.content = content;
+    this.applied.delete(sessionId);
+  }
+
+  /** The end of a turn: restore, then let the engine record. */
+  onSessionEnd(sessionId: string): void {
+    this.restore(sessionId);
+    this.engine.onSessionEnd({ session_id: sessionId, completed: true, interrupted: false });
+  }
+
+  /** The real end: restore, count the last replies (when the conversation is given), record. */
+  onSessionFinalize(sessionId: string, messages?: Message[]): void {
+    this.restore(sessionId);
+    this.engine.onSessionFinalize({ session_id: sessionId, reason: 'shutdown', ...(messages ? { messages } : {}) });
+  }
+}

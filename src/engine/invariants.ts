@@ -1,0 +1,62 @@
+/**
+ * The engine's invariants (DESIGN §4) as a checker over one model call's view: what the host sent
+ * (raw) against what the model was given (after edits). Replays, property tests and the corpus
+ * test run it on every call; a violation is a bug, reported with the message index.
+ */
+import type { HmcConfig } from '../config/keys.js';
+import { reportsFailure } from '../strategies/signals.js';
+import type { Edit } from './api.js';
+import { protectionFor } from './protection.js';
+import type { Message } from './types.js';
+
+const PLACEHOLDER = /^\[(?:Output removed|Error output removed|output removed|error output removed)/;
+
+export function checkView(raw: readonly Message[], edits: readonly Edit[], config: HmcConfig): string[] {
+  const problems: string[] = [];
+  const protection = protectionFor(config);
+  const names = new Map<string, string>();
+  for (const m of raw) {
+    if (m.role === 'assistant' && Array.isArray(m.tool_calls)) {
+      for (const c of m.tool_calls) if (typeof c?.id === 'string') names.set(c.id, c.function?.name ?? '');
+    }
+  }
+  const seen = new Set<number>();
+  for (const edit of edits) {
+    const m = raw[edit.index];
+    const where = `message ${edit.index}`;
+    if (!m) {
+      problems.push(`${where}: edit beyond the conversation`);
+      continue;
+    }
+    if (seen.has(edit.index)) problems.push(`${where}: edited twice in one view`);
+    seen.add(edit.index);
+    if (m.role !== 'tool') problems.push(`${where}: a ${m.role} message was edited`);
+    if (typeof m.content !== 'string') {
+      problems.push(`${where}: non-string content was edited`);
+      continue;
+    }
+    const tool = (typeof m.name === 'string' && m.name) || (typeof m.tool_call_id === 'string' ? names.get(m.tool_call_id) : '') || '';
+    if (protection.tool(tool)) problems.push(`${where}: protected tool ${tool} was edited`);
+    if (edit.content.length >= m.content.length) problems.push(`${where}: replacement is not shorter (${edit.content.length} >= ${m.content.length})`);
+    if (edit.content.trim().length === 0) problems.push(`${where}: output emptied`);
+    const placeholderOnly = PLACEHOLDER.test(innerText(edit.content));
+    if (!placeholderOnly && reportsFailure(m.content) && !reportsFailure(edit.content)) {
+      problems.push(`${where}: a failure reported by ${tool || 'the tool'} was lost`);
+    }
+  }
+  return problems;
+}
+
+/** The text a placeholder check looks at: inside a JSON envelope's first string field, if any. */
+function innerText(content: string): string {
+  if (!content.trimStart().startsWith('{')) return content;
+  try {
+    const parsed: unknown = JSON.parse(content);
+    if (typeof parsed === 'object' && parsed !== null) {
+      for (const v of Object.values(parsed)) if (typeof v === 'string') return v;
+    }
+  } catch {
+    // Not JSON: the text itself.
+  }
+  return content;
+}

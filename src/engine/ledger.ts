@@ -1,0 +1,237 @@
+/**
+ * The savings ledger of one session: input tokens over all model calls with and without HMC, per
+ * strategy and per tool, the context as sent now, and a per-turn timeline.
+ *
+ * A model call is counted once per assistant reply (its input is every message before it), so a
+ * host calling the hooks once per turn or once per model call gives the same figures, and a
+ * re-sent or rewritten history never counts twice. Per message, the savings of each strategy are
+ * the token drop of its own step, so they add up to raw minus sent exactly (DESIGN §7).
+ *
+ * Token counting is real BPE and therefore not free: hooks only queue jobs; `settle()` runs them
+ * (after the hook answered, or when figures are read).
+ */
+import type { TurnPoint } from '../store/types.js';
+import { contentTokens, countTokens } from './tokens.js';
+
+/** How a message is sent: its raw content and the contents after each strategy step. */
+export interface ViewSteps {
+  raw: unknown;
+  steps: readonly { strategy: string; content: string }[];
+}
+
+interface MessageTokens {
+  raw: number;
+  sent: number;
+  tool: string;
+  byStrategy: Record<string, number>;
+}
+
+export interface LedgerTotals {
+  inputRaw: number;
+  inputHmc: number;
+  byStrategy: Record<string, number>;
+  byTool: Record<string, number>;
+  modelCalls: number;
+  contextTokens: number;
+  contextRawTokens: number;
+  contextPeak: number;
+}
+
+export interface LedgerSnapshot extends LedgerTotals {
+  timeline: TurnPoint[];
+}
+
+export class Ledger {
+  inputRaw = 0;
+  inputHmc = 0;
+  byStrategy: Record<string, number> = {};
+  byTool: Record<string, number> = {};
+  modelCalls = 0;
+  contextPeak = 0;
+  timeline: TurnPoint[] = [];
+  /** Context now, as sent and as it would be raw: sums over `messages`. */
+  private sentNow = 0;
+  private rawNow = 0;
+  private strategyNow: Record<string, number> = {};
+  private toolNow: Record<string, number> = {};
+  private messages: MessageTokens[] = [];
+  private jobs: (() => void)[] = [];
+
+  /** Restores totals saved by an earlier process (the per-message part is rebuilt from messages). */
+  static from(snapshot: Partial<LedgerSnapshot> | undefined): Ledger {
+    const ledger = new Ledger();
+    if (!snapshot) return ledger;
+    ledger.inputRaw = num(snapshot.inputRaw);
+    ledger.inputHmc = Math.min(num(snapshot.inputHmc), ledger.inputRaw);
+    ledger.byStrategy = numbers(snapshot.byStrategy);
+    ledger.byTool = numbers(snapshot.byTool);
+    ledger.modelCalls = num(snapshot.modelCalls);
+    ledger.contextPeak = num(snapshot.contextPeak);
+    ledger.timeline = Array.isArray(snapshot.timeline) ? snapshot.timeline.filter(isTurnPoint) : [];
+    return ledger;
+  }
+
+  /** Queues work; it runs at the next `settle()`. */
+  defer(job: () => void): void {
+    this.jobs.push(job);
+  }
+
+  get pending(): number {
+    return this.jobs.length;
+  }
+
+  /** Runs every queued job, in order. */
+  settle(): void {
+    // Jobs may queue jobs; run until none is left.
+    while (this.jobs.length > 0) {
+      const batch = this.jobs;
+      this.jobs = [];
+      for (const job of batch) job();
+    }
+  }
+
+  /** Message `index` joined the conversation (indices arrive in order, from `length`). */
+  addMessage(index: number, role: string, view: ViewSteps, tool: string, extra: string): void {
+    const entry = tokensOf(view, tool, extra);
+    this.messages[index] = entry;
+    this.add(entry, 1);
+    void role;
+  }
+
+  /** Message `index` is now sent differently (a batch rewrote it). */
+  changeMessage(index: number, view: ViewSteps, extra: string): void {
+    const old = this.messages[index];
+    if (!old) return;
+    const entry = tokensOf(view, old.tool, extra);
+    this.add(old, -1);
+    this.messages[index] = entry;
+    this.add(entry, 1);
+  }
+
+  /** Forgets messages from `index` on (the host rewrote its history from there). */
+  truncate(index: number): void {
+    for (let i = this.messages.length - 1; i >= index; i--) {
+      const entry = this.messages[i];
+      if (entry) this.add(entry, -1);
+    }
+    this.messages.length = Math.min(this.messages.length, index);
+  }
+
+  /** A model call whose input was messages [0, index): credited from the running prefix sums. */
+  accountCall(index: number, turn: number): void {
+    let raw = 0;
+    let sent = 0;
+    const byStrategy: Record<string, number> = {};
+    const byTool: Record<string, number> = {};
+    // Prefix sums: usually index equals the message count (the call is the latest one).
+    if (index >= this.messages.length) {
+      raw = this.rawNow;
+      sent = this.sentNow;
+      Object.assign(byStrategy, this.strategyNow);
+      Object.assign(byTool, this.toolNow);
+    } else {
+      for (let i = 0; i < index; i++) {
+        const m = this.messages[i];
+        if (!m) continue;
+        raw += m.raw;
+        sent += m.sent;
+        for (const [k, v] of Object.entries(m.byStrategy)) byStrategy[k] = (byStrategy[k] ?? 0) + v;
+        if (m.raw !== m.sent) byTool[m.tool] = (byTool[m.tool] ?? 0) + (m.raw - m.sent);
+      }
+    }
+    this.modelCalls++;
+    this.inputRaw += raw;
+    this.inputHmc += Math.min(sent, raw);
+    for (const [k, v] of Object.entries(byStrategy)) if (v !== 0) this.byStrategy[k] = (this.byStrategy[k] ?? 0) + v;
+    for (const [k, v] of Object.entries(byTool)) if (v !== 0) this.byTool[k] = (this.byTool[k] ?? 0) + v;
+    const point = this.timeline.find((p) => p.turn === turn);
+    if (point) {
+      point.input_raw += raw;
+      point.input_hmc += Math.min(sent, raw);
+    }
+  }
+
+  /** A user turn began: a timeline point with the context as it will be sent. */
+  startTurn(turn: number, time: number, contextWindow: number, toolCalls: number): void {
+    this.contextPeak = Math.max(this.contextPeak, this.sentNow);
+    const existing = this.timeline.find((p) => p.turn === turn);
+    const point: TurnPoint = existing ?? { turn, time, context_tokens: 0, context_percent: 0, input_raw: 0, input_hmc: 0, tool_calls: 0 };
+    point.context_tokens = this.sentNow;
+    point.context_percent = contextWindow > 0 ? Math.min(1, this.sentNow / contextWindow) : 0;
+    point.tool_calls = toolCalls;
+    if (!existing) {
+      this.timeline.push(point);
+      // Bounded: long sessions keep their latest 2,000 turns.
+      if (this.timeline.length > 2000) this.timeline.splice(0, this.timeline.length - 2000);
+    }
+  }
+
+  /** Tool calls made during a turn, counted into its timeline point. */
+  countToolCall(turn: number): void {
+    const point = this.timeline.find((p) => p.turn === turn);
+    if (point) point.tool_calls++;
+  }
+
+  totals(): LedgerTotals {
+    return {
+      inputRaw: this.inputRaw,
+      inputHmc: this.inputHmc,
+      byStrategy: positive(this.byStrategy),
+      byTool: positive(this.byTool),
+      modelCalls: this.modelCalls,
+      contextTokens: this.sentNow,
+      contextRawTokens: this.rawNow,
+      contextPeak: Math.max(this.contextPeak, this.sentNow),
+    };
+  }
+
+  /** Savings in the context as it stands now, per strategy. */
+  contextSavings(): { total: number; byStrategy: Record<string, number> } {
+    return { total: Math.max(0, this.rawNow - this.sentNow), byStrategy: positive(this.strategyNow) };
+  }
+
+  snapshot(): LedgerSnapshot {
+    return { ...this.totals(), timeline: this.timeline.map((p) => ({ ...p })) };
+  }
+
+  private add(entry: MessageTokens, sign: 1 | -1): void {
+    this.rawNow += sign * entry.raw;
+    this.sentNow += sign * entry.sent;
+    for (const [k, v] of Object.entries(entry.byStrategy)) this.strategyNow[k] = (this.strategyNow[k] ?? 0) + sign * v;
+    if (entry.raw !== entry.sent) this.toolNow[entry.tool] = (this.toolNow[entry.tool] ?? 0) + sign * (entry.raw - entry.sent);
+  }
+}
+
+function tokensOf(view: ViewSteps, tool: string, extra: string): MessageTokens {
+  // Role, separators and tool-call arguments cost tokens too; they are never compressed.
+  const overhead = 4 + (extra ? countTokens(extra) : 0);
+  const raw = contentTokens(view.raw) + overhead;
+  const byStrategy: Record<string, number> = {};
+  let previous = raw;
+  for (const step of view.steps) {
+    const after = countTokens(step.content) + overhead;
+    byStrategy[step.strategy] = (byStrategy[step.strategy] ?? 0) + (previous - after);
+    previous = after;
+  }
+  return { raw, sent: previous, tool, byStrategy };
+}
+
+function positive(record: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [k, v] of Object.entries(record)) if (v > 0) out[k] = v;
+  return out;
+}
+
+function num(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0;
+}
+
+function numbers(value: unknown): Record<string, number> {
+  const out: Record<string, number> = {};
+  if (typeof value === 'object' && value !== null) for (const [k, v] of Object.entries(value)) if (num(v) > 0) out[k] = num(v);
+  return out;
+}
+
+function isTurnPoint(value: unknown): value is TurnPoint {
+  return typeof value === 'object' && value !== null && typeof (value as { turn?: unknown }).turn === 'number';
+}

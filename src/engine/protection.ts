@@ -1,0 +1,57 @@
+/**
+ * Every protection rule in one place (DESIGN §4.2): which tool outputs no strategy may touch, and
+ * which ones dedup, error purge and sweep must leave alone.
+ *
+ * Invariant: protection is decided before any strategy runs; a protected output is passed through.
+ */
+import type { HmcConfig } from '../config/keys.js';
+
+/** Writes and patches report what changed (and lint errors); they are never rewritten. */
+export const ALWAYS_PROTECTED = new Set(['write_file', 'patch', 'edit_file', 'apply_patch', 'str_replace', 'multiedit']);
+
+/** The control tool's own answers are small and the user asked for them. */
+const NEVER_SWEPT = new Set(['hmc_control']);
+
+export interface Protection {
+  /** No strategy touches this output. */
+  tool(name: string): boolean;
+  /** A read of this path is never compressed. */
+  file(path: string | undefined): boolean;
+  dedup: ReadonlySet<string>;
+  errorPurge: ReadonlySet<string>;
+  sweep: ReadonlySet<string>;
+}
+
+export function protectionFor(config: HmcConfig): Protection {
+  const tools = new Set([...ALWAYS_PROTECTED, ...config.compress.protected_tools].map((t) => t.toLowerCase()));
+  const patterns = config.protected_file_patterns.map(globToRegExp);
+  const lower = (names: readonly string[]) => new Set([...tools, ...names.map((t) => t.toLowerCase())]);
+  return {
+    tool: (name) => tools.has(name.toLowerCase()),
+    file: (path) => path !== undefined && patterns.some((re) => re.test(path) || re.test(basename(path))),
+    dedup: lower(config.strategies.deduplication.protected_tools),
+    errorPurge: lower(config.strategies.purge_errors.protected_tools),
+    sweep: lower([...NEVER_SWEPT, ...config.strategies.deduplication.protected_tools]),
+  };
+}
+
+function basename(path: string): string {
+  const i = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
+  return i >= 0 ? path.slice(i + 1) : path;
+}
+
+/** `**` matches across folders, `*` within one, `?` one character; a leading `**\/` may match nothing. */
+export function globToRegExp(glob: string): RegExp {
+  let re = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i] as string;
+    if (c === '*' && glob[i + 1] === '*') {
+      const slash = glob[i + 2] === '/';
+      re += slash ? '(?:.*/)?' : '.*';
+      i += slash ? 2 : 1;
+    } else if (c === '*') re += '[^/]*';
+    else if (c === '?') re += '[^/]';
+    else re += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`);
+}

@@ -1,0 +1,159 @@
+/**
+ * Runs a recorded conversation through the hooks as a host would (DESIGN §10 `hmc replay`):
+ * pre_llm_call once per user turn, pre/post_tool_call around each tool result (the host sending
+ * the model the compressed result inside the tool loop), on_session_end after each turn and the
+ * session's end at the end. Reports input tokens over all model calls with and without HMC, the
+ * final context, savings per strategy and per tool, cache breaks, invariant violations, and
+ * whether the conversation came back byte-exact.
+ */
+import type { HmcConfig } from '../config/keys.js';
+import { NULL_SINK } from '../events/types.js';
+import type { Engine } from './engine.js';
+import { Engine as EngineClass } from './engine.js';
+import { InProcessHost } from './in-process.js';
+import { checkView } from './invariants.js';
+import { safeJson } from './session.js';
+import type { Message } from './types.js';
+
+/** The public shape of `hmc replay --json` (keep these names stable). */
+export interface ReplayReport {
+  session_id: string;
+  messages: number;
+  turns: number;
+  tool_calls: number;
+  model_calls: number;
+  restore_exact: boolean;
+  input_tokens: { raw: number; hmc: number };
+  final_context_tokens: { raw: number; hmc: number };
+  savings_pct: number;
+  saved_by_strategy: Record<string, number>;
+  saved_by_tool: Record<string, number>;
+  cache_breaks: number;
+  invariant_violations: string[];
+}
+
+export interface ReplayOptions {
+  sessionId?: string;
+  /** An engine to replay through (e.g. a runtime's, to record analytics); else a bare one. */
+  engine?: Engine;
+  config?: HmcConfig;
+  model?: string;
+  platform?: string;
+  contextLength?: number;
+}
+
+/** Reads a session file's text: a JSON array of messages, `{ "messages": [...] }`, or JSONL. */
+export function parseSession(text: string, label: string): Message[] {
+  const trimmed = text.trim();
+  let value: unknown;
+  try {
+    value = JSON.parse(trimmed);
+  } catch {
+    try {
+      value = trimmed.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as unknown);
+    } catch {
+      throw new Error(`${label}: not JSON (expected an array of messages, {"messages": [...]}, or one message per line)`);
+    }
+  }
+  if (typeof value === 'object' && value !== null && !Array.isArray(value) && Array.isArray((value as { messages?: unknown }).messages)) {
+    value = (value as { messages: unknown[] }).messages;
+  }
+  if (!Array.isArray(value)) throw new Error(`${label}: expected an array of messages`);
+  value.forEach((m, i) => {
+    if (typeof m !== 'object' || m === null || typeof (m as { role?: unknown }).role !== 'string') {
+      throw new Error(`${label}: message ${i} has no "role" (every message needs a role: system, user, assistant or tool)`);
+    }
+  });
+  return value as Message[];
+}
+
+export function replaySession(source: readonly Message[], opts: ReplayOptions): ReplayReport {
+  const sessionId = opts.sessionId ?? 'replay';
+  const config = opts.config;
+  const engine =
+    opts.engine ??
+    new EngineClass({ config: () => config as HmcConfig, stateDir: null, sink: NULL_SINK, recorder: null, log: () => {}, autoSettle: false });
+  const cfg = engine.config;
+  const host = new InProcessHost(engine);
+  // The host's messages are the file's own objects: restore must leave them as they were.
+  const before = source.map((m) => safeJson(m));
+  const conversation: Message[] = [];
+  const violations: string[] = [];
+  const calls = toolCalls(source);
+  const extra = { model: opts.model ?? 'replay', platform: opts.platform ?? 'replay', ...(opts.contextLength ? { context_length: opts.contextLength } : {}) };
+  let turnOpen = false;
+  let toolCallCount = 0;
+
+  const modelCall = (): void => {
+    // The view this call gets, checked against the raw messages.
+    host.restore(sessionId);
+    const result = engine.preLlmCall({ session_id: sessionId, messages: conversation, ...extra });
+    for (const v of checkView(conversation, result.edits, cfg)) violations.push(`turn at message ${conversation.length - 1}: ${v}`);
+    host.apply(sessionId, conversation, result.edits);
+    turnOpen = true;
+  };
+
+  for (const message of source) {
+    if (message.role === 'user') {
+      if (turnOpen) host.onSessionEnd(sessionId);
+      conversation.push(message);
+      modelCall();
+      continue;
+    }
+    if (message.role === 'assistant') {
+      if (!turnOpen) modelCall();
+      conversation.push(message);
+      for (const call of message.tool_calls ?? []) {
+        if (typeof call?.id === 'string') host.preToolCall(sessionId, call.function?.name ?? '', call.function?.arguments ?? {}, call.id);
+      }
+      continue;
+    }
+    if (message.role === 'tool') {
+      toolCallCount++;
+      const id = typeof message.tool_call_id === 'string' ? message.tool_call_id : '';
+      const call = calls.get(id);
+      if (typeof message.content === 'string') {
+        const shown = host.postToolCall(sessionId, call?.name ?? (typeof message.name === 'string' ? message.name : ''), call?.args ?? {}, message.content, id, message.is_error === true);
+        if (shown.length > message.content.length) violations.push(`tool result ${id}: replacement longer than the output`);
+      }
+      conversation.push(message);
+      continue;
+    }
+    conversation.push(message);
+  }
+  host.onSessionEnd(sessionId);
+  engine.settle();
+  const session = engine.sessions.get(sessionId);
+  const context = session ? session.ledger.totals() : null;
+  host.onSessionFinalize(sessionId, conversation);
+  engine.settle();
+
+  const restoreExact = conversation.length === source.length && conversation.every((m, i) => m === source[i] && safeJson(m) === before[i]);
+  const record = session ? engine.sessionRecord(session) : null;
+  const raw = record?.input_tokens_raw ?? 0;
+  const hmc = record?.input_tokens_hmc ?? 0;
+  return {
+    session_id: sessionId,
+    messages: source.length,
+    turns: record?.turns ?? 0,
+    tool_calls: toolCallCount,
+    model_calls: session?.ledger.modelCalls ?? 0,
+    restore_exact: restoreExact,
+    input_tokens: { raw, hmc },
+    final_context_tokens: { raw: context?.contextRawTokens ?? 0, hmc: context?.contextTokens ?? 0 },
+    savings_pct: raw > 0 ? Math.round(((raw - hmc) / raw) * 10000) / 100 : 0,
+    saved_by_strategy: record?.by_strategy ?? {},
+    saved_by_tool: record?.by_tool ?? {},
+    cache_breaks: session?.cacheBreaks ?? 0,
+    invariant_violations: violations,
+  };
+}
+
+function toolCalls(messages: readonly Message[]): Map<string, { name: string; args: unknown }> {
+  const out = new Map<string, { name: string; args: unknown }>();
+  for (const m of messages) {
+    if (m.role !== 'assistant' || !Array.isArray(m.tool_calls)) continue;
+    for (const c of m.tool_calls) if (typeof c?.id === 'string') out.set(c.id, { name: c.function?.name ?? '', args: c.function?.arguments ?? {} });
+  }
+  return out;
+}

@@ -1,0 +1,178 @@
+/**
+ * A running HMC: the engine wired to its surroundings (config file watched, events into the state
+ * dir, sessions into SQLite, the dashboard on demand). The sidecar, `hmc demo` and `hmc replay
+ * --record` all start one of these.
+ *
+ * Invariant: a part that cannot start (no SQLite module, unwritable state dir) is logged once and
+ * left out; the engine still answers every hook.
+ */
+import { mkdirSync, realpathSync } from 'node:fs';
+import type { HmcConfig } from '../config/keys.js';
+import { ConfigSource } from '../config/load.js';
+import { resolveDbPath, resolveStateDir } from '../config/paths.js';
+import { NULL_SINK, type EventSink, type HmcEvent } from '../events/types.js';
+import type { SessionRecorder } from '../store/types.js';
+import { VERSION } from '../version.js';
+import type { HmcHostApi } from './api.js';
+import type { DashboardControl } from './control.js';
+import { Engine, errorText } from './engine.js';
+
+export interface RuntimeOptions {
+  stateDir?: string;
+  configPath?: string;
+  /** A config to use as is (no file), e.g. for tests and the demo. */
+  config?: HmcConfig;
+  host?: string;
+  log?: (line: string) => void;
+  /** How the engine calls the host (`llm.complete`). */
+  hostCall?: (method: string, params: Record<string, unknown>) => Promise<unknown>;
+  /** Port for the dashboard when started through hmc_control (overrides dashboard.port). */
+  dashboardPort?: number;
+  now?: () => number;
+}
+
+export interface Runtime {
+  api: HmcHostApi;
+  engine: Engine;
+  stateDir: string;
+  config: ConfigSource;
+  /** Live events of this process (the dashboard subscribes). */
+  events: { subscribe(fn: (e: HmcEvent) => void): () => void; source: string } | null;
+  /** Waits until queued analytics writes reached the database. */
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime> {
+  const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const stateDir = resolveStateDir(opts.stateDir);
+  try {
+    mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+  } catch (err) {
+    log(`hmc: cannot create the state dir ${stateDir}: ${errorText(err)}; sessions will not be saved`);
+  }
+  const config = opts.config ? ConfigSource.fixed(opts.config) : new ConfigSource(opts.configPath ?? null, log);
+  if (!opts.config) await config.watch().catch((err: unknown) => log(`hmc: cannot watch the config: ${errorText(err)}`));
+
+  let sink: (EventSink & { subscribe(fn: (e: HmcEvent) => void): () => void; source: string; close(): Promise<void> }) | null = null;
+  try {
+    const { createStateDirSink } = await import('../events/log.js');
+    sink = createStateDirSink({ stateDir, inspector: config.config.dashboard.inspector, log });
+  } catch (err) {
+    log(`hmc: live events are off: ${errorText(err)}`);
+  }
+
+  const dbPath = () => resolveDbPath(config.config.analytics.db_path, stateDir);
+  let recorder: (SessionRecorder & { flush(): Promise<void>; close(): Promise<void> }) | null = null;
+  const ensureRecorder = async () => {
+    if (recorder || !config.config.analytics.enabled) return;
+    try {
+      const { createRecorder } = await import('../store/index.js');
+      recorder = createRecorder({ path: dbPath(), retentionDays: config.config.analytics.retention_days, log });
+    } catch (err) {
+      log(`hmc: analytics are off (the SQLite module could not load: ${errorText(err)}); run \`hmc doctor\``);
+    }
+  };
+  await ensureRecorder();
+  config.onChange(() => void ensureRecorder());
+
+  const analyticsStore = await loadAnalytics(dbPath, log);
+  let dashboard: { url: string; host: string; port: number; started_at: number; subscribers(): number; stop(): Promise<void> } | null = null;
+  const dashboardControl: DashboardControl = {
+    async start() {
+      if (dashboard) return running(dashboard);
+      try {
+        const { startDashboard } = await import('../server/index.js');
+        const c = config.config;
+        dashboard = await startDashboard({
+          stateDir,
+          port: opts.dashboardPort ?? c.dashboard.port,
+          maxClients: c.dashboard.max_clients,
+          dbPath: c.analytics.enabled ? dbPath() : null,
+          ...(sink ? { feed: sink } : {}),
+          pricing: c.pricing,
+          log,
+          version: VERSION,
+        });
+        return running(dashboard);
+      } catch (err) {
+        return { running: false, error: errorText(err) };
+      }
+    },
+    async stop() {
+      const current = dashboard;
+      dashboard = null;
+      if (current) await current.stop();
+      return { running: false };
+    },
+    status() {
+      return dashboard ? running(dashboard) : { running: false };
+    },
+  };
+
+  let projectPath = '';
+  try {
+    projectPath = realpathSync(process.cwd());
+  } catch {
+    // The working directory was removed: no project.
+  }
+
+  const engine = new Engine({
+    config: () => config.config,
+    stateDir,
+    sink: sink ?? NULL_SINK,
+    recorder: { record: (rec) => recorder?.record(rec) },
+    log,
+    projectPath,
+    ...(opts.now ? { now: opts.now } : {}),
+    control: {
+      dashboard: dashboardControl,
+      analytics: config.config.analytics.enabled ? analyticsStore : null,
+      configIssues: () => config.issues,
+    },
+  });
+
+  return {
+    api: engine,
+    engine,
+    stateDir,
+    config,
+    events: sink,
+    async flush() {
+      engine.settle();
+      await recorder?.flush();
+    },
+    async close() {
+      engine.settle();
+      await dashboardControl.stop();
+      await recorder?.close();
+      await sink?.close();
+      await config.close();
+    },
+  };
+}
+
+function running(d: { url: string; host: string; port: number; started_at: number; subscribers(): number }): Record<string, unknown> {
+  return { running: true, url: d.url, host: d.host, port: d.port, started_at: d.started_at, subscribers: d.subscribers() };
+}
+
+/** `hmc_control analytics` over the database, opened per call so other writers' rows show. */
+async function loadAnalytics(dbPath: () => string, log: (line: string) => void) {
+  try {
+    const store = await import('../store/index.js');
+    return (args: Record<string, unknown>, project: string): Record<string, unknown> => {
+      let db: ReturnType<typeof store.openStore> | null = null;
+      try {
+        db = store.openStore(dbPath(), { log });
+        return store.analyticsAction(db, args, { project });
+      } catch (err) {
+        return { error: `analytics unavailable: ${errorText(err)}` };
+      } finally {
+        db?.close();
+      }
+    };
+  } catch (err) {
+    log(`hmc: analytics queries are off: ${errorText(err)}`);
+    return null;
+  }
+}

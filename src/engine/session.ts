@@ -1,0 +1,233 @@
+/**
+ * One conversation as the engine holds it: per message, its raw content, how it is compressed
+ * (single-output strategies, decided once when it first appears) and whether a list-wide rewrite
+ * (dedup, error purge, sweep) replaced it; plus what a new process needs to carry on (persisted).
+ *
+ * Invariant: only the engine's view changes; the raw contents held here are the host's, untouched.
+ */
+import { createHash } from 'node:crypto';
+import type { Compression } from './compress.js';
+import { Ledger, type LedgerSnapshot, type ViewSteps } from './ledger.js';
+import type { Message } from './types.js';
+
+export type PruneKind = 'dedup' | 'error_purge' | 'sweep';
+
+export interface Prune {
+  strategy: PruneKind;
+  /** The placeholder result the model is sent instead. */
+  content: string;
+}
+
+export interface MessageState {
+  role: string;
+  /** The host's content, by reference. */
+  raw: unknown;
+  /** tool_call_id, or `#index` for a tool message without one. */
+  key: string;
+  tool: string;
+  /** User turns before this message (1 for the first turn's messages). */
+  turn: number;
+  /** Single-output compression of a tool result (null for other messages / non-string content). */
+  single: Compression | null;
+  /** A list-wide rewrite in force. */
+  prune: Prune | null;
+  /** Tool-call arguments and ids, counted as input but never compressed. */
+  extra: string;
+}
+
+/** What the host told us about a tool call (pre/post_tool_call). */
+export interface ToolRecord {
+  tool: string;
+  /** Fingerprint of tool + sorted args, hashed (no raw arguments are kept on disk). */
+  fingerprint: string;
+  turn: number;
+  isError: boolean;
+}
+
+/** The part of a session that survives the process (DESIGN §8): no contents, no raw arguments. */
+export interface PersistedSession {
+  version: 1;
+  session_id: string;
+  started_at: number;
+  ended_at: number | null;
+  model: string;
+  platform: string;
+  project_path: string;
+  context_window: number;
+  manual_mode: boolean;
+  last_batch_turn: number;
+  prune_count: number;
+  cache_breaks: number;
+  tool_calls: number;
+  turns: number;
+  records: Record<string, ToolRecord>;
+  pruned: Record<string, PruneKind>;
+  swept: string[];
+  accounted: string[];
+  context_sent: boolean;
+  ledger: LedgerSnapshot;
+}
+
+export class Session {
+  readonly id: string;
+  startedAt: number;
+  endedAt: number | null = null;
+  lastActive: number;
+  model = '';
+  platform = '';
+  projectPath = '';
+  contextWindow = 0;
+  manual: boolean;
+  messages: MessageState[] = [];
+  records = new Map<string, ToolRecord>();
+  /** Compressions made at post_tool_call, reused when the result shows up in the conversation. */
+  postResults = new Map<string, Compression>();
+  /** Keys whose list-wide rewrite is in force, and why. */
+  pruned = new Map<string, PruneKind>();
+  /** Keys the user swept (hmc_control sweep), applied at the next model call. */
+  swept = new Set<string>();
+  sweepPending = false;
+  /** Assistant replies already counted as model calls (signatures). */
+  accounted = new Set<string>();
+  /** Messages the ledger has been told about. */
+  ledgerLength = 0;
+  lastBatchTurn = 0;
+  pruneCount = 0;
+  cacheBreaks = 0;
+  toolCalls = 0;
+  turn = 0;
+  /** Message count at the previous pre_llm_call (what the model had already been sent). */
+  previousCallLength = 0;
+  contextSent = false;
+  /** Input tokens saved as of the previous turn event (for its delta). */
+  lastTurnSaved = 0;
+  ledger: Ledger;
+  /** Current edits: raw index → content sent. */
+  edits = new Map<number, string>();
+
+  constructor(id: string, now: number, manual: boolean, saved?: PersistedSession) {
+    this.id = id;
+    this.startedAt = saved?.started_at ?? now;
+    this.lastActive = now;
+    this.manual = saved?.manual_mode ?? manual;
+    this.ledger = Ledger.from(saved?.ledger);
+    if (saved) {
+      this.model = saved.model;
+      this.platform = saved.platform;
+      this.projectPath = saved.project_path;
+      this.contextWindow = saved.context_window;
+      this.lastBatchTurn = saved.last_batch_turn;
+      this.pruneCount = saved.prune_count;
+      this.cacheBreaks = saved.cache_breaks;
+      this.toolCalls = saved.tool_calls;
+      this.turn = saved.turns;
+      this.contextSent = saved.context_sent;
+      for (const [k, v] of Object.entries(saved.records)) this.records.set(k, v);
+      for (const [k, v] of Object.entries(saved.pruned)) this.pruned.set(k, v);
+      for (const k of saved.swept) this.swept.add(k);
+      for (const k of saved.accounted) this.accounted.add(k);
+    }
+  }
+
+  /** What the model is sent for message `i`. */
+  viewOf(m: MessageState): unknown {
+    if (m.prune) return m.prune.content;
+    if (m.single) return m.single.content;
+    return m.raw;
+  }
+
+  stepsOf(m: MessageState): ViewSteps {
+    const steps: { strategy: string; content: string }[] = m.single ? [...m.single.steps] : [];
+    if (m.prune) steps.push({ strategy: m.prune.strategy, content: m.prune.content });
+    return { raw: m.raw, steps };
+  }
+
+  persist(): PersistedSession {
+    return {
+      version: 1,
+      session_id: this.id,
+      started_at: this.startedAt,
+      ended_at: this.endedAt,
+      model: this.model,
+      platform: this.platform,
+      project_path: this.projectPath,
+      context_window: this.contextWindow,
+      manual_mode: this.manual,
+      last_batch_turn: this.lastBatchTurn,
+      prune_count: this.pruneCount,
+      cache_breaks: this.cacheBreaks,
+      tool_calls: this.toolCalls,
+      turns: this.turn,
+      records: Object.fromEntries(this.records),
+      pruned: Object.fromEntries(this.pruned),
+      swept: [...this.swept],
+      // Bounded: signatures of the latest replies are what a re-sent history can repeat.
+      accounted: [...this.accounted].slice(-20_000),
+      context_sent: this.contextSent,
+      ledger: this.ledger.snapshot(),
+    };
+  }
+}
+
+/** A stable signature of an assistant reply, so a re-sent or shifted history is not counted twice. */
+export function replySignature(message: Message, index: number): string {
+  const ids = Array.isArray(message.tool_calls) ? message.tool_calls.map((c) => (typeof c?.id === 'string' ? c.id : '')).join(',') : '';
+  if (ids.replace(/,/g, '') !== '') return `tc:${ids}`;
+  const content = typeof message.content === 'string' ? message.content : safeJson(message.content);
+  return `c:${index}:${hash(content + safeJson(message.tool_calls ?? null))}`;
+}
+
+export function hash(text: string): string {
+  return createHash('sha1').update(text).digest('hex').slice(0, 16);
+}
+
+export function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch {
+    return String(value);
+  }
+}
+
+/** Validates a persisted session read from disk; null when it is not one. */
+export function parsePersisted(value: unknown): PersistedSession | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const v = value as Partial<PersistedSession>;
+  if (v.version !== 1 || typeof v.session_id !== 'string' || typeof v.started_at !== 'number') return null;
+  const records: Record<string, ToolRecord> = {};
+  if (typeof v.records === 'object' && v.records !== null) {
+    for (const [k, r] of Object.entries(v.records)) {
+      if (typeof r === 'object' && r !== null && typeof r.tool === 'string' && typeof r.turn === 'number') {
+        records[k] = { tool: r.tool, fingerprint: String(r.fingerprint ?? ''), turn: r.turn, isError: r.isError === true };
+      }
+    }
+  }
+  const pruned: Record<string, PruneKind> = {};
+  if (typeof v.pruned === 'object' && v.pruned !== null) {
+    for (const [k, p] of Object.entries(v.pruned)) if (p === 'dedup' || p === 'error_purge' || p === 'sweep') pruned[k] = p;
+  }
+  const strings = (x: unknown): string[] => (Array.isArray(x) ? x.filter((s): s is string => typeof s === 'string') : []);
+  const n = (x: unknown): number => (typeof x === 'number' && Number.isFinite(x) && x >= 0 ? x : 0);
+  return {
+    version: 1,
+    session_id: v.session_id,
+    started_at: v.started_at,
+    ended_at: typeof v.ended_at === 'number' ? v.ended_at : null,
+    model: typeof v.model === 'string' ? v.model : '',
+    platform: typeof v.platform === 'string' ? v.platform : '',
+    project_path: typeof v.project_path === 'string' ? v.project_path : '',
+    context_window: n(v.context_window),
+    manual_mode: v.manual_mode === true,
+    last_batch_turn: n(v.last_batch_turn),
+    prune_count: n(v.prune_count),
+    cache_breaks: n(v.cache_breaks),
+    tool_calls: n(v.tool_calls),
+    turns: n(v.turns),
+    records,
+    pruned,
+    swept: strings(v.swept),
+    accounted: strings(v.accounted),
+    context_sent: v.context_sent === true,
+    ledger: (typeof v.ledger === 'object' && v.ledger !== null ? v.ledger : {}) as LedgerSnapshot,
+  };
+}
