@@ -1,5 +1,10 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { HmcConfig } from '../../src/config/keys.js';
+import type { StrategyResult, ToolOutput } from '../../src/engine/types.js';
+import { shortCircuit } from '../../src/strategies/short-circuit.js';
 import { importance, isImportantLine, reportsFailure } from '../../src/strategies/signals.js';
+import { truncate } from '../../src/strategies/truncation.js';
 
 describe('reportsFailure', () => {
   const failures: string[] = [
@@ -126,5 +131,88 @@ describe('isImportantLine', () => {
     expect(importance('error: boom')).toBe(2);
     expect(importance('warning: meh')).toBe(1);
     expect(importance('plain')).toBe(0);
+  });
+});
+
+describe('contract shared by the pure text strategies (property)', () => {
+  const VOCAB = [
+    '5 passed, 0 failed',
+    '======== 3 passed in 0.12s ========',
+    'test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out',
+    'nothing to commit, working tree clean',
+    'On branch main',
+    'Already up to date.',
+    'Requirement already satisfied: x in /y (1.0)',
+    '{"status": "ok"}',
+    'Error: file already exists',
+    'FAILED tests/x.py - 3 passed, 0 failed?',
+    ' ! [rejected]        main -> main (fetch first)',
+    'Panic: boom',
+    'src/a.ts:3:4 warning: unused',
+    'INFO step done',
+    '',
+    '\r',
+    '日本語 🎉',
+  ];
+  const line = fc.oneof(fc.constantFrom(...VOCAB), fc.string({ maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 20 }));
+  const text = fc
+    .tuple(fc.array(line, { maxLength: 120 }), fc.constantFrom('\n', '\r\n'), fc.boolean())
+    .map(([lines, eol, final]) => lines.join(eol) + (final ? eol : ''));
+  const asOutput = (t: string, isError = false): ToolOutput => ({ tool: 'terminal', args: {}, text: t, lines: t.split('\n'), kind: 'log', isError });
+  const TRUNC: HmcConfig['truncation'] = { enabled: true, max_lines: 12, head_lines: 3, tail_lines: 3, min_content_length: 0, keep_important: true, max_important_lines: 4 };
+
+  function rendered(o: ToolOutput, r: StrategyResult): string {
+    if (r.kind === 'text') return r.text;
+    if (r.kind === 'skipped') return o.text;
+    return r.lines.map((item) => (typeof item === 'number' ? (o.lines[item] ?? '') : item.marker)).join('\n');
+  }
+
+  it('no result is longer than its input', () => {
+    fc.assert(
+      fc.property(text, (t) => {
+        const o = asOutput(t);
+        for (const r of [shortCircuit(o, { enabled: true }), truncate(o, TRUNC)]) {
+          if (r.kind !== 'skipped') expect(rendered(o, r).length).toBeLessThan(t.length);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a short-circuit never fires on text that reports a failure, nor on a failed call', () => {
+    fc.assert(
+      fc.property(text, (t) => {
+        if (reportsFailure(t)) expect(shortCircuit(asOutput(t), { enabled: true }).kind).toBe('skipped');
+        expect(shortCircuit(asOutput(t, true), { enabled: true }).kind).toBe('skipped');
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('truncation keeps strictly increasing in-range indices, and kept + omitted = all lines', () => {
+    fc.assert(
+      fc.property(text, (t) => {
+        const o = asOutput(t);
+        const r = truncate(o, TRUNC);
+        if (r.kind !== 'lines') return;
+        let last = -1;
+        let kept = 0;
+        let omitted = 0;
+        for (const item of r.lines) {
+          if (typeof item === 'number') {
+            expect(item).toBeGreaterThan(last);
+            expect(item).toBeLessThan(o.lines.length);
+            last = item;
+            kept++;
+          } else {
+            const n = Number(/^\.\.\. \((\d+) lines omitted\)$/.exec(item.marker)?.[1]);
+            expect(n).toBeGreaterThan(0);
+            omitted += n;
+          }
+        }
+        expect(kept + omitted).toBe(o.lines.length);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
