@@ -1,0 +1,90 @@
+/**
+ * `hmc analytics`: tables for people, the action's JSON for --json, RFC 4180 CSV for scripts, and
+ * a clear line (never a new file) when there is no database yet.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { command, csvField } from '../../src/cli/analytics.js';
+import { openStore } from '../../src/store/index.js';
+import { FIVE, rec, tempDb, tempDir } from './helpers.js';
+
+let out: string;
+let err: string;
+
+beforeEach(() => {
+  out = '';
+  err = '';
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((out += String(chunk)), true));
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((err += String(chunk)), true));
+});
+
+afterEach(() => vi.restoreAllMocks());
+
+function seeded(extra = FIVE): string {
+  const path = tempDb();
+  const store = openStore(path);
+  store.recordSessions(extra);
+  store.close();
+  return path;
+}
+
+describe('hmc analytics', () => {
+  it('prints the totals as aligned tables with thousands separators and percentages', async () => {
+    expect(await command.run(['--db', seeded()])).toBe(0);
+    expect(out).toContain('input without HMC   4,600');
+    expect(out).toContain('saved %            43.26%');
+    expect(out).toMatch(/background_compression\s+1,000\s+50\.25%/);
+    expect(err).toBe('');
+  });
+
+  it('prints the same object as the analytics action for --json', async () => {
+    expect(await command.run(['--db', seeded(), '--period', 'project', '--limit', '1', '--json'])).toBe(0);
+    expect(JSON.parse(out)).toEqual({ scope: 'global', period: 'project', rows: [{ project_path: '/home/u/proj', saved_tokens: 1400, input_tokens: 2000, sessions: 2 }] });
+  });
+
+  it('filters by --project, which implies scope=project', async () => {
+    expect(await command.run(['--db', seeded(), '--project', '/home/u/proj/sub', '--json'])).toBe(0);
+    expect(JSON.parse(out)).toMatchObject({ scope: 'project', project: '/home/u/proj/sub', total_saved: 500 });
+  });
+
+  it('writes CSV with a header row and RFC 4180 quoting', async () => {
+    const path = seeded([rec({ session_id: 'q', project_path: '/a,"b"\nc', input_tokens_raw: 10, input_tokens_hmc: 4 })]);
+    expect(await command.run(['--db', path, '--period', 'project', '--csv'])).toBe(0);
+    expect(out).toBe('project_path,saved_tokens,input_tokens,sessions\r\n"/a,""b""\nc",6,10,1\r\n');
+    expect(csvField('plain')).toBe('plain');
+  });
+
+  it('says there is no database yet, exits 0 and creates nothing', async () => {
+    const path = join(tempDir(), 'none', 'analytics.db');
+    expect(await command.run(['--db', path])).toBe(0);
+    expect(err).toBe(`no analytics database at ${path} yet\n`);
+    expect(out).toBe('');
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('prints the zero shapes for --json and a header for --csv when there is no database', async () => {
+    const path = join(tempDir(), 'analytics.db');
+    expect(await command.run(['--db', path, '--json'])).toBe(0);
+    expect(JSON.parse(out)).toEqual({
+      scope: 'global', period: 'all', project: '', total_saved: 0, total_sessions: 0, total_input: 0, total_output: 0,
+      savings_pct: 0, by_strategy: {}, by_tool: {},
+    });
+    out = '';
+    expect(await command.run(['--db', path, '--csv', '--period', 'tool'])).toBe(0);
+    expect(out).toBe('tool,saved\r\n');
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('finds the database in --state-dir', async () => {
+    const path = seeded();
+    expect(await command.run(['--state-dir', join(path, '..'), '--json', '--period', 'tool'])).toBe(0);
+    expect(JSON.parse(out).rows).toEqual([{ tool: 'read_file', saved: 650 }, { tool: 'terminal', saved: 340 }]);
+  });
+
+  it('exits 2 with one line for a bad limit or an unknown option', async () => {
+    expect(await command.run(['--db', seeded(), '--limit', 'abc'])).toBe(2);
+    expect(err).toBe('hmc analytics: limit must be a whole number, got "abc"\n');
+    expect(await command.run(['--bogus'])).toBe(2);
+  });
+});
