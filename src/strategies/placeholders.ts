@@ -26,11 +26,50 @@ function cut(line: string): string {
   return points.length <= MAX_REASON_CHARS ? line : `${points.slice(0, MAX_REASON_CHARS - 1).join('')}…`;
 }
 
+/** Envelope fields that carry a tool's words, most telling first (DESIGN §5: Hermes tools answer JSON). */
+const ENVELOPE_FIELDS = ['error', 'stderr', 'output', 'content', 'message', 'result', 'stdout'] as const;
+/** Envelopes larger than this are read line by line as they are, rather than parsed. */
+const MAX_ENVELOPE_CHARS = 1_000_000;
+
+/**
+ * The texts inside a JSON envelope (`{"output": "...", "exit_code": 1, "error": null}`), whose
+ * newlines are escaped so the raw envelope is one long line; null when the text is no envelope.
+ */
+function envelopeTexts(text: string): { texts: string[]; exitCode: number | null } | null {
+  const body = text.trim();
+  if (body.length > MAX_ENVELOPE_CHARS || !body.startsWith('{') || !body.endsWith('}')) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return null;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
+  const record = parsed as Record<string, unknown>;
+  const texts = ENVELOPE_FIELDS.map((k) => record[k]).filter((v): v is string => typeof v === 'string' && v.trim() !== '');
+  const code = record['exit_code'] ?? record['returncode'] ?? record['exitCode'];
+  return { texts, exitCode: typeof code === 'number' && code !== 0 ? code : null };
+}
+
 /**
  * The line that best says why a call failed: the last exception line of a traceback (Python
  * prints the cause last), else the first line that reports a failure. Null when none does.
+ * A JSON envelope is read field by field (its `error` first), then its exit code.
  */
 export function failureReason(text: string): string | null {
+  const inner = envelopeTexts(text);
+  if (inner !== null) {
+    for (const t of inner.texts) {
+      const reason = reasonInLines(t);
+      if (reason !== null) return reason;
+    }
+    // The words say nothing, but a non-zero exit code is still the why.
+    return inner.exitCode === null ? null : `exit code ${inner.exitCode}`;
+  }
+  return reasonInLines(text);
+}
+
+function reasonInLines(text: string): string | null {
   let first: string | null = null;
   let exception: string | null = null;
   for (const raw of text.split('\n')) {

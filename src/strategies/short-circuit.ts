@@ -10,10 +10,12 @@
  *      non-blank line belongs to that shape's line vocabulary (banner, progress, per-test `ok`
  *      lines, the summary) and the shape's required lines are present; any other line (a warning,
  *      a print, a listed change, a build log) means the output carries more than the success, so
- *      we skip. ANSI colour codes are ignored while matching;
+ *      we skip. ANSI colour codes are ignored while matching. Jest and mocha print describe
+ *      titles as free text; an indented line followed by a deeper-indented one counts as a title;
  *   3. a JSON success fires only when the whole text parses as one object whose every field is
  *      part of the acknowledgement (status "ok", empty error fields, a "done"-like message, a
- *      clean lint report); an id, a path list or any other data means skip;
+ *      clean lint report); an id, a path list or any other data means skip (objects over 4 KB
+ *      are never acknowledgements and are not parsed);
  *   4. the replacement must be shorter than the text.
  * Facts the success itself carries are kept in the one-liner: test counts, skips, the branch.
  */

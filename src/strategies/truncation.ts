@@ -7,7 +7,7 @@
  * - Honest gaps: every marker's N is exactly the number of lines it stands for; kept indices
  *   are strictly increasing and in range; kept lines + omitted lines = all lines.
  * - Never longer than the input: a gap whose marker would cost more than its lines keeps its
- *   lines, and a plan that saves nothing is skipped.
+ *   lines (so does a gap of one line up to 160 chars), and a plan that saves nothing is skipped.
  * - Failed outputs ARE truncated (a 5,000-line failing build is the case that needs it most);
  *   what keeps the failure is `keep_important`, not a blanket exemption (the original skipped
  *   errors, reference §4, so huge failing logs stayed whole).
@@ -85,6 +85,12 @@ function pickImportant(lines: readonly string[], from: number, to: number, limit
   return [...picked].sort((a, b) => a - b);
 }
 
+/**
+ * A one-line gap up to this long is kept as the line itself: "... (1 lines omitted)" between two
+ * kept lines saves a few characters and costs the reader a hole in a traceback or code block.
+ */
+const SMALL_GAP_CHARS = 160;
+
 /** Builds the plan: kept indices in order, one marker per gap, small gaps kept whole. */
 function buildPlan(lines: readonly string[], keep: readonly number[], count: number): { plan: LinePlanItem[]; chars: number } {
   const plan: LinePlanItem[] = [];
@@ -98,8 +104,9 @@ function buildPlan(lines: readonly string[], keep: readonly number[], count: num
     if (to <= from) return;
     const marker = omittedMarker(to - from);
     let gapChars = 0;
-    for (let i = from; i < to && gapChars <= marker.length + 1; i++) gapChars += (lines[i] ?? '').length + 1;
-    if (gapChars <= marker.length + 1) {
+    const budget = to - from === 1 ? Math.max(SMALL_GAP_CHARS, marker.length + 1) : marker.length + 1;
+    for (let i = from; i < to && gapChars <= budget; i++) gapChars += (lines[i] ?? '').length + 1;
+    if (gapChars <= budget) {
       for (let i = from; i < to; i++) emit(i);
     } else {
       plan.push({ marker });

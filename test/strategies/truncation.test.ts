@@ -124,6 +124,19 @@ describe('truncate keeps what matters from the middle', () => {
     expect(kept).not.toContain('warning: early');
   });
 
+  it('keeps a short one-line gap between important lines rather than a marker', () => {
+    const lines = numbered(100, 'INFO step');
+    lines[40] = 'error: first';
+    lines[42] = 'error: second';
+    const o = out(lines.join('\n'));
+    const r = truncate(o, cfg());
+    expect(render(o, r)).toContain(['error: first', lines[41], 'error: second'].join('\n'));
+    const longGap = [...lines];
+    longGap[41] = 'x'.repeat(500);
+    const o2 = out(longGap.join('\n'));
+    expect(render(o2, truncate(o2, cfg()))).toContain(['error: first', '... (1 lines omitted)', 'error: second'].join('\n'));
+  });
+
   it('keeps a one-line gap as the line itself rather than a longer marker', () => {
     const lines = numbered(60, 'l');
     lines[11] = 'error: boom';
