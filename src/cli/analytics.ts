@@ -27,10 +27,10 @@ const str = (x: unknown): string => (typeof x === 'string' ? x : x === null || x
 const percent = (saved: unknown, input: unknown): string => `${pct(n(saved), n(input)).toFixed(2)}%`;
 const rowsOf = (r: Result): Row[] => (Array.isArray(r.rows) ? (r.rows as Row[]) : []);
 
-/** An aligned text table: text columns left, number columns (those starting with a digit) right. */
+/** An aligned text table: text columns left, number columns (digits, separators, a % sign) right. */
 export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const numeric = header.map((_, i) => rows.length > 0 && rows.every((r) => /^-?[0-9]/.test(r[i] ?? '')));
+  const numeric = header.map((_, i) => rows.length > 0 && rows.every((r) => /^-?[0-9][0-9,.]*%?$/.test(r[i] ?? '')));
   const line = (cells: readonly string[]): string =>
     cells.map((c, i) => (numeric[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');

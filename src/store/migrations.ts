@@ -115,6 +115,23 @@ export const MIGRATIONS: readonly Migration[] = [
       END;
     `,
   },
+  {
+    version: 4,
+    name: 'indexes for a year of history (covering day windows, every sessions-table sort)',
+    // Each sort index ends with (started_at, id), the tie-breakers, so a page is an index walk.
+    sql: `
+      DROP INDEX sessions_started;
+      CREATE INDEX sessions_window ON sessions (started_at, saved, input_raw, project_path);
+      CREATE INDEX sessions_by_saved ON sessions (saved, started_at, id);
+      CREATE INDEX sessions_by_input ON sessions (input_raw, started_at, id);
+      CREATE INDEX sessions_by_turns ON sessions (turns, started_at, id);
+      CREATE INDEX sessions_by_tool_calls ON sessions (tool_calls, started_at, id);
+      CREATE INDEX sessions_by_model ON sessions (model, started_at, id);
+      CREATE INDEX sessions_by_pct ON sessions ((CASE WHEN input_raw > 0 THEN CAST(saved AS REAL) / input_raw ELSE 0 END), started_at, id);
+      CREATE INDEX sessions_by_project ON sessions (project_path, started_at, id, saved, input_raw);
+      DROP INDEX sessions_project;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -93,7 +93,6 @@ export class Queries {
   private readonly strategies: Pair;
   private readonly tools: Pair;
   private readonly days: Pair;
-  private readonly months: Pair;
   private readonly recentRows: Pair;
   private readonly projects: Database.Statement;
   private readonly sessionCount: Pair;
@@ -114,9 +113,6 @@ export class Queries {
     this.days = new Pair(db, (w) => `SELECT CAST((started_at - @start) / ${DAY_MS} AS INTEGER) AS d, SUM(saved) AS saved,
       SUM(input_raw) AS input, COUNT(*) AS sessions FROM sessions
       WHERE started_at >= @start AND started_at < @end${w(true)} GROUP BY d`);
-    this.months = new Pair(db, (w) => `SELECT strftime('%Y-%m', started_at / 1000, 'unixepoch') AS m,
-      SUM(saved) AS saved, SUM(input_raw) AS input, COUNT(*) AS sessions FROM sessions
-      WHERE started_at >= @start AND started_at < @end${w(true)} GROUP BY m`);
     this.recentRows = new Pair(db, (w) => `SELECT ${SESSION_COLUMNS} FROM sessions${w(false)}
       ORDER BY started_at DESC, id LIMIT @limit`);
     this.projects = db.prepare(`SELECT project_path, SUM(saved) AS saved, SUM(input_raw) AS input,
@@ -134,8 +130,12 @@ export class Queries {
               ? ` WHERE (id LIKE @q ESCAPE '\\' OR project_path LIKE @q ESCAPE '\\' OR model LIKE @q ESCAPE '\\'
                   OR platform LIKE @q ESCAPE '\\')${w(true)}`
               : w(false);
-            return `SELECT ${SESSION_COLUMNS} FROM sessions${where}
-              ORDER BY ${SORT_SQL[sort]} ${order}, started_at DESC, id LIMIT @limit OFFSET @offset`;
+            // Ties broken in the same direction as the sort, so one index walk serves the whole order;
+            // the page's rowids come from the index alone, then only those rows are read.
+            const orderBy = `ORDER BY ${SORT_SQL[sort]} ${order}, started_at ${order}, id ${order}`;
+            return `SELECT ${SESSION_COLUMNS} FROM sessions WHERE rowid IN (
+                SELECT rowid FROM sessions${where} ${orderBy} LIMIT @limit OFFSET @offset)
+              ${orderBy}`;
           }));
         }
       }
@@ -190,13 +190,20 @@ export class Queries {
     const y = d.getUTCFullYear();
     const m = d.getUTCMonth();
     const start = Date.UTC(y, m - (count - 1), 1);
-    const found = new Map<string, Row>();
-    for (const r of this.months.rows(project, { start, end: Date.UTC(y, m + 1, 1) })) found.set(s(r.m), r);
+    // Day buckets from the covering index, folded into months here (cheaper than strftime per row).
     const out: MonthRow[] = [];
+    const index = new Map<string, MonthRow>();
     for (let i = 0; i < count; i++) {
-      const month = new Date(Date.UTC(y, m - i, 1)).toISOString().slice(0, 7);
-      const r = found.get(month);
-      out.push({ month, saved: n(r?.saved), input: n(r?.input), sessions: n(r?.sessions) });
+      const row = { month: new Date(Date.UTC(y, m - i, 1)).toISOString().slice(0, 7), saved: 0, input: 0, sessions: 0 };
+      out.push(row);
+      index.set(row.month, row);
+    }
+    for (const r of this.days.rows(project, { start, end: Date.UTC(y, m + 1, 1) })) {
+      const row = index.get(new Date(start + n(r.d) * DAY_MS).toISOString().slice(0, 7));
+      if (!row) continue;
+      row.saved += n(r.saved);
+      row.input += n(r.input);
+      row.sessions += n(r.sessions);
     }
     return out;
   }
