@@ -179,10 +179,15 @@ def test_hermes_end_to_end(hermes_env):
     in_loop = tool_messages(t1[1]["body"])[read_id]
     assert len(in_loop) < len(read_row), "the read must reach the next model call compressed, inside the same turn"
     held.append("compressed read inside turn 1's tool loop")
+    figures = ["read_file %d -> %d chars in the next call" % (len(read_row), len(in_loop))]
     last = tool_messages(t1[3]["body"])
     saved = sum(len(stored[c][1]) - len(last[c]) for c in last)
     assert saved > 0 and any(len(last[c]) < len(stored[c][1]) for c in list(stored)[1:]), "a test log should be compressed"
     held.append("compressed test log inside turn 1")
+    failing_id = list(stored)[1]
+    assert "the bug is still there" in last[failing_id] and "FAILED" in last[failing_id], "the failure must survive compression"
+    held.append("the failure survives compression")
+    figures += ["%s %d -> %d chars" % (stored[c][0], len(stored[c][1]), len(last[c])) for c in last]
 
     # Turn 2 (a new process): turn 1's outputs arrive compressed through pre_llm_call's edits.
     rc, out, err, session2 = run_turn(work, env, "T2: read it again and show analytics", session)
@@ -238,3 +243,4 @@ def test_hermes_end_to_end(hermes_env):
     assert "hmc: sidecar" in log or "hmc: sidecar" in err
     held.append("the failure was logged")
     print("\nE2E assertions held: %d: %s" % (len(held), "; ".join(held)))
+    print("E2E figures (turn 1, last model call): " + "; ".join(figures))
