@@ -99,6 +99,8 @@ export class ConfigSource {
     });
     watcher.on('error', (err: unknown) => this.log(`hmc: cannot watch ${this.path}: ${err instanceof Error ? err.message : String(err)}`));
     this.watcher = watcher;
+    // Edits made before the first scan finished would be missed.
+    await new Promise<void>((done) => watcher.once('ready', () => done()));
   }
 
   async close(): Promise<void> {

@@ -6,6 +6,7 @@
 import type { HmcConfig } from '../config/keys.js';
 import { reportsFailure } from '../strategies/signals.js';
 import type { Edit } from './api.js';
+import { parseEnvelope } from './envelope.js';
 import { protectionFor } from './protection.js';
 import type { Message } from './types.js';
 
@@ -14,10 +15,10 @@ const PLACEHOLDER = /^\[(?:Output removed|Error output removed|output removed|er
 export function checkView(raw: readonly Message[], edits: readonly Edit[], config: HmcConfig): string[] {
   const problems: string[] = [];
   const protection = protectionFor(config);
-  const names = new Map<string, string>();
+  const calls = new Map<string, { name: string; args: unknown }>();
   for (const m of raw) {
     if (m.role === 'assistant' && Array.isArray(m.tool_calls)) {
-      for (const c of m.tool_calls) if (typeof c?.id === 'string') names.set(c.id, c.function?.name ?? '');
+      for (const c of m.tool_calls) if (typeof c?.id === 'string') calls.set(c.id, { name: c.function?.name ?? '', args: c.function?.arguments ?? {} });
     }
   }
   const seen = new Set<number>();
@@ -35,12 +36,15 @@ export function checkView(raw: readonly Message[], edits: readonly Edit[], confi
       problems.push(`${where}: non-string content was edited`);
       continue;
     }
-    const tool = (typeof m.name === 'string' && m.name) || (typeof m.tool_call_id === 'string' ? names.get(m.tool_call_id) : '') || '';
+    const call = typeof m.tool_call_id === 'string' ? calls.get(m.tool_call_id) : undefined;
+    const tool = (typeof m.name === 'string' && m.name) || call?.name || '';
     if (protection.tool(tool)) problems.push(`${where}: protected tool ${tool} was edited`);
     if (edit.content.length >= m.content.length) problems.push(`${where}: replacement is not shorter (${edit.content.length} >= ${m.content.length})`);
     if (edit.content.trim().length === 0) problems.push(`${where}: output emptied`);
     const placeholderOnly = PLACEHOLDER.test(innerText(edit.content));
-    if (!placeholderOnly && reportsFailure(m.content) && !reportsFailure(edit.content)) {
+    // Source code read from a file mentions errors (`except ValueError:`) without reporting one.
+    const sourceRead = parseEnvelope(m.content, { tool, args: call?.args ?? {} }).output.kind === 'file';
+    if (!placeholderOnly && !sourceRead && reportsFailure(m.content) && !reportsFailure(edit.content)) {
       problems.push(`${where}: a failure reported by ${tool || 'the tool'} was lost`);
     }
   }

@@ -1,0 +1,98 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CONFIG_KEYS, defaultConfig, resolveConfig } from '../../src/config/keys.js';
+import { ConfigSource, parseConfigText } from '../../src/config/load.js';
+import { resolveDbPath, resolveStateDir, safeFileName } from '../../src/config/paths.js';
+
+describe('config keys', () => {
+  it('gives the original defaults for an empty file', () => {
+    const { config, issues } = parseConfigText('');
+    expect(issues).toEqual([]);
+    expect(config.truncation).toMatchObject({ enabled: true, max_lines: 50, head_lines: 10, tail_lines: 10, min_content_length: 500 });
+    expect(config.strategies.purge_errors.turns).toBe(4);
+    expect(config.compress.protected_tools).toEqual(['write_file', 'patch']);
+    expect(config.analytics).toEqual({ enabled: true, retention_days: 90, db_path: '' });
+  });
+
+  it.each([
+    ['truncation:\n  max_lines: abc', 'truncation.max_lines', 50],
+    ['strategies:\n  purge_errors:\n    turns: -2', 'strategies.purge_errors.turns', 4],
+    ['compress:\n  max_context_percent: 80%', 'compress.max_context_percent', 0.8],
+    ['code_filter:\n  min_lines: null', 'code_filter.min_lines', 30],
+    ['prune_notification: loud', 'prune_notification', 'detailed'],
+  ])('reports %j by its key and falls back for that key alone', (yaml, path, fallback) => {
+    const { config, issues } = parseConfigText(`${yaml}\nanalytics:\n  retention_days: 7\n`);
+    expect(issues.map((i) => i.path)).toContain(path);
+    expect(issues.find((i) => i.path === path)?.message).toContain(path);
+    const value = path.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], config);
+    expect(value).toEqual(fallback);
+    expect(config.analytics.retention_days).toBe(7);
+  });
+
+  it('reads "false" as false (the original treated it as true) and a lone string as a one-item list', () => {
+    const { config, issues } = parseConfigText('enabled: "false"\ncode_filter:\n  languages: python\n');
+    expect(issues).toEqual([]);
+    expect(config.enabled).toBe(false);
+    expect(config.code_filter.languages).toEqual(['python']);
+  });
+
+  it('reports unknown keys and invalid YAML without throwing', () => {
+    expect(parseConfigText('truncaton:\n  max_lines: 5').issues[0]?.message).toMatch(/truncaton: unknown key/);
+    const broken = parseConfigText('a: [1, 2\nb: }');
+    expect(broken.issues[0]?.message).toMatch(/not valid YAML/);
+    expect(broken.config).toEqual(defaultConfig());
+    expect(resolveConfig([1, 2]).issues[0]?.path).toBe('(root)');
+  });
+
+  it('documents every key in config.yaml.example', () => {
+    const example = readFileSync(join(import.meta.dirname, '..', '..', 'config.yaml.example'), 'utf8');
+    const parsed = parseConfigText(example);
+    expect(parsed.issues).toEqual([]);
+    for (const key of CONFIG_KEYS) expect(example).toContain(key.path.split('.').at(-1) as string);
+  });
+});
+
+describe('config file watching', () => {
+  let dir = '';
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('applies an edit to config.yaml while running, without a restart', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'hmc-config-'));
+    const file = join(dir, 'config.yaml');
+    writeFileSync(file, 'truncation:\n  max_lines: 40\n');
+    const source = new ConfigSource(file);
+    await source.watch();
+    expect(source.config.truncation.max_lines).toBe(40);
+    const changed = new Promise<void>((resolve) => source.onChange(() => resolve()));
+    writeFileSync(file, 'truncation:\n  max_lines: 80\n');
+    await changed;
+    expect(source.config.truncation.max_lines).toBe(80);
+    await source.close();
+  });
+});
+
+describe('paths', () => {
+  it('resolves the state dir and database from options, then the environment, then Hermes home', () => {
+    expect(resolveStateDir('/x/state', {})).toBe('/x/state');
+    expect(resolveStateDir(undefined, { HMC_STATE_DIR: '/y' })).toBe('/y');
+    expect(resolveStateDir(undefined, { HERMES_HOME: '/h' })).toBe('/h/hmc_state');
+    expect(resolveDbPath('', '/h/hmc_state', {})).toBe('/h/hmc_state/analytics.db');
+    expect(resolveDbPath('', '/s', { HMC_DB_PATH: '/db/a.db' })).toBe('/db/a.db');
+    expect(resolveDbPath('/c.db', '/s', { HMC_DB_PATH: '/db/a.db' })).toBe('/c.db');
+  });
+
+  it('makes any session id a safe file name', () => {
+    expect(safeFileName('../../etc/passwd')).toBe('__.._etc_passwd');
+    expect(safeFileName('')).toBe('_');
+    expect(safeFileName('abc-123_x.y')).toBe('abc-123_x.y');
+  });
+});
+
+describe('config.yaml.example', () => {
+  it('is exactly what the key table renders (regenerate with `npm run config:example`)', async () => {
+    const { renderExample } = await import('../../src/config/example.js');
+    expect(readFileSync(join(import.meta.dirname, '..', '..', 'config.yaml.example'), 'utf8')).toBe(renderExample());
+  });
+});

@@ -1,0 +1,70 @@
+/** Builders for conversations in the OpenAI chat format Hermes uses, for engine tests. */
+import { defaultConfig, type HmcConfig } from '../../src/config/keys.js';
+import { Engine } from '../../src/engine/engine.js';
+import type { Message } from '../../src/engine/types.js';
+import type { EventPayload, EventSink, InspectRecord } from '../../src/events/types.js';
+
+export function user(content: string): Message {
+  return { role: 'user', content };
+}
+
+export function assistantCall(id: string, name: string, args: Record<string, unknown>): Message {
+  return { role: 'assistant', content: '', tool_calls: [{ id, type: 'function', function: { name, arguments: JSON.stringify(args) } }] };
+}
+
+export function toolResult(id: string, name: string, content: unknown): Message {
+  return { role: 'tool', tool_call_id: id, name, content };
+}
+
+export function reply(content: string): Message {
+  return { role: 'assistant', content };
+}
+
+/** Hermes' terminal envelope. */
+export function terminal(output: string, exitCode = 0): string {
+  return JSON.stringify({ output, exit_code: exitCode, error: null });
+}
+
+/** Hermes' read_file envelope with `N|` gutters. */
+export function readFile(lines: readonly string[]): string {
+  return JSON.stringify({ content: lines.map((l, i) => `${i + 1}|${l}`).join('\n'), total_lines: lines.length, file_size: lines.join('\n').length, truncated: false });
+}
+
+export function config(patch: (c: HmcConfig) => void = () => {}): HmcConfig {
+  const c = defaultConfig();
+  patch(c);
+  return c;
+}
+
+export class RecordingSink implements EventSink {
+  events: EventPayload[] = [];
+  inspections: InspectRecord[] = [];
+  emit(event: EventPayload): void {
+    this.events.push(event);
+  }
+  inspect(record: InspectRecord): void {
+    this.inspections.push(record);
+  }
+}
+
+export function engine(c: HmcConfig = config(), sink: EventSink = new RecordingSink()): Engine {
+  return new Engine({ config: () => c, stateDir: null, sink, recorder: null, log: () => {}, autoSettle: false });
+}
+
+/** A long build log with one error in the middle. */
+export function longLog(lines = 300, errorAt = 150): string {
+  const out: string[] = [];
+  for (let i = 0; i < lines; i++) out.push(i === errorAt ? 'src/app.ts:42:7 - error TS2322: Type string is not assignable to type number.' : `[${i}] compiling module ${i} of ${lines}... ok`);
+  return out.join('\n');
+}
+
+/** Python source with long function bodies. */
+export function pythonSource(functions = 6, bodyLines = 12): string[] {
+  const out = ['import os', 'import sys', '', 'CONSTANT = 42', ''];
+  for (let f = 0; f < functions; f++) {
+    out.push(`def function_${f}(a, b):`, `    """Docstring of function ${f}."""`);
+    for (let i = 0; i < bodyLines; i++) out.push(`    value_${i} = a + b * ${i}`);
+    out.push('    return value_0', '');
+  }
+  return out;
+}
