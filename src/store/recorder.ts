@@ -168,6 +168,21 @@ export function createRecorder(opts: RecorderOptions): Recorder {
   }, opts.retentionIntervalMs ?? HOUR_MS);
   retention.unref();
 
+  // Open (and so run retention) soon after start, off the caller's path; a failure here is
+  // handled like any write failure when the first session is written.
+  let warm: NodeJS.Immediate | null = setImmediate(() => {
+    warm = null;
+    if (closed || store) return;
+    try {
+      open();
+    } catch (err) {
+      if (classify(err) === 'corrupt' && !reported.has('corrupt')) {
+        reported.add('corrupt');
+        moveAside(err);
+      }
+    }
+  });
+
   const flush = async (): Promise<void> => {
     const deadline = Date.now() + (opts.flushDeadlineMs ?? FLUSH_DEADLINE_MS);
     cancel();
@@ -203,6 +218,7 @@ export function createRecorder(opts: RecorderOptions): Recorder {
       await flush();
       closed = true;
       cancel();
+      if (warm) clearImmediate(warm);
       clearInterval(retention);
       if (queue.size > 0) log(`analytics: closing with ${queue.size} session(s) not written to ${path}`);
       closeStore();

@@ -174,3 +174,15 @@ describe('two writer processes', () => {
     store.close();
   }, 30_000);
 });
+
+describe('start-up', () => {
+  it('opens the database and applies retention soon after creation, before any session is recorded', async () => {
+    const path = tempDb();
+    const seed = openStore(path);
+    seed.recordSession(rec({ session_id: 'old', started_at: NOW - 400 * 86_400_000, ended_at: NOW - 399 * 86_400_000 }));
+    seed.close();
+    const recorder = createRecorder({ path, retentionDays: 30, log: () => {} });
+    await vi.waitFor(() => expect(totals(path).sessions).toBe(0));
+    await recorder.close();
+  });
+});
