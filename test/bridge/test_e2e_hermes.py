@@ -29,9 +29,6 @@ def find_hermes():
         return (str(py), str(exe)) if exe.exists() else (None, None)
     exe = shutil.which("hermes")
     if not exe:
-        default = Path("/work/hermes-venv/bin/hermes")
-        exe = str(default) if default.exists() else None
-    if not exe:
         return None, None
     first = Path(exe).read_text(errors="replace").splitlines()[0]
     return (first[2:].strip() if first.startswith("#!") else sys.executable), exe
