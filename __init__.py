@@ -113,7 +113,8 @@ class Sidecar:
 
     def _start(self):
         try:
-            proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=str(PLUGIN_DIR))
+            # Hermes' working directory is inherited: the engine names the project after it.
+            proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         except OSError as exc:
             self.proc = None
             self._fail("could not start (%s)" % exc, None)
@@ -169,11 +170,11 @@ class Sidecar:
                 _stop(proc)
 
     # -- calls ---------------------------------------------------------------------------------
-    def call(self, method, params, timeout=HOOK_TIMEOUT):
+    def call(self, method, params, timeout=None):
         """The sidecar's answer (a dict with "result" or "error"), or None when it is unavailable."""
         if not self.ensure():
             return None
-        return self._call_started(method, params, timeout)
+        return self._call_started(method, params, timeout or HOOK_TIMEOUT)
 
     def _call_started(self, method, params, timeout):
         proc = self.proc
