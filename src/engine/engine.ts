@@ -120,15 +120,15 @@ export class Engine implements HmcHostApi {
     const s = this.session(p.session_id);
     const config = this.opts.config();
     if (!s || !config.enabled) return { edits: [] };
-    const messages = this.resolveMessages(s, p);
+    const { messages, base } = this.resolveMessages(s, p);
     return this.guard('pre_llm_call', () => {
       if (typeof p.model === 'string' && p.model) s.model = p.model;
       if (typeof p.platform === 'string' && p.platform) s.platform = p.platform;
       if (typeof p.context_length === 'number' && p.context_length > 0) s.contextWindow = p.context_length;
       if (typeof p.project_path === 'string' && p.project_path) s.projectPath = p.project_path;
-      this.sync(s, messages, config);
+      this.sync(s, messages, config, base);
       const previousTurn = s.turn;
-      s.turn = Math.max(s.turn, countUsers(s.messages));
+      s.turn = Math.max(s.turn, s.userCount);
       const changed = this.batch(s, config);
       this.refreshEdits(s, changed);
       const breaks = changed.some((i) => i < s.previousCallLength - 1);
@@ -254,27 +254,26 @@ export class Engine implements HmcHostApi {
     return s;
   }
 
-  private resolveMessages(s: Session, p: PreLlmCallParams): Message[] {
-    if (Array.isArray(p.messages)) return p.messages.filter(isMessage);
+  /** The conversation for this call: the whole list, or the held base plus what was appended. */
+  private resolveMessages(s: Session, p: PreLlmCallParams): { messages: Message[]; base: number } {
+    if (Array.isArray(p.messages)) return { messages: p.messages.filter(isMessage), base: 0 };
     if (typeof p.base === 'number' && Array.isArray(p.append)) {
       if (!Number.isInteger(p.base) || p.base < 0 || p.base > s.messages.length) {
         throw new ResyncError(`base ${p.base} does not match the ${s.messages.length} messages held for session ${s.id}`);
       }
-      const held: Message[] = [];
-      for (let i = 0; i < p.base; i++) {
-        const m = s.messages[i] as MessageState;
-        held.push(heldMessage(m));
-      }
-      return held.concat(p.append.filter(isMessage));
+      return { messages: p.append.filter(isMessage), base: p.base };
     }
-    return [];
+    return { messages: [], base: 0 };
   }
 
-  /** Brings the held conversation in line with `messages`, compressing what is new. */
-  private sync(s: Session, messages: Message[], config: HmcConfig): void {
-    let first = 0;
+  /**
+   * Brings the held conversation in line with the host's, compressing what is new. `messages`
+   * starts at index `base` (the host vouches the first `base` held messages are unchanged).
+   */
+  private sync(s: Session, messages: Message[], config: HmcConfig, base = 0): void {
     const held = s.messages;
-    while (first < held.length && first < messages.length && sameMessage(held[first] as MessageState, messages[first] as Message)) first++;
+    let first = base;
+    while (first < held.length && first - base < messages.length && sameMessage(held[first] as MessageState, messages[first - base] as Message)) first++;
     if (first < held.length) {
       // The host rewrote its history from `first` on (its own compressor, an edit): start over there.
       held.length = first;
@@ -283,15 +282,16 @@ export class Engine implements HmcHostApi {
       s.ledger.defer(() => s.ledger.truncate(from));
       s.ledgerLength = Math.min(s.ledgerLength, first);
       s.previousCallLength = Math.min(s.previousCallLength, first);
+      s.userCount = countUsers(held);
     }
-    const calls = toolCallIndex(messages);
-    let users = countUsers(held);
+    for (let i = first - base; i < messages.length; i++) indexCalls(s.calls, messages[i] as Message);
+    let users = s.userCount;
     const ctx = this.compressContext(s, config);
-    for (let i = first; i < messages.length; i++) {
-      const m = messages[i] as Message;
+    for (let i = first; i < base + messages.length; i++) {
+      const m = messages[i - base] as Message;
       if (m.role === 'user') users++;
       const key = m.role === 'tool' ? (typeof m.tool_call_id === 'string' && m.tool_call_id ? m.tool_call_id : `#${i}`) : '';
-      const call = key ? calls.get(key) : undefined;
+      const call = key ? s.calls.get(key) : undefined;
       const tool = m.role === 'tool' ? toolName(m, call?.name) : '';
       if (m.role === 'tool' && !s.records.has(key)) s.records.set(key, this.newRecord(tool, call?.args ?? {}, Math.max(users, 1), m.is_error === true));
       const state: MessageState = { role: m.role, raw: m.content, key, tool, turn: Math.max(users, 1), single: null, prune: null, extra: extraOf(m) };
@@ -303,17 +303,17 @@ export class Engine implements HmcHostApi {
       }
       held.push(state);
     }
+    s.userCount = users;
     // Re-held prunes from a previous process must be in force again before anything is sent.
     if (first === 0 && s.pruned.size > 0) s.sweepPending = true;
     const start = s.ledgerLength;
     const end = held.length;
-    const views = held.slice(start, end).map((m, k) => ({ index: start + k, m, steps: s.stepsOf(m), message: messages[start + k] as Message }));
+    const views = held.slice(start, end).map((m, k) => ({ index: start + k, m, steps: s.stepsOf(m), signature: m.role === 'assistant' ? replySignature(messages[start + k - base] ?? heldMessage(m), start + k) : '' }));
     s.ledger.defer(() => {
-      for (const { index, m, steps, message } of views) {
+      for (const { index, m, steps, signature } of views) {
         if (m.role === 'assistant') {
-          const sig = replySignature(message, index);
-          if (!s.accounted.has(sig)) {
-            s.accounted.add(sig);
+          if (!s.accounted.has(signature)) {
+            s.accounted.add(signature);
             s.ledger.accountCall(index, m.turn);
           }
         }
@@ -329,20 +329,25 @@ export class Engine implements HmcHostApi {
     const wanted = listWideRewrites(s, config, protectionFor(config));
     const changes: { index: number; prune: MessageState['prune'] }[] = [];
     let gain = 0;
-    s.messages.forEach((m, index) => {
-      const next = wanted.get(m.key) ?? null;
-      const current = m.prune;
-      if ((next?.content ?? null) === (current?.content ?? null)) return;
+    // Only results that are, or should be, rewritten can change: not the whole conversation.
+    for (const key of new Set([...wanted.keys(), ...s.pruned.keys()])) {
+      const item = s.rewriteIndex.byKey.get(key);
+      if (!item) continue;
+      const { message: m, index } = item;
+      const next = wanted.get(key) ?? null;
+      if ((next?.content ?? null) === (m.prune?.content ?? null)) continue;
       changes.push({ index, prune: next });
       const before = s.viewOf(m);
-      gain += (typeof before === 'string' ? before.length : 0) - (next ? next.content.length : typeof m.raw === 'string' ? (m.single?.content ?? m.raw).length : 0);
-    });
+      const after = next ? next.content : (m.single?.content ?? (m.raw as string));
+      gain += (typeof before === 'string' ? before.length : 0) - after.length;
+    }
     if (changes.length === 0) return [];
     const due = s.sweepPending || s.turn - s.lastBatchTurn >= config.cache.batch_turns || gain / 4 >= config.cache.min_batch_tokens;
     if (!due) return [];
     s.sweepPending = false;
     s.lastBatchTurn = s.turn;
     const changed: number[] = [];
+    changes.sort((a, b) => a.index - b.index);
     for (const { index, prune } of changes) {
       const m = s.messages[index] as MessageState;
       if (prune && !m.prune && !s.pruned.has(m.key)) s.pruneCount++;
@@ -551,16 +556,13 @@ function heldMessage(m: MessageState): Message {
   return out;
 }
 
-function toolCallIndex(messages: readonly Message[]): Map<string, { name: string; args: unknown }> {
-  const index = new Map<string, { name: string; args: unknown }>();
-  for (const m of messages) {
-    if (m.role !== 'assistant' || !Array.isArray(m.tool_calls)) continue;
-    for (const call of m.tool_calls) {
-      if (typeof call?.id !== 'string') continue;
-      index.set(call.id, { name: typeof call.function?.name === 'string' ? call.function.name : '', args: call.function?.arguments ?? {} });
-    }
+/** Remembers the tool calls of an assistant message (results name their call by id). */
+function indexCalls(index: Map<string, { name: string; args: unknown }>, m: Message): void {
+  if (m.role !== 'assistant' || !Array.isArray(m.tool_calls)) return;
+  for (const call of m.tool_calls) {
+    if (typeof call?.id !== 'string') continue;
+    index.set(call.id, { name: typeof call.function?.name === 'string' ? call.function.name : '', args: call.function?.arguments ?? {} });
   }
-  return index;
 }
 
 function toolName(m: Message, fromCall: string | undefined): string {

@@ -69,6 +69,24 @@ export function parseEnvelope(content: string, call: CallInfo): Envelope {
   return textEnvelope(content, content, tool, args, call.hostError === true, (text) => text);
 }
 
+/**
+ * How to put a placeholder inside this result's envelope, without reading the rest of it (no line
+ * splitting, no gutters): for long conversations that re-word placeholders as groups grow.
+ */
+export function placeholderBuilder(content: string): (text: string) => string {
+  const fields = content.length > 1 && content.trimStart().startsWith('{') ? topLevelFields(content) : null;
+  const json = fields ? parseJsonObject(content) : null;
+  if (!fields || !json) return (text) => text;
+  const field = TEXT_FIELDS.find((name) => typeof json[name] === 'string' && fields.has(name));
+  if (field !== undefined) {
+    const span = fields.get(field) as FieldSpan;
+    return (text) => replaceField(content, span, text);
+  }
+  const matches = fields.get('matches');
+  if (Array.isArray(json.matches) && matches) return (text) => replaceField(content, matches, [{ omitted: text }]);
+  return (text) => text;
+}
+
 function jsonEnvelope(
   content: string,
   json: Record<string, unknown>,

@@ -62,10 +62,13 @@ function skipSpace(text: string, i: number): number {
 
 /** End (exclusive) of the string literal starting at `i`, or -1. */
 function stringEnd(text: string, i: number): number {
-  for (let j = i + 1; j < text.length; j++) {
-    const c = text.charCodeAt(j);
-    if (c === 0x5c) j++;
-    else if (c === 0x22) return j + 1;
+  // Jump from quote to quote (native search); a quote preceded by an odd run of backslashes is escaped.
+  let j = text.indexOf('"', i + 1);
+  while (j >= 0) {
+    let backslashes = 0;
+    for (let k = j - 1; k > i && text.charCodeAt(k) === 0x5c; k--) backslashes++;
+    if (backslashes % 2 === 0) return j + 1;
+    j = text.indexOf('"', j + 1);
   }
   return -1;
 }

@@ -7,75 +7,77 @@
  * what the model is sent now; it stays inside the tool's envelope (exit codes survive).
  */
 import type { HmcConfig } from '../config/keys.js';
-import { findDuplicates, normalizeForDedup, type DedupEntry } from '../strategies/dedup.js';
-import { findStaleErrors, type ErrorEntry } from '../strategies/error-purge.js';
+import { findDuplicates } from '../strategies/dedup.js';
+import { findStaleErrors } from '../strategies/error-purge.js';
 import { dedupPlaceholder, errorPlaceholder } from '../strategies/placeholders.js';
-import { parseEnvelope } from './envelope.js';
+import { placeholderBuilder } from './envelope.js';
 import type { Protection } from './protection.js';
 import type { MessageState, Prune, Session } from './session.js';
 
 /** The original's generic placeholder (reference §5.2), used for sweeps. */
 export const SWEPT_PLACEHOLDER = '[Output removed to save context — information superseded or no longer needed]';
 
-/** Normalised texts are cached per raw string: normalising every output on every turn is too slow. */
-const normalised = new WeakMap<MessageState, string>();
+/** How to put a placeholder inside each message's envelope (parsed once per message). */
+const builders = new WeakMap<MessageState, (text: string) => string>();
+
+/** The last dedup answer per session, reused while no duplicate group changed. */
+const dedupCache = new WeakMap<Session, { version: number; config: HmcConfig; manual: boolean; found: Map<string, Prune> }>();
 
 export function listWideRewrites(s: Session, config: HmcConfig, protection: Protection): Map<string, Prune> {
   const wanted = new Map<string, Prune>();
   if (!config.enabled) return wanted;
-  const tools = s.messages.filter((m) => m.role === 'tool' && typeof m.raw === 'string');
+  const index = s.rewriteIndex;
+  index.update(s.messages, (key) => s.records.get(key)?.fingerprint ?? `#${key}`, (m) => isFailed(s, m), config);
   const automatic = !(s.manual && !config.manual_mode.automatic_strategies);
   const style = config.prune_notification;
-  const byKey = new Map(tools.map((m) => [m.key, m]));
 
   const propose = (m: MessageState, strategy: Prune['strategy'], text: string): void => {
     if (wanted.has(m.key)) return;
-    const content = parseEnvelope(m.raw as string, { tool: m.tool, args: {} }).withPlaceholder(text);
+    // A placeholder once sent stays word for word (a later duplicate must not re-word "called 2×"
+    // into "called 3×": that would rewrite an old message and break the provider's prompt cache).
+    if (m.prune?.strategy === strategy) {
+      wanted.set(m.key, m.prune);
+      return;
+    }
+    let build = builders.get(m);
+    if (!build) builders.set(m, (build = placeholderBuilder(m.raw as string)));
+    const content = build(text);
     const current = m.single ? m.single.content : (m.raw as string);
     if (content.length < current.length) wanted.set(m.key, { strategy, content });
   };
 
   for (const key of s.swept) {
-    const m = byKey.get(key);
+    const m = index.byKey.get(key)?.message;
     if (m && !protection.sweep.has(m.tool.toLowerCase())) propose(m, 'sweep', SWEPT_PLACEHOLDER);
   }
   if (!automatic) return wanted;
 
-  if (config.strategies.purge_errors.enabled) {
-    const entries: ErrorEntry[] = tools.map((m) => ({ id: m.key, tool: m.tool.toLowerCase(), isError: isFailed(s, m), turn: m.turn }));
+  if (config.strategies.purge_errors.enabled && index.failed.length > 0) {
+    const entries = index.failed.map(({ message: m }) => ({ id: m.key, tool: m.tool.toLowerCase(), isError: true, turn: m.turn }));
     const stale = findStaleErrors(entries, s.turn, { turns: config.strategies.purge_errors.turns, protected: protection.errorPurge });
     for (const id of stale) {
-      const m = byKey.get(id) as MessageState;
+      const m = index.byKey.get(id)?.message as MessageState;
       propose(m, 'error_purge', errorPlaceholder({ tool: m.tool, age: s.turn - m.turn, text: m.raw as string }, style));
     }
   }
 
   if (config.strategies.deduplication.enabled) {
-    const entries: DedupEntry[] = tools.map((m) => ({
-      id: m.key,
-      tool: m.tool.toLowerCase(),
-      fingerprint: s.records.get(m.key)?.fingerprint ?? `#${m.key}`,
-      text: dedupText(m, config.strategies.deduplication.normalize),
-    }));
-    // Texts are normalised here once per message, so the grouping compares them as they are.
-    const duplicates = findDuplicates(entries, { normalize: false, protected: protection.dedup });
+    const cached = dedupCache.get(s);
+    if (cached && cached.version === index.version && cached.config === config && cached.manual === s.manual) {
+      for (const [key, prune] of cached.found) if (!wanted.has(key)) wanted.set(key, prune);
+      return wanted;
+    }
+    const before = new Set(wanted.keys());
+    const possible = index.possibleDuplicates();
+    const duplicates = possible.length > 0 ? findDuplicates(possible, { normalize: config.strategies.deduplication.normalize, protected: protection.dedup }) : new Map();
     for (const [id, dup] of duplicates) {
-      const m = byKey.get(id) as MessageState;
+      const m = index.byKey.get(id)?.message as MessageState;
       propose(m, 'dedup', dedupPlaceholder({ tool: m.tool, count: dup.groupSize, by: dup.by }, style));
     }
+    const found = new Map([...wanted].filter(([key, prune]) => prune.strategy === 'dedup' && !before.has(key)));
+    dedupCache.set(s, { version: index.version, config, manual: s.manual, found });
   }
   return wanted;
-}
-
-function dedupText(m: MessageState, normalize: boolean): string {
-  const raw = m.raw as string;
-  if (!normalize) return raw;
-  let text = normalised.get(m);
-  if (text === undefined) {
-    text = normalizeForDedup(raw);
-    normalised.set(m, text);
-  }
-  return text;
 }
 
 function isFailed(s: Session, m: MessageState): boolean {

@@ -124,9 +124,10 @@ export function replaySession(source: readonly Message[], opts: ReplayOptions): 
   host.onSessionEnd(sessionId);
   engine.settle();
   const session = engine.sessions.get(sessionId);
-  const context = session ? session.ledger.totals() : null;
   host.onSessionFinalize(sessionId, conversation);
   engine.settle();
+  // After finalize: the last turn's messages are in the ledger too.
+  const context = session ? session.ledger.totals() : null;
 
   const restoreExact = conversation.length === source.length && conversation.every((m, i) => m === source[i] && safeJson(m) === before[i]);
   const record = session ? engine.sessionRecord(session) : null;

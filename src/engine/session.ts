@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { Compression } from './compress.js';
 import { Ledger, type LedgerSnapshot, type ViewSteps } from './ledger.js';
+import { RewriteIndex } from './rewrite-index.js';
 import type { Message } from './types.js';
 
 export type PruneKind = 'dedup' | 'error_purge' | 'sweep';
@@ -96,12 +97,18 @@ export class Session {
   cacheBreaks = 0;
   toolCalls = 0;
   turn = 0;
+  /** User messages among `messages`. */
+  userCount = 0;
+  /** Tool calls seen in assistant messages, by id: results name their call by id. */
+  calls = new Map<string, { name: string; args: unknown }>();
   /** Message count at the previous pre_llm_call (what the model had already been sent). */
   previousCallLength = 0;
   contextSent = false;
   /** Input tokens saved as of the previous turn event (for its delta). */
   lastTurnSaved = 0;
   ledger: Ledger;
+  /** Tool results grouped for dedup and error purge, kept up to date as messages arrive. */
+  rewriteIndex = new RewriteIndex();
   /** Current edits: raw index → content sent. */
   edits = new Map<number, string>();
 

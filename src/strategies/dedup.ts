@@ -19,6 +19,12 @@ export interface DedupEntry {
   fingerprint: string;
   /** The output text, or null when it is not text (multimodal); such entries group by args only. */
   text: string | null;
+  /**
+   * A precomputed content key (e.g. a digest of the normalised text), used instead of `text` for
+   * the content pass, so a caller grouping the same outputs turn after turn hashes each only once.
+   * Set it only for outputs long enough to compare (the caller applies MIN_CONTENT_DEDUP_CHARS).
+   */
+  contentKey?: string;
 }
 
 /** Why an entry may be removed, and which entry stays. */
@@ -136,8 +142,11 @@ export function findDuplicates(
 
   const byContent = new Map<string, DedupEntry[]>();
   for (const e of eligible) {
-    if (out.has(e.id) || e.text === null || e.text.length < MIN_CONTENT_DEDUP_CHARS) continue;
-    const key = `${e.tool}::${cfg.normalize ? normalizeForDedup(e.text) : e.text}`;
+    if (out.has(e.id)) continue;
+    let key: string;
+    if (e.contentKey !== undefined) key = `${e.tool}::#${e.contentKey}`;
+    else if (e.text === null || e.text.length < MIN_CONTENT_DEDUP_CHARS) continue;
+    else key = `${e.tool}::${cfg.normalize ? normalizeForDedup(e.text) : e.text}`;
     const group = byContent.get(key);
     if (group) group.push(e);
     else byContent.set(key, [e]);
