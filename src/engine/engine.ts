@@ -69,6 +69,8 @@ export class Engine implements HmcHostApi {
   private lastActiveId: string | null = null;
   private settleScheduled = false;
   private postCounter = 0;
+  private saveCounter = 0;
+  private readonly saving = new Map<string, Promise<void>>();
   private readonly now: () => number;
 
   constructor(private readonly opts: EngineOptions) {
@@ -501,11 +503,23 @@ export class Engine implements HmcHostApi {
     if (!file || !this.opts.config().enabled) return;
     const body = JSON.stringify(s.persist());
     const dir = join(file, '..');
-    const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-    void mkdir(dir, { recursive: true, mode: 0o700 })
+    const tmp = `${file}.${process.pid}.${++this.saveCounter}.tmp`;
+    // Saves of one session run one after another, so an older picture never lands last.
+    const previous = this.saving.get(s.id) ?? Promise.resolve();
+    const next = previous
+      .then(() => mkdir(dir, { recursive: true, mode: 0o700 }))
       .then(() => writeFile(tmp, body, { mode: 0o600 }))
       .then(() => rename(tmp, file))
-      .catch((err: unknown) => this.opts.log(`hmc: could not save session ${s.id} to ${file}: ${errorText(err)}`));
+      .catch((err: unknown) => this.opts.log(`hmc: could not save session ${s.id} to ${file}: ${errorText(err)}`))
+      .finally(() => {
+        if (this.saving.get(s.id) === next) this.saving.delete(s.id);
+      });
+    this.saving.set(s.id, next);
+  }
+
+  /** Waits until every session save in flight has reached the disk. */
+  async flushSaves(): Promise<void> {
+    await Promise.all([...this.saving.values()]);
   }
 
   private controlDeps(): ControlDeps {

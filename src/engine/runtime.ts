@@ -56,7 +56,7 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
 
   let sink: (EventSink & { subscribe(fn: (e: HmcEvent) => void): () => void; source: string; close(): Promise<void> }) | null = null;
   try {
-    const { createStateDirSink } = await import('../events/log.js');
+    const { createStateDirSink } = await import('../events/index.js');
     sink = createStateDirSink({ stateDir, inspector: config.config.dashboard.inspector, log });
   } catch (err) {
     log(`hmc: live events are off: ${errorText(err)}`);
@@ -141,9 +141,11 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
     async flush() {
       engine.settle();
       await recorder?.flush();
+      await engine.flushSaves();
     },
     async close() {
       engine.settle();
+      await engine.flushSaves();
       await dashboardControl.stop();
       await recorder?.close();
       await sink?.close();
