@@ -2,12 +2,10 @@
  * `hmc control <action> [key=value…]`: any hmc_control action outside Hermes, over the sessions
  * saved in the state dir (the latest one unless --session names another).
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveStateDir } from '../config/paths.js';
 import { createRuntime } from '../engine/runtime.js';
-import { parsePersisted } from '../engine/session.js';
+import { latestSavedSession } from '../engine/saved-sessions.js';
 import type { Command } from './main.js';
 
 export const command: Command = {
@@ -35,7 +33,7 @@ export const command: Command = {
     const stateDir = resolveStateDir(values['state-dir']);
     const runtime = await createRuntime({ stateDir, ...(values.config ? { configPath: values.config } : {}) });
     try {
-      const sessionId = values.session ?? latestSession(stateDir);
+      const sessionId = values.session ?? latestSavedSession(stateDir);
       const result = await runtime.api.control({ ...(sessionId ? { session_id: sessionId } : {}), args });
       if (sessionId && !('error' in result)) runtime.api.onSessionEnd({ session_id: sessionId });
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
@@ -50,22 +48,3 @@ export const command: Command = {
     }
   },
 };
-
-/** The most recently saved session in the state dir. */
-function latestSession(stateDir: string): string | undefined {
-  const dir = join(stateDir, 'sessions');
-  let best: { id: string; mtime: number } | undefined;
-  try {
-    for (const name of readdirSync(dir)) {
-      if (!name.endsWith('.json')) continue;
-      const mtime = statSync(join(dir, name)).mtimeMs;
-      if (best && mtime <= best.mtime) continue;
-      // File names are sanitised ids: the real id is inside.
-      const saved = parsePersisted(JSON.parse(readFileSync(join(dir, name), 'utf8')));
-      if (saved) best = { id: saved.session_id, mtime };
-    }
-  } catch {
-    return undefined;
-  }
-  return best?.id;
-}

@@ -37,6 +37,7 @@ import { controlAction, commandText, type ControlDeps } from './control.js';
 import { parseArgs } from './envelope.js';
 import { listWideRewrites } from './list-wide.js';
 import { protectionFor } from './protection.js';
+import { latestSavedSession } from './saved-sessions.js';
 import { hash, parsePersisted, replySignature, safeJson, Session, type MessageState, type ToolRecord } from './session.js';
 import { countTokens } from './tokens.js';
 import type { Message } from './types.js';
@@ -218,7 +219,10 @@ export class Engine implements HmcHostApi {
     if (id && this.sessions.has(id)) return this.sessions.get(id) as Session;
     if (id) return this.session(id);
     if (this.lastActiveId && this.sessions.has(this.lastActiveId)) return this.sessions.get(this.lastActiveId) as Session;
-    return this.sessions.size === 1 ? ([...this.sessions.values()][0] as Session) : null;
+    if (this.sessions.size === 1) return [...this.sessions.values()][0] as Session;
+    // A fresh process (e.g. `/hmc status` before any hook ran): the latest session saved on disk.
+    const saved = this.sessions.size === 0 && this.opts.stateDir ? latestSavedSession(this.opts.stateDir) : undefined;
+    return saved ? this.session(saved) : null;
   }
 
   sessionRecord(s: Session): SessionRecord {

@@ -56,6 +56,8 @@ export class Ledger {
   private toolNow: Record<string, number> = {};
   private messages: MessageTokens[] = [];
   private jobs: (() => void)[] = [];
+  /** The context as an earlier process last saw it, shown until this one holds messages again. */
+  private restored = { sent: 0, raw: 0 };
 
   /** Restores totals saved by an earlier process (the per-message part is rebuilt from messages). */
   static from(snapshot: Partial<LedgerSnapshot> | undefined): Ledger {
@@ -68,6 +70,7 @@ export class Ledger {
     ledger.modelCalls = num(snapshot.modelCalls);
     ledger.contextPeak = num(snapshot.contextPeak);
     ledger.timeline = Array.isArray(snapshot.timeline) ? snapshot.timeline.filter(isTurnPoint) : [];
+    ledger.restored = { sent: num(snapshot.contextTokens), raw: Math.max(num(snapshot.contextRawTokens), num(snapshot.contextTokens)) };
     return ledger;
   }
 
@@ -179,14 +182,15 @@ export class Ledger {
       byStrategy: positive(this.byStrategy),
       byTool: positive(this.byTool),
       modelCalls: this.modelCalls,
-      contextTokens: this.sentNow,
-      contextRawTokens: this.rawNow,
+      contextTokens: this.messages.length > 0 ? this.sentNow : this.restored.sent,
+      contextRawTokens: this.messages.length > 0 ? this.rawNow : this.restored.raw,
       contextPeak: Math.max(this.contextPeak, this.sentNow),
     };
   }
 
   /** Savings in the context as it stands now, per strategy. */
   contextSavings(): { total: number; byStrategy: Record<string, number> } {
+    if (this.messages.length === 0) return { total: this.restored.raw - this.restored.sent, byStrategy: {} };
     return { total: Math.max(0, this.rawNow - this.sentNow), byStrategy: positive(this.strategyNow) };
   }
 
