@@ -1,0 +1,36 @@
+/**
+ * `npm run bench`: every benchmark in one run (engine, store, bridge, dashboard), each printing
+ * its own table. Timings only, never a test. `npm run bench -- engine store` runs a subset.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { printRows, runEngineBench } from './engine.js';
+import { formatRows, runStoreBench } from './store.js';
+
+const ROOT = join(import.meta.dirname, '..');
+const wanted = new Set(process.argv.slice(2));
+const run = (name: string) => wanted.size === 0 || wanted.has(name);
+
+if (run('engine')) printRows('engine', runEngineBench());
+
+if (run('store')) {
+  process.stdout.write('\nanalytics store (a year of history)\n===================================\n');
+  process.stdout.write(`${formatRows(await runStoreBench({ log: (l) => process.stdout.write(`${l}\n`) }))}\n`);
+}
+
+if (run('bridge')) {
+  process.stdout.write('\nbridge round trip (Python bridge ↔ Node sidecar)\n================================================\n');
+  if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) process.stdout.write('skipped: run `npm run build` first\n');
+  else spawnSync('python3', [join(ROOT, 'bench', 'bridge.py')], { stdio: 'inherit' });
+}
+
+if (run('dashboard')) {
+  const file = join(ROOT, 'bench', 'dashboard.ts');
+  if (existsSync(file)) {
+    const mod = (await import(pathToFileURL(file).href)) as { runDashboardBench?: () => Promise<unknown> };
+    process.stdout.write('\ndashboard (hook to browser)\n===========================\n');
+    if (mod.runDashboardBench) await mod.runDashboardBench();
+  }
+}
