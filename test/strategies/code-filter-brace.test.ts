@@ -84,6 +84,12 @@ const rows: Row[] = [
     expected: ['export const add = (a: number, b: number): number => a + b;', 'export const run = async ({', '  id,', '  name,', '}: Args): Promise<void> => {', '  // ... 3 lines elided', '};'],
   },
   {
+    name: 'CommonJS and prototype function assignments are elided; plain member assignments are kept',
+    path: 'a.js',
+    input: ['module.exports = function handler(req, res) {', ...BODY3, '};', 'Foo.prototype.bar = async () => {', ...BODY3, '};', 'module.exports.options = {', '  a: 1,', '  b: 2,', '  c: 3,', '};'],
+    expected: ['module.exports = function handler(req, res) {', '  // ... 3 lines elided', '};', 'Foo.prototype.bar = async () => {', '  // ... 3 lines elided', '};', 'module.exports.options = {', '  a: 1,', '  b: 2,', '  c: 3,', '};'],
+  },
+  {
     name: 'a multi-line TS signature keeps every line; overloads ending in ; do not swallow what follows',
     path: 'a.ts',
     input: ['export function f(a: string): string;', 'export function f(a: number): number;', 'export function f(', '  a: string | number,', '): string | number {', ...BODY3, '}'],

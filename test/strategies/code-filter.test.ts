@@ -122,6 +122,18 @@ describe('code filter: hard inputs', () => {
     expect(result.kind === 'lines' ? result.lines.filter((item) => typeof item !== 'number').length : 0).toBe(copies);
   });
 
+  it('finishes on pathological lines (regexes must not backtrack: many decorators, long fences, long runs)', () => {
+    const body = ['  m() {', '    a();', '    b();', '    c();', '  }'];
+    const inputs: ToolOutput[] = [
+      fileRead('a.ts', ['class A {', `  ${'@a(x) '.repeat(60)}!`, ...body, '}'].join('\n')),
+      fileRead('a.ts', ['class A {', `  x${'<'.repeat(50_000)}(`, '}'].join('\n')),
+      fileRead('a.js', [`const f = ${'= function '.repeat(20_000)}() => {`, '  a();', '}'].join('\n')),
+      otherOutput('text', [`\`\`\`${'a'.repeat(100_000)}\``, `~~~${' x'.repeat(50_000)}`, `<A${'a'.repeat(100_000)}`].join('\n')),
+      fileRead('a.rs', ["'".repeat(100_000), 'r#'.repeat(50_000)].join('\n')),
+    ];
+    for (const input of inputs) checkPlan(input, codeFilter(input, CFG), true);
+  });
+
   it('never throws on random junk in any source language, and answers a valid plan or a skip', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 400 }), fc.constantFrom('a.py', 'a.ts', 'a.js', 'a.rs', 'a.go', 'a.md'), (junk, path) => {

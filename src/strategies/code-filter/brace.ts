@@ -32,12 +32,16 @@ interface Frame {
 }
 
 const ID = '[\\w$\\u0080-\\uffff]';
-const DECOR = '(?:@[\\w$.]+(?:\\(.*?\\))?\\s+)*';
+// Decorator arguments may not nest parentheses: `[^()]*` keeps the repetition unambiguous (a
+// `.*?` there backtracks exponentially on a line of many decorators).
+const DECOR = '(?:@[\\w$.]+(?:\\([^()]*\\))?\\s+)*';
 const JS_FUNCTION = /^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:async\s+)?function\b/;
 const JS_CLASS = /^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?class\b/;
 const TS_FIELDS = /^\s*(?:export\s+)?(?:declare\s+)?(?:const\s+)?(?:interface|enum)\s/;
 const TS_MODULE = /^\s*(?:export\s+)?(?:declare\s+)?(?:(?:namespace|module)\s+(?:[\w$.]+|"")\s*\{|global\s*\{)/;
 const JS_VAR = /^\s*(?:export\s+)?(?:declare\s+)?(?:const|let|var)\s+[^\s=:{[]/;
+/** `module.exports = …`, `exports.f = …`, `Foo.prototype.m = …`, `export default (…) =>`: a value that may be a function. */
+const JS_MEMBER = /^\s*(?:[\w$]+(?:\.[\w$]+)+\s*=(?!=)|export\s+default\s+(?:async\s+)?\()/;
 const JS_METHOD = new RegExp(
   `^\\s*${DECOR}(?:(?:public|private|protected|static|async|override|readonly|abstract|declare|get|set|accessor)\\s+)*\\*?\\s*(?:#?${ID}+|\\[.*?\\]|""|'')\\s*[?!]?\\s*(?:<.*>)?\\s*\\(`,
 );
@@ -45,8 +49,9 @@ const JS_PROPERTY = new RegExp(
   `^\\s*${DECOR}(?:(?:public|private|protected|static|readonly|override|declare|accessor)\\s+)*#?${ID}+\\s*[?!]?\\s*(?::.*?)?=(?!=)`,
 );
 const JS_CONTROL = /^\s*(?:if|for|while|switch|catch|with|return|do|else|try|await|new|super|this|function)\b/;
-/** A header opening a function expression body: `… => {` or `= function … {`. */
-const JS_FUNCTION_VALUE = /(?:=>\s*\{|=\s*(?:async\s+)?function\b.*\{)$/;
+/** A header opening a function expression body: `… => {` or `= function … {` (tested apart: linear time). */
+const ARROW_BODY = /=>\s*\{$/;
+const FUNCTION_VALUE = /=\s*(?:async\s+)?function\b/;
 const JS_VAR_CONTINUES = /(?:=>|=)$/;
 
 const RS_VIS = '(?:pub(?:\\s*\\([^)]*\\))?\\s+)?';
@@ -84,7 +89,7 @@ function classify(code: string, lang: BraceLanguage, container: ContainerKind): 
   if (JS_CLASS.test(code)) return 'class';
   if (TS_MODULE.test(code)) return 'module';
   if (TS_FIELDS.test(code)) return 'fields';
-  return JS_VAR.test(code) ? 'maybe-function' : null;
+  return JS_VAR.test(code) || JS_MEMBER.test(code) ? 'maybe-function' : null;
 }
 
 /** Filters `lines[start..end)` as one source text; the plan covers exactly that range. */
@@ -177,7 +182,8 @@ export function filterBraceBlock(
     if (kind === 'maybe-function') {
       let header = '';
       for (let k = i; k <= j; k++) header += `${at(k).code.trim()} `;
-      isFunction = JS_FUNCTION_VALUE.test(header.trimEnd());
+      header = header.trimEnd();
+      isFunction = ARROW_BODY.test(header) || (header.endsWith('{') && FUNCTION_VALUE.test(header));
     }
     if (isFunction) {
       let k = j + 1;
@@ -193,8 +199,8 @@ export function filterBraceBlock(
       i = settle(k);
       continue;
     }
-    if (kind !== 'maybe-function' && last.depthEnd === frame.depth + 1) {
-      frames.push({ depth: frame.depth + 1, kind: kind === 'function' ? 'module' : kind });
+    if ((kind === 'class' || kind === 'module' || kind === 'fields') && last.depthEnd === frame.depth + 1) {
+      frames.push({ depth: frame.depth + 1, kind });
       i = j + 1;
       continue;
     }

@@ -34,7 +34,9 @@ export function filterSource(
   return filterBraceBlock(lines, start, end, lang, preserve);
 }
 
-const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})[ \t]*([^\s`]*)[^`]*$/;
+// The tag is followed by the end or by whitespace, so no two quantifiers compete for the same
+// characters (a long fence line must not backtrack quadratically).
+const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})[ \t]*([^\s`]*)(?:\s[^`]*)?$/;
 const FENCE_CLOSE = /^ {0,3}(`{3,}|~{3,})\s*$/;
 
 /** Keeps every line of `text` but the bodies of fences tagged with an enabled language, which are filtered. */
