@@ -1,0 +1,105 @@
+/**
+ * The `hmc` command as a user runs it (the built bin): filter, replay, control, demo, errors.
+ * Needs `npm run build` (npm test does it first); skipped with a note otherwise.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const BIN = join(ROOT, 'bin', 'hmc.js');
+const built = existsSync(join(ROOT, 'dist', 'cli', 'main.js'));
+if (!built) console.warn('cli tests skipped: dist/ is missing (run `npm run build`, as `npm test` does)');
+const FIXTURE = join(ROOT, 'test', 'fixtures', 'session-build-fix.json');
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+function hmc(args: string[], input?: string, env: NodeJS.ProcessEnv = {}) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { input, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function tempDir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'hmc-cli-'));
+  dirs.push(d);
+  return d;
+}
+
+describe.skipIf(!built)('hmc', () => {
+  it('prints usage and refuses unknown commands', () => {
+    expect(hmc(['--help']).stdout).toMatch(/usage: hmc <command>/);
+    const bad = hmc(['frobnicate']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/unknown command "frobnicate"/);
+  });
+
+  it('filter compresses stdin as one tool output', () => {
+    const log = Array.from({ length: 200 }, (_, i) => (i === 100 ? 'ERROR: disk quota exceeded' : `line ${i} ok`)).join('\n');
+    const r = hmc(['filter', '--tool', 'terminal'], log);
+    expect(r.code).toBe(0);
+    expect(r.stdout.length).toBeLessThan(log.length);
+    expect(r.stdout).toContain('ERROR: disk quota exceeded');
+    expect(r.stdout).toMatch(/lines omitted/);
+  });
+
+  it('filter --jsonl answers one line per case, with an error line for a bad one', () => {
+    const cases = [
+      JSON.stringify({ tool: 'terminal', args: { command: 'pytest' }, output: '===== 12 passed in 0.52s =====', is_error: false }),
+      'not json',
+      JSON.stringify({ tool: 'terminal', output: 42 }),
+      JSON.stringify({ tool: 'terminal', args: {}, output: 'Error: file already exists' }),
+    ].join('\n');
+    const lines = hmc(['filter', '--jsonl'], cases).stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, string>);
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toEqual({ output: '[tests: 12 passed]' });
+    expect(lines[1]?.error).toMatch(/line 2: not JSON/);
+    expect(lines[2]?.error).toMatch(/"output" must be a string/);
+    expect(lines[3]).toEqual({ output: 'Error: file already exists' });
+  });
+
+  it('replay --json reports the stable public fields', () => {
+    const r = hmc(['replay', FIXTURE, '--json']);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout) as Record<string, unknown>;
+    for (const key of ['restore_exact', 'input_tokens', 'final_context_tokens', 'saved_by_strategy', 'saved_by_tool', 'cache_breaks']) expect(report).toHaveProperty(key);
+    expect(report.restore_exact).toBe(true);
+    const input = report.input_tokens as { raw: number; hmc: number };
+    expect(input.hmc).toBeLessThan(input.raw);
+    expect(Object.keys(report.saved_by_strategy as object)).toEqual(expect.arrayContaining(['truncation', 'code_filter']));
+  });
+
+  it('replay --record writes analytics that hmc analytics then reads', () => {
+    const state = tempDir();
+    expect(hmc(['replay', FIXTURE, '--record', '--state-dir', state]).code).toBe(0);
+    const a = hmc(['analytics', '--json', '--state-dir', state]);
+    const summary = JSON.parse(a.stdout) as { total_sessions: number; total_saved: number; savings_pct: number };
+    expect(summary.total_sessions).toBe(1);
+    expect(summary.total_saved).toBeGreaterThan(0);
+    expect(summary.savings_pct).toBeLessThanOrEqual(100);
+    const status = JSON.parse(hmc(['control', 'status', '--state-dir', state]).stdout) as { status: string };
+    expect(status.status).toMatch(/^HMC \[auto\]/);
+  });
+
+  it('replay names what is wrong with a bad session file', () => {
+    const r = hmc(['replay', join(ROOT, 'package.json')]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/expected an array of messages/);
+  });
+
+  it('demo prints the dashboard URL on a line of its own and records real sessions', async () => {
+    const state = tempDir();
+    const child = spawn(process.execPath, [BIN, 'demo', '--port', '0', '--pace', '0', '--once', '--state-dir', state], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    expect(out.split('\n')[0]).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    expect(existsSync(join(state, 'analytics.db'))).toBe(true);
+    const summary = JSON.parse(hmc(['analytics', '--json', '--state-dir', state]).stdout) as { total_sessions: number; savings_pct: number };
+    expect(summary.total_sessions).toBe(7);
+    expect(summary.savings_pct).toBeGreaterThan(10);
+    expect(readFileSync(join(state, 'sessions', `${'demo-history-1-engine-tour'}.json`), 'utf8')).not.toContain('legacy-entry');
+  }, 120_000);
+});
