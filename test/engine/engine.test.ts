@@ -207,3 +207,31 @@ describe('control', () => {
     expect(await e.command({ session_id: S, raw_args: 'sweep count' })).toMatch(/key=value/);
   });
 });
+
+describe('hard inputs through the hooks', () => {
+  it('handles a 5 MB log in post_tool_call and pre_llm_call, keeping its failure', () => {
+    const e = engine();
+    const big = Array.from({ length: 150_000 }, (_, i) => (i === 54_321 ? 'FATAL: out of memory in worker 7' : `INFO ${i} request served in ${i % 50} ms`)).join('\n');
+    expect(big.length).toBeGreaterThan(5_000_000);
+    const raw = terminal(big);
+    const answer = e.postToolCall({ session_id: S, tool_name: 'terminal', args: { command: 'cat server.log' }, result: raw, tool_call_id: 'big' });
+    expect(answer.replace?.length).toBeLessThan(5000);
+    expect(answer.replace).toContain('FATAL: out of memory');
+    const view = e.preLlmCall({ session_id: S, messages: [user('why did it crash?'), assistantCall('big', 'terminal', { command: 'cat server.log' }), toolResult('big', 'terminal', raw)] });
+    expect(view.edits[0]?.content).toBe(answer.replace);
+  });
+
+  it('passes binary junk, CJK and emoji through without throwing and never grows them', () => {
+    const e = engine();
+    const junk = Array.from({ length: 3000 }, (_, i) => String.fromCharCode(i % 65536)).join('') + '日本語🎉'.repeat(200);
+    const answer = e.postToolCall({ session_id: S, tool_name: 'terminal', args: {}, result: junk, tool_call_id: 'j' });
+    if (answer.replace !== undefined) expect(answer.replace.length).toBeLessThan(junk.length);
+  });
+
+  it('answers pass-through for tool messages without ids or names and for unknown roles', () => {
+    const e = engine();
+    const messages: Message[] = [user('x'), { role: 'tool', content: longLog() }, { role: 'function', content: longLog() }, { role: 'developer', content: 'y' }];
+    const answer = e.preLlmCall({ session_id: S, messages });
+    expect(answer.edits.map((x) => x.index)).toEqual([1]);
+  });
+});
