@@ -6,6 +6,7 @@
  *
  * Invariant: parsing never throws; anything not understood is plain text of kind 'text'.
  */
+import { languageForPath } from '../strategies/code-filter/index.js';
 import { replaceField, topLevelFields, type FieldSpan } from './json-fields.js';
 import type { LinePlanItem, OutputKind, ToolOutput } from './types.js';
 
@@ -203,9 +204,10 @@ function classify(tool: string, args: Record<string, unknown>, lines: readonly s
   }
   if (SEARCH_TOOLS.has(name)) return { kind: 'search' };
   if (LOG_TOOLS.has(name)) {
-    // `cat foo.py` through a shell is a file read; anything more complex stays a log.
+    // `cat foo.py` through a shell is a source read (for the code filter); `cat server.log` and
+    // anything more complex stay logs, which truncation may cut.
     const catPath = command ? CAT_COMMAND.exec(command)?.[1] : undefined;
-    if (catPath !== undefined && /^\s*(cat|bat)\b/.test(command)) return { kind: 'file', path: catPath };
+    if (catPath !== undefined && /^\s*(cat|bat)\b/.test(command) && languageForPath(catPath) !== null) return { kind: 'file', path: catPath };
     const swePath = /^\s*open\b/.test(command) ? sweHeaderPath(lines) : undefined;
     if (swePath !== undefined) return { kind: 'file', path: swePath };
     return { kind: 'log' };

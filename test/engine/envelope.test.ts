@@ -72,6 +72,7 @@ describe('envelopes', () => {
   it('treats a cat of one file through a shell as a file read, other commands as logs', () => {
     expect(parseEnvelope('x', { tool: 'terminal', args: { command: 'cat src/a.py' } }).output).toMatchObject({ kind: 'file', path: 'src/a.py' });
     expect(parseEnvelope('x', { tool: 'terminal', args: { command: 'cat a.py | grep x' } }).output.kind).toBe('log');
+    expect(parseEnvelope('x', { tool: 'terminal', args: { command: 'cat logs/server.log' } }).output.kind).toBe('log');
     expect(parseEnvelope('x', { tool: 'web_search', args: { query: 'Next.js' } }).output.kind).toBe('text');
   });
 });
