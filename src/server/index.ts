@@ -1,0 +1,147 @@
+/**
+ * The dashboard server (DESIGN §9): `node:http` on 127.0.0.1, the page from web/dist, the SSE
+ * stream, the JSON API and /metrics. Events come from an in-process feed (the engine's sink)
+ * and from tailing the other processes' event files in the state dir.
+ *
+ * Invariant: bound to 127.0.0.1 only; base port then the next 99 upward (0 = the system picks);
+ * `stop()` ends every stream, the tail and the server, and is safe to call twice.
+ */
+import { createServer, type Server } from 'node:http';
+import { basename, dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { HmcConfig } from '../config/keys.js';
+import type { HmcEvent, InspectRecord } from '../events/types.js';
+import { tailStateDir, type Tail } from '../events/tail.js';
+import type { ServerContext } from './context.js';
+import { LiveState } from './live-state.js';
+import { handleRequest } from './router.js';
+import { SseHub } from './sse-hub.js';
+import { openSqliteReader, storeAccess, type StoreOpener, type StoreReader } from './store-reader.js';
+
+export interface DashboardFeed {
+  subscribe(fn: (e: HmcEvent) => void): () => void;
+  source: string;
+  /** The feed's own event file name or path, skipped by the tail (default `<source>.jsonl`). */
+  eventsFile?: string;
+  recentInspect?(id: string): InspectRecord | undefined;
+}
+
+export interface DashboardOptions {
+  stateDir: string;
+  /** First port tried (default 48800); 0 lets the system pick. */
+  port?: number;
+  maxClients?: number;
+  /** The analytics database; null = analytics off (the API answers zeros). */
+  dbPath: string | null;
+  feed?: DashboardFeed;
+  pricing: HmcConfig['pricing'];
+  log: (line: string) => void;
+  version: string;
+  /** Tests: a store to read instead of opening `dbPath`. */
+  store?: StoreReader;
+  /** Tests: how to open `dbPath` (default: the SQLite store, read-only). */
+  openStore?: StoreOpener;
+  /** Where the built page lives (default: the package's web/dist). */
+  webRoot?: string;
+  /** Follow the state dir's event files (default true). */
+  tail?: boolean;
+}
+
+export interface DashboardHandle {
+  url: string;
+  host: '127.0.0.1';
+  port: number;
+  started_at: number;
+  subscribers(): number;
+  stop(): Promise<void>;
+}
+
+export const DEFAULT_PORT = 48800;
+export const PORT_ATTEMPTS = 100;
+const HOST = '127.0.0.1';
+
+/** web/dist of this package, from src/server (tsx) or dist/server (built). */
+export function defaultWebRoot(): string {
+  return resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'dist');
+}
+
+export async function startDashboard(opts: DashboardOptions): Promise<DashboardHandle> {
+  const startedAt = Date.now();
+  const live = new LiveState();
+  const hub = new SseHub({ maxClients: opts.maxClients ?? 32, version: opts.version, log: opts.log });
+  const store = storeAccess(opts.dbPath, opts.openStore ?? openSqliteReader, opts.log, opts.store);
+  const ctx: ServerContext = {
+    stateDir: opts.stateDir, webRoot: opts.webRoot ?? defaultWebRoot(), version: opts.version, startedAt,
+    pricing: opts.pricing, live, hub, store, log: opts.log,
+    ...(opts.feed?.recentInspect ? { inspectMemory: opts.feed.recentInspect.bind(opts.feed) } : {}),
+  };
+  const onEvent = (e: HmcEvent): void => {
+    live.apply(e);
+    hub.publish(e);
+  };
+
+  let port = 0;
+  const server = createServer((req, res) => void handleRequest(ctx, port, req, res));
+  server.keepAliveTimeout = 5000;
+  port = await listen(server, opts.port ?? DEFAULT_PORT);
+
+  const unsubscribe = opts.feed?.subscribe(onEvent);
+  let tail: Tail | null = null;
+  if (opts.tail !== false) {
+    const own = opts.feed ? [basename(opts.feed.eventsFile ?? `${opts.feed.source}.jsonl`)] : [];
+    try {
+      tail = await tailStateDir(opts.stateDir, onEvent, { skipFiles: own, log: opts.log });
+    } catch (err) {
+      opts.log(`hmc dashboard: cannot follow ${opts.stateDir}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  let stopping: Promise<void> | null = null;
+  return {
+    url: `http://${HOST}:${port}/`,
+    host: HOST,
+    port,
+    started_at: startedAt,
+    subscribers: () => hub.size(),
+    stop() {
+      stopping ??= (async () => {
+        unsubscribe?.();
+        await tail?.close();
+        hub.close();
+        await new Promise<void>((r) => {
+          server.close(() => r());
+          server.closeAllConnections();
+        });
+        store.close();
+      })();
+      return stopping;
+    },
+  };
+}
+
+/** Listens on `base`, or the next free port of the following 99; 0 = any port. */
+async function listen(server: Server, base: number): Promise<number> {
+  const attempts = base === 0 ? 1 : Math.min(PORT_ATTEMPTS, 65536 - base);
+  let lastError: unknown = null;
+  for (let i = 0; i < attempts; i++) {
+    try {
+      return await new Promise<number>((resolvePort, reject) => {
+        const onError = (err: Error): void => {
+          server.off('listening', onListening);
+          reject(err);
+        };
+        const onListening = (): void => {
+          server.off('error', onError);
+          const addr = server.address();
+          resolvePort(typeof addr === 'object' && addr !== null ? addr.port : base + i);
+        };
+        server.once('error', onError);
+        server.once('listening', onListening);
+        server.listen(base + i, HOST);
+      });
+    } catch (err) {
+      lastError = err;
+    }
+  }
+  throw new Error(`no free port from ${base} to ${base + attempts - 1}: ${lastError instanceof Error ? lastError.message : String(lastError)}`);
+}

@@ -1,0 +1,18 @@
+/**
+ * GET /api/inspect/:id — a compressed tool output before and after (the inspector).
+ *
+ * Invariant: read-only; 404 when the record is unknown or the inspector is off.
+ */
+import type { RouteHandler } from '../context.js';
+import { sendJson, sendText } from '../respond.js';
+import { findInspectRecord } from '../../events/inspect-lookup.js';
+
+export const apiInspect: RouteHandler = async (ctx, req, res, _url, params) => {
+  const id = params[0] ?? '';
+  const record = await findInspectRecord(ctx.stateDir, id, ctx.inspectMemory ? { memory: ctx.inspectMemory } : {});
+  if (!record) {
+    sendText(req, res, 404, 'No inspector record with that id (the inspector may be off, or the record expired).');
+    return;
+  }
+  sendJson(req, res, record);
+};

@@ -1,0 +1,114 @@
+/**
+ * The dashboard's read-only view of the analytics store. The database may not exist yet (no
+ * session finished), may appear later, or analytics may be off: then every query answers the
+ * empty result, so the page shows zeros instead of failing.
+ *
+ * Invariant: opening is retried at most every RETRY_MS; the dashboard never writes the store.
+ */
+import { existsSync } from 'node:fs';
+import type { SessionRecord } from '../store/types.js';
+
+export type SessionSort = 'started_at' | 'saved' | 'input' | 'turns' | 'tool_calls' | 'savings_pct' | 'project_path' | 'model';
+export const SESSION_SORTS: readonly SessionSort[] = ['started_at', 'saved', 'input', 'turns', 'tool_calls', 'savings_pct', 'project_path', 'model'];
+
+export interface Summary {
+  total_saved: number;
+  total_sessions: number;
+  total_input: number;
+  total_output: number;
+  savings_pct: number;
+  by_strategy: Record<string, number>;
+  by_tool: Record<string, number>;
+}
+
+/** One row of the sessions table: a SessionRecord without its series, plus its savings. */
+export type SessionRow = Omit<SessionRecord, 'timeline' | 'by_strategy' | 'by_tool'> & { saved: number; savings_pct: number };
+
+export interface SessionsQuery {
+  limit: number;
+  offset?: number;
+  sort?: SessionSort;
+  order?: 'asc' | 'desc';
+  search?: string;
+  project?: string;
+}
+
+/** The subset of `AnalyticsStore` (src/store/index.ts) the dashboard reads. */
+export interface StoreReader {
+  summary(q?: { project?: string }): Summary;
+  byDay(q: { days: number; project?: string }): { day: string; saved: number; input: number; sessions: number }[];
+  byMonth(q: { months: number; project?: string }): { month: string; saved: number; input: number; sessions: number }[];
+  byProject(q: { limit: number }): { project_path: string; saved_tokens: number; input_tokens: number; sessions: number }[];
+  byStrategy(q?: { project?: string }): { strategy: string; saved: number }[];
+  byTool(q?: { project?: string; limit?: number }): { tool: string; saved: number }[];
+  sessions(q: SessionsQuery): { rows: SessionRow[]; total: number };
+  session(id: string): (SessionRecord & { saved: number }) | null;
+  close(): void;
+}
+
+export const EMPTY_SUMMARY: Summary = {
+  total_saved: 0, total_sessions: 0, total_input: 0, total_output: 0, savings_pct: 0, by_strategy: {}, by_tool: {},
+};
+
+/** Answers every query with nothing; used while there is no database. */
+export const EMPTY_STORE: StoreReader = {
+  summary: () => ({ ...EMPTY_SUMMARY, by_strategy: {}, by_tool: {} }),
+  byDay: () => [],
+  byMonth: () => [],
+  byProject: () => [],
+  byStrategy: () => [],
+  byTool: () => [],
+  sessions: () => ({ rows: [], total: 0 }),
+  session: () => null,
+  close: () => undefined,
+};
+
+export type StoreOpener = (path: string) => Promise<StoreReader>;
+
+const RETRY_MS = 5000;
+
+/** Opens the real SQLite store read-only (loaded lazily: `hmc dashboard` may run without it). */
+export const openSqliteReader: StoreOpener = async (path) => {
+  const { openStore } = await import('../store/index.js');
+  return openStore(path, { readonly: true });
+};
+
+export interface StoreAccess {
+  /** The store, or EMPTY_STORE while none can be opened. */
+  get(): Promise<StoreReader>;
+  status(): 'ok' | 'missing' | 'disabled' | 'error';
+  close(): void;
+}
+
+export function storeAccess(dbPath: string | null, opener: StoreOpener, log: (line: string) => void, injected?: StoreReader): StoreAccess {
+  let store: StoreReader | null = injected ?? null;
+  let lastTry = 0;
+  let state: 'ok' | 'missing' | 'disabled' | 'error' = injected ? 'ok' : dbPath === null ? 'disabled' : 'missing';
+  return {
+    async get() {
+      if (store) return store;
+      if (dbPath === null) return EMPTY_STORE;
+      const now = Date.now();
+      if (now - lastTry < RETRY_MS) return EMPTY_STORE;
+      lastTry = now;
+      if (!existsSync(dbPath)) {
+        state = 'missing';
+        return EMPTY_STORE;
+      }
+      try {
+        store = await opener(dbPath);
+        state = 'ok';
+        return store;
+      } catch (err) {
+        if (state !== 'error') log(`hmc dashboard: cannot open ${dbPath}: ${err instanceof Error ? err.message : String(err)}`);
+        state = 'error';
+        return EMPTY_STORE;
+      }
+    },
+    status: () => state,
+    close() {
+      if (store && store !== injected) store.close();
+      store = null;
+    },
+  };
+}
