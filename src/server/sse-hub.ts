@@ -71,7 +71,7 @@ export class SseHub {
   }
 
   /** Takes over the response as an event stream. */
-  connect(req: IncomingMessage, res: ServerResponse): void {
+  connect(req: IncomingMessage, res: ServerResponse, queryLastId?: string | null): void {
     if (this.clients.size >= this.opts.maxClients) {
       sendText(req, res, 503, 'Too many dashboard pages are open; close one and reload.');
       return;
@@ -94,8 +94,11 @@ export class SseHub {
     res.on('close', remove);
     res.on('error', remove);
 
+    // The header is what EventSource sends on its own retries; the query parameter is for a
+    // page that had to open a new EventSource (after the server went away) and wants to resume.
     const header = req.headers['last-event-id'];
-    const lastId = typeof header === 'string' && header.length <= 300 ? header : undefined;
+    const given = typeof header === 'string' ? header : queryLastId ?? undefined;
+    const lastId = given !== undefined && given.length <= 300 ? given : undefined;
     const at = lastId === undefined ? -1 : this.findIndex(lastId);
     const resumed = at !== -1;
     let out = 'retry: 2000\n\n';

@@ -1,0 +1,126 @@
+/**
+ * The dashboard in real Chromium against the built page (web/dist), a real server and store.
+ * Skips with a message when /usr/bin/chromium is missing.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { ensureBuilt, HAS_CHROMIUM, launch, LIVE_SESSION, seed, type Seeded } from './harness.js';
+import { toolPayload, turnPayload } from '../server/helpers.js';
+import { fmtMoney, fmtTokens } from '../../web/src/format.js';
+
+if (!HAS_CHROMIUM) console.warn('test/browser: /usr/bin/chromium is missing (apt-get install chromium); skipping the browser tests');
+
+describe.skipIf(!HAS_CHROMIUM)('dashboard page in Chromium', () => {
+  let browser: Browser;
+  let s: Seeded;
+  let page: Page;
+  const problems: string[] = [];
+  const dialogs: string[] = [];
+
+  beforeAll(async () => {
+    await ensureBuilt();
+    s = await seed();
+    browser = await launch();
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await page.goto(s.dash.url);
+    await page.getByTestId('conn').filter({ hasText: 'Live' }).waitFor();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await s?.done();
+  });
+
+  it('should load with no console errors and show the seeded session', async () => {
+    await page.getByTestId('cur-saved').waitFor();
+    await page.getByTestId('sessions').locator('tbody tr').first().waitFor();
+    expect(await page.title()).toBe('HMC Dashboard');
+    expect(problems).toEqual([]);
+  });
+
+  it('should show the same figures as the API', async () => {
+    const api = async (path: string): Promise<unknown> => (await fetch(`${s.dash.url.replace(/\/$/, '')}${path}`)).json();
+    const analytics = await api('/api/analytics');
+    const summary = await api('/api/summary');
+    if (typeof analytics !== 'object' || analytics === null || typeof summary !== 'object' || summary === null) throw new Error('bad API answer');
+    expect(analytics).toHaveProperty('total_sessions', 14);
+    const a = analytics as { total_saved: number; total_sessions: number; savings_pct: number; estimated_cost_saved: { amount: number; currency: string } };
+    const cur = (summary as { current: { saved: number; turns: number; tool_calls: number; model: string } }).current;
+    await expect.poll(() => page.getByTestId('life-saved').textContent()).toBe(fmtTokens(a.total_saved));
+    expect(await page.getByTestId('life-sessions').textContent()).toBe(String(a.total_sessions));
+    expect(await page.getByTestId('life-pct').textContent()).toBe(`${a.savings_pct.toFixed(1)}%`);
+    expect(await page.getByTestId('life-cost').textContent()).toBe(fmtMoney(a.estimated_cost_saved.amount, a.estimated_cost_saved.currency));
+    expect(await page.getByTestId('cur-saved').textContent()).toBe(fmtTokens(cur.saved));
+    expect(await page.getByTestId('cur-turns').textContent()).toBe(String(cur.turns));
+    expect(await page.getByTestId('cur-tools').textContent()).toBe(String(cur.tool_calls));
+    expect(await page.getByTestId('cur-model').textContent()).toBe(cur.model);
+    await expect.poll(() => page.getByTestId('sessions').locator('tbody tr').count()).toBe(10);
+  });
+
+  it('should show an event emitted through the sink within one second', async () => {
+    const t0 = Date.now();
+    s.sink.emit(toolPayload(LIVE_SESSION, 6, 'fresh_tool_marker', { cumulative_saved: 999_999 }));
+    await page.getByTestId('log').getByText('fresh_tool_marker').waitFor({ timeout: 1000 });
+    const took = Date.now() - t0;
+    expect(took).toBeLessThan(1000);
+    await expect.poll(() => page.getByTestId('cur-saved').textContent(), { timeout: 1000 }).toBe(fmtTokens(999_999));
+  });
+
+  it('should open the inspector with before and after when a tool event is clicked', async () => {
+    await page.getByTestId('log').getByRole('button', { name: /Inspect the output of terminal/ }).first().click();
+    const diff = page.getByTestId('diff');
+    await diff.waitFor();
+    expect(await diff.locator('.ln.del').count()).toBeGreaterThan(0);
+    expect(await diff.locator('.ln.add').count()).toBe(1);
+    expect(await diff.locator('.ln.add').textContent()).toContain('lines omitted');
+    await page.getByTestId('inspector').getByRole('button', { name: 'Before' }).click();
+    expect(await diff.textContent()).toContain('line 12: compiling module 11');
+    await page.getByTestId('inspector').getByRole('button', { name: 'After' }).click();
+    expect(await diff.textContent()).not.toContain('line 12: compiling module 11');
+  });
+
+  it('should render a hostile tool name as text, with no dialog', async () => {
+    const evil = '<img src=x onerror=alert(1)>';
+    s.sink.emit(toolPayload(LIVE_SESSION, 6, evil, { is_error: true }));
+    await page.getByTestId('log').getByText(evil, { exact: true }).first().waitFor({ timeout: 2000 });
+    expect(await page.locator('img').count()).toBe(0);
+    await page.waitForTimeout(200);
+    expect(dialogs).toEqual([]);
+  });
+
+  it('should sort and filter the sessions table on the server and open a drill-down', async () => {
+    const table = page.getByTestId('sessions');
+    await table.getByRole('button', { name: 'Saved' }).click();
+    await expect.poll(() => table.locator('th[aria-sort="descending"]').textContent()).toContain('Saved');
+    await page.locator('#sess-search').fill('website');
+    await expect.poll(() => table.locator('tbody tr').count()).toBeLessThan(10);
+    await table.locator('tbody tr').first().getByRole('button').click();
+    const detail = page.getByTestId('detail');
+    await detail.getByRole('heading', { name: 'Context used per turn' }).waitFor();
+    expect(await detail.locator('svg.chart').count()).toBe(2);
+    expect(await detail.getByRole('heading', { name: 'By strategy' }).count()).toBe(1);
+  });
+
+  it('should survive the server stopping and starting again, and show new events', async () => {
+    await s.dash.stop();
+    await page.getByTestId('conn').filter({ hasText: /Reconnecting|Offline/ }).waitFor({ timeout: 5000 });
+    await s.restart();
+    await page.getByTestId('conn').filter({ hasText: 'Live' }).waitFor({ timeout: 15000 });
+    s.sink.emit(turnPayload(LIVE_SESSION, 7, 1_000_001, { model: 'claude-sonnet-4' }));
+    await page.getByTestId('log').getByText('turn 7').waitFor({ timeout: 2000 });
+    // The emitting side restarting: a new process (new source file) is picked up by the tail.
+    const { createStateDirSink } = await import('../../src/events/state-dir-sink.js');
+    const other = createStateDirSink({ stateDir: s.dir, source: 'sidecar-restarted', inspector: false, log: () => undefined });
+    other.emit(toolPayload(LIVE_SESSION, 7, 'after_restart_tool'));
+    await page.getByTestId('log').getByText('after_restart_tool').waitFor({ timeout: 5000 });
+    await other.close();
+    expect(problems.filter((p) => !/ERR_CONNECTION_REFUSED|Failed to load resource|EventSource/.test(p))).toEqual([]);
+  });
+});

@@ -1,0 +1,105 @@
+/**
+ * Browser-test harness: a seeded dashboard (a real SQLite store with sample sessions, a sink
+ * with a live session and inspector records) and real Chromium (Debian's /usr/bin/chromium via
+ * playwright-core; never a downloaded browser).
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { openStore } from '../../src/store/index.js';
+import { createStateDirSink, type StateDirSink } from '../../src/events/state-dir-sink.js';
+import { startDashboard, type DashboardHandle } from '../../src/server/index.js';
+import { sampleRecords } from '../server/fake-store.js';
+import { inspectRecord, toolPayload, turnPayload } from '../server/helpers.js';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const HAS_CHROMIUM = existsSync(CHROMIUM);
+export const WEB_DIST = resolve(import.meta.dirname, '..', '..', 'web', 'dist');
+export const PRICING = { default_input_per_million: 3, models: { 'gpt-4.1': 2 }, currency: 'USD' };
+
+/** Builds web/dist when it is missing (CI runs `npm run build` first; a lone vitest run may not). */
+export async function ensureBuilt(): Promise<void> {
+  if (existsSync(join(WEB_DIST, 'index.html'))) return;
+  const { build } = await import('vite');
+  await build({ configFile: resolve(import.meta.dirname, '..', '..', 'web', 'vite.config.ts'), logLevel: 'warn' });
+}
+
+export function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--disable-quic'],
+  });
+}
+
+export interface Seeded {
+  dir: string;
+  dbPath: string;
+  sink: StateDirSink;
+  dash: DashboardHandle;
+  logs: string[];
+  /** Starts the dashboard again on the same port (after `dash.stop()`). */
+  restart(): Promise<DashboardHandle>;
+  done(): Promise<void>;
+}
+
+export const LIVE_SESSION = 'live-7f3a9c21d4';
+
+/** A state dir with 14 recorded sessions and one live session of 6 turns. */
+export async function seed(port = 0): Promise<Seeded> {
+  const dir = mkdtempSync(join(tmpdir(), 'hmc-browser-'));
+  const dbPath = join(dir, 'analytics.db');
+  const store = openStore(dbPath);
+  for (const rec of sampleRecords(14)) store.recordSession(rec);
+  store.close();
+  const logs: string[] = [];
+  const log = (l: string): void => void logs.push(l);
+  const sink = createStateDirSink({ stateDir: dir, source: 'sidecar-test', inspector: true, log });
+  const start = (p: number): Promise<DashboardHandle> =>
+    startDashboard({ stateDir: dir, port: p, dbPath, feed: sink, pricing: PRICING, log, version: 'test', webRoot: WEB_DIST });
+  let dash = await start(port);
+  emitLiveSession(sink);
+  return {
+    dir, dbPath, sink, logs,
+    get dash() {
+      return dash;
+    },
+    async restart() {
+      dash = await start(dash.port);
+      return dash;
+    },
+    async done() {
+      await dash.stop();
+      await sink.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function emitLiveSession(sink: StateDirSink): void {
+  const strategies = ['truncation', 'deduplication', 'code_filter', 'short_circuit'];
+  let saved = 0;
+  for (let t = 1; t <= 6; t++) {
+    const tools = t % 2 ? ['terminal', 'read_file'] : ['search_files'];
+    for (const [i, tool] of tools.entries()) {
+      const before = 900 + t * 300 + i * 200;
+      const after = Math.round(before * 0.35);
+      saved += before - after;
+      const callId = `call_${t}_${i}`;
+      sink.inspect(inspectRecord(LIVE_SESSION, callId, tool));
+      sink.emit(toolPayload(LIVE_SESSION, t, tool, {
+        tool_call_id: callId, tokens_before: before, tokens_after: after, delta_saved: before - after, cumulative_saved: saved,
+        strategies: [strategies[(t + i) % strategies.length] ?? 'truncation'], inspect_id: `${LIVE_SESSION}:${callId}`,
+        context_tokens: 18000 + t * 9000, context_percent: (18000 + t * 9000) / 128000,
+      }));
+    }
+    const byStrategy = { truncation: Math.round(saved * 0.5), deduplication: Math.round(saved * 0.3), code_filter: saved - Math.round(saved * 0.5) - Math.round(saved * 0.3) };
+    sink.emit(turnPayload(LIVE_SESSION, t, saved, {
+      delta_saved: t === 1 ? saved : Math.round(saved / t), model: 'claude-sonnet-4', project_path: '/home/ada/src/hmc',
+      context_tokens: 18000 + t * 9000, context_window: 128000, context_percent: (18000 + t * 9000) / 128000,
+      by_strategy: byStrategy, by_tool: { terminal: Math.round(saved * 0.6), read_file: Math.round(saved * 0.25), search_files: saved - Math.round(saved * 0.6) - Math.round(saved * 0.25) },
+      input_tokens: { raw: saved * 3, hmc: saved * 2 }, tool_calls: Math.ceil(t * 1.5),
+    }));
+  }
+}

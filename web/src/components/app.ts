@@ -1,0 +1,83 @@
+/**
+ * The dashboard page: header, current session, lifetime totals, savings by strategy and tool,
+ * per-turn charts, history, sessions and projects, the live log and the inspector.
+ *
+ * Invariant: one live feed for the page; lifetime data is refetched when a session ends or the
+ * connection comes back (`epoch`) and every 30 s, never per event.
+ */
+import { html } from 'htm/preact';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { getJson } from '../api.js';
+import { LiveFeed, useFeed } from '../live.js';
+import { analyticsResponse, projectsResponse, strategiesResponse, toolsResponse, type AnalyticsResponse, type ProjectRow } from '../schema.js';
+import { fmtPct, fmtTokens, shortId } from '../format.js';
+import { Header } from './header.js';
+import { CurrentSession } from './current-session.js';
+import { Lifetime } from './lifetime.js';
+import { BreakdownCard } from './breakdown-card.js';
+import { TurnCharts } from './turn-charts.js';
+import { HistoryCharts } from './history-charts.js';
+import { SessionsTable } from './sessions-table.js';
+import { Projects } from './projects.js';
+import { SessionDetail } from './session-detail.js';
+import { EventLog } from './event-log.js';
+import { Inspector } from './inspector.js';
+import { Announcer } from './announcer.js';
+
+const REFRESH_MS = 30_000;
+
+export function App({ feed }: { feed: LiveFeed }) {
+  const live = useFeed(feed);
+  const [tick, setTick] = useState(0);
+  const [analytics, setAnalytics] = useState<AnalyticsResponse | null>(null);
+  const [strategies, setStrategies] = useState<[string, number][]>([]);
+  const [tools, setTools] = useState<[string, number][]>([]);
+  const [projects, setProjects] = useState<ProjectRow[]>([]);
+  const [project, setProject] = useState('');
+  const [selected, setSelected] = useState<string | null>(null);
+  const [inspect, setInspect] = useState<string | null>(null);
+  const epoch = live.epoch + tick;
+
+  useEffect(() => {
+    feed.start();
+    const t = window.setInterval(() => setTick((n) => n + 1), REFRESH_MS);
+    return () => {
+      window.clearInterval(t);
+      feed.stop();
+    };
+  }, [feed]);
+  useEffect(() => {
+    void getJson('/api/analytics', analyticsResponse).then((r) => r && setAnalytics(r));
+    void getJson('/api/strategies', strategiesResponse).then((r) => r && setStrategies(r.strategies.map((s) => [s.strategy, s.saved])));
+    void getJson('/api/tools', toolsResponse).then((r) => r && setTools(r.tools.map((s) => [s.tool, s.saved])));
+    void getJson('/api/projects', projectsResponse).then((r) => r && setProjects(r.projects));
+  }, [epoch]);
+
+  const cur = live.current;
+  const series = useMemo(() => (cur?.points ?? []).map((p) => ({ turn: p.turn, context_percent: p.context_percent, saved: p.delta_saved })), [cur?.points]);
+  const announce = cur ? `Current session: ${fmtTokens(cur.saved)} tokens saved, context ${fmtPct(cur.context_percent)}.` : '';
+
+  return html`
+    <a class="skip" href="#main">Skip to the figures</a>
+    <${Header} conn=${live.conn} current=${cur} />
+    <main id="main">
+      <h2 class="sr-only">Overview</h2>
+      <${CurrentSession} current=${cur} />
+      <${Lifetime} data=${analytics} />
+      <${BreakdownCard} title="Saved by strategy" id="strat-h" testid="by-strategy" session=${cur ? cur.by_strategy : null} lifetime=${strategies} />
+      <${BreakdownCard} title="Saved by tool" id="tool-h" testid="by-tool" session=${cur ? cur.by_tool : null} lifetime=${tools} alt=${true} />
+      <section class="card span-12" aria-labelledby="turns-h" data-testid="turns">
+        <div class="card-head"><h2 id="turns-h">This session, turn by turn</h2>${cur ? html`<span class="hint">session ${shortId(cur.session_id)}</span>` : null}</div>
+        ${cur ? html`<${TurnCharts} series=${series} label=${`session ${shortId(cur.session_id)}`} />` : html`<p class="empty">Charts appear with the first turn.</p>`}
+      </section>
+      <${EventLog} events=${live.events} onInspect=${(id: string) => setInspect(id)} />
+      <${Inspector} id=${inspect} onClose=${() => setInspect(null)} />
+      <${HistoryCharts} epoch=${epoch} project=${project} />
+      <${SessionsTable} epoch=${epoch} project=${project} projects=${projects.map((p) => p.project_path)} onProject=${setProject}
+        selected=${selected} onSelect=${(id: string) => setSelected(id)} />
+      ${selected ? html`<${SessionDetail} id=${selected} epoch=${epoch} onClose=${() => setSelected(null)} />` : null}
+      <${Projects} rows=${projects} project=${project} onProject=${setProject} />
+    </main>
+    <footer>HMC dashboard · live over Server-Sent Events (/events) · JSON at /api · Prometheus at /metrics · bound to 127.0.0.1</footer>
+    <${Announcer} text=${announce} />`;
+}

@@ -1,0 +1,45 @@
+/**
+ * The current session: tokens saved (the big number), context use as a gauge, turns, tool
+ * calls, model and project.
+ *
+ * Invariant: figures come from the live feed as is (the same numbers /api/summary gives).
+ */
+import { html } from 'htm/preact';
+import type { LiveSession } from '../schema.js';
+import { fmtPct, fmtTokens, shortPath } from '../format.js';
+import { Gauge } from './gauge.js';
+
+export function CurrentSession({ current }: { current: LiveSession | null }) {
+  if (!current) {
+    return html`<section class="card span-7" aria-labelledby="cur-h">
+      <div class="card-head"><h2 id="cur-h">Current session</h2></div>
+      <p class="empty">Waiting for the next model call… Savings appear here as soon as a session sends its first turn.</p>
+    </section>`;
+  }
+  const pctOfInput = current.input_tokens.raw > 0 ? (current.input_tokens.raw - current.input_tokens.hmc) / current.input_tokens.raw : null;
+  return html`<section class="card span-7" aria-labelledby="cur-h" data-testid="current">
+    <div class="card-head">
+      <h2 id="cur-h">Current session</h2>
+      ${current.ended ? html`<span class="pill">ended</span>` : html`<span class="pill live">live</span>`}
+    </div>
+    <div class="hero">
+      <div class="hero-gauge"><${Gauge} value=${current.context_window > 0 || current.context_percent > 0 ? current.context_percent : null} label="Context used" /></div>
+      <div>
+        <div class="big-label">Tokens saved this session</div>
+        <div class="big accent" data-testid="cur-saved">${fmtTokens(current.saved)}</div>
+        <div class="hint">${pctOfInput === null ? 'of input: --' : `${fmtPct(pctOfInput, 1)} of input tokens`}</div>
+      </div>
+    </div>
+    <div class="stats">
+      <div class="stat"><div class="v" data-testid="cur-turns">${current.turns}</div><div class="k">turns</div></div>
+      <div class="stat"><div class="v" data-testid="cur-tools">${current.tool_calls}</div><div class="k">tool calls</div></div>
+      <div class="stat"><div class="v">${fmtTokens(current.context_tokens)}</div><div class="k">context tokens${current.context_window ? ` of ${fmtTokens(current.context_window)}` : ''}</div></div>
+      <div class="stat"><div class="v small" data-testid="cur-model">${current.model || '--'}</div><div class="k">model</div></div>
+    </div>
+    <div class="meta">
+      <span>project <b title=${current.project_path}>${shortPath(current.project_path)}</b></span>
+      <span>session <b>${current.session_id}</b></span>
+      ${current.platform ? html`<span>via <b>${current.platform}</b></span>` : null}
+    </div>
+  </section>`;
+}

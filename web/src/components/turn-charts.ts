@@ -1,0 +1,40 @@
+/**
+ * Context use and tokens saved per turn for one session (the current one, or the one opened
+ * in the sessions table), from live points or the stored timeline.
+ *
+ * Invariant: both charts come with their data as a table.
+ */
+import { html } from 'htm/preact';
+import { fmtPct, fmtTokens } from '../format.js';
+import { LineChart } from './line-chart.js';
+import { ColumnChart } from './column-chart.js';
+import { DataTable } from './data-table.js';
+
+export interface TurnSeries {
+  turn: number;
+  context_percent: number;
+  saved: number;
+}
+
+export function TurnCharts({ series, label }: { series: TurnSeries[]; label: string }) {
+  const ctx = series.map((p) => ({ x: `T${p.turn}`, y: p.context_percent }));
+  const saved = series.map((p) => ({ x: `T${p.turn}`, y: p.saved }));
+  const peak = series.reduce((m, p) => Math.max(m, p.context_percent), 0);
+  const total = series.reduce((s, p) => s + p.saved, 0);
+  return html`<div class="span-12 charts-pair">
+    <div class="card-grid">
+      <div>
+        <h3>Context used per turn</h3>
+        <${LineChart} points=${ctx} title=${`Context used per turn, ${label}`} format=${(v: number) => fmtPct(v)} yMax=${1} limit=${0.8}
+          desc=${`${series.length} turns; peak ${fmtPct(peak)}; latest ${fmtPct(series[series.length - 1]?.context_percent ?? null)}.`} />
+        <${DataTable} caption="Context used per turn" columns=${['Turn', 'Context']} rows=${series.map((p) => [String(p.turn), fmtPct(p.context_percent, 1)])} />
+      </div>
+      <div>
+        <h3>Tokens saved per turn</h3>
+        <${ColumnChart} items=${saved} title=${`Tokens saved per turn, ${label}`} format=${fmtTokens} empty="No turns yet."
+          desc=${`${series.length} turns; ${fmtTokens(total)} saved in all.`} />
+        <${DataTable} caption="Tokens saved per turn" columns=${['Turn', 'Saved']} rows=${series.map((p) => [String(p.turn), fmtTokens(p.saved)])} />
+      </div>
+    </div>
+  </div>`;
+}

@@ -1,0 +1,51 @@
+/**
+ * Number and time formatting for the page: 12.3K / 1.23M tokens, percentages, money, clock times.
+ *
+ * Invariant: every formatter accepts any number (NaN, negative, null) and returns text.
+ */
+
+export function fmtTokens(n: number | null | undefined): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return '--';
+  const a = Math.abs(n);
+  if (a >= 1e9) return `${(n / 1e9).toFixed(2)}B`;
+  if (a >= 1e6) return `${(n / 1e6).toFixed(2)}M`;
+  if (a >= 1e3) return `${(n / 1e3).toFixed(1)}K`;
+  return String(Math.round(n));
+}
+
+/** `fraction` is 0..1. */
+export function fmtPct(fraction: number | null | undefined, digits = 0): string {
+  if (fraction === null || fraction === undefined || !Number.isFinite(fraction)) return '--';
+  return `${(fraction * 100).toFixed(digits)}%`;
+}
+
+export function fmtMoney(amount: number, currency: string): string {
+  try {
+    return new Intl.NumberFormat(undefined, { style: 'currency', currency, maximumFractionDigits: amount < 10 ? 2 : 0 }).format(amount);
+  } catch {
+    return `${amount.toFixed(2)} ${currency}`;
+  }
+}
+
+export function fmtClock(ms: number): string {
+  return new Date(ms).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
+}
+
+export function fmtDateTime(ms: number): string {
+  return new Date(ms).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false });
+}
+
+export function shortId(id: string): string {
+  return id.length > 10 ? id.slice(0, 8) : id;
+}
+
+/** The last two segments of a path: enough to recognise a project, short enough for a phone. */
+export function shortPath(path: string): string {
+  if (!path) return '(no project)';
+  const parts = path.split('/').filter(Boolean);
+  return parts.length <= 2 ? path : `…/${parts.slice(-2).join('/')}`;
+}
+
+export function sortedEntries(rec: Record<string, number>): [string, number][] {
+  return Object.entries(rec).filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]);
+}

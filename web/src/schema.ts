@@ -1,0 +1,81 @@
+/**
+ * The shapes of the dashboard's API answers and SSE events (docs/dashboard.md), as guards.
+ *
+ * Invariant: mirrors src/server (routes) and src/events/types.ts; a field the server may omit is
+ * optional here, so an older or newer server degrades to blanks rather than a broken page.
+ */
+import { arrayOf, bool, literal, nullable, num, optional, recordOf, shape, str, type Infer } from './guards.js';
+
+const input = shape({ raw: num, hmc: num });
+const base = { id: str, source: str, time: num, session_id: str };
+
+export const turnEvent = shape({
+  ...base, type: literal('turn'), turn: num, model: str, platform: str, project_path: str, context_tokens: num,
+  context_window: num, context_percent: num, delta_saved: num, cumulative_saved: num, by_strategy: recordOf(num),
+  by_tool: recordOf(num), input_tokens: input, tool_calls: num, cache_breaks: num,
+});
+export const toolEvent = shape({
+  ...base, type: literal('tool'), turn: num, tool_name: str, tool_call_id: str, is_error: bool, tokens_before: num,
+  tokens_after: num, strategies: arrayOf(str), delta_saved: num, cumulative_saved: num, by_strategy: recordOf(num),
+  context_tokens: num, context_percent: num, inspect_id: optional(str),
+});
+export const sessionEndEvent = shape({
+  ...base, type: literal('session_end'), turns: num, tool_calls: num, total_saved: num, by_strategy: recordOf(num),
+  by_tool: recordOf(num), input_tokens: input,
+});
+export type TurnEvent = Infer<typeof turnEvent>;
+export type ToolEvent = Infer<typeof toolEvent>;
+export type SessionEndEvent = Infer<typeof sessionEndEvent>;
+export type HmcEvent = TurnEvent | ToolEvent | SessionEndEvent;
+export const hmcEvent = (v: unknown): v is HmcEvent => turnEvent(v) || toolEvent(v) || sessionEndEvent(v);
+
+export const livePoint = shape({ turn: num, time: num, context_percent: num, context_tokens: num, saved: num, delta_saved: num });
+export type LivePoint = Infer<typeof livePoint>;
+const liveFields = {
+  session_id: str, source: str, project_path: str, model: str, platform: str, started_at: num, last_seen: num,
+  ended: bool, turns: num, tool_calls: num, context_tokens: num, context_window: num, context_percent: num, saved: num,
+  by_strategy: recordOf(num), by_tool: recordOf(num), input_tokens: input, cache_breaks: num,
+};
+export const liveSession = shape({ ...liveFields, points: arrayOf(livePoint) });
+export type LiveSession = Infer<typeof liveSession>;
+export const summaryResponse = shape({ current: nullable(liveSession), sessions: arrayOf(shape(liveFields)) });
+export type SummaryResponse = Infer<typeof summaryResponse>;
+
+export const analyticsResponse = shape({
+  total_saved: num, total_sessions: num, total_input: num, savings_pct: num, by_strategy: recordOf(num), by_tool: recordOf(num),
+  estimated_cost_saved: shape({ amount: num, currency: str, basis: str }), store: str,
+});
+export type AnalyticsResponse = Infer<typeof analyticsResponse>;
+
+export const strategiesResponse = shape({ strategies: arrayOf(shape({ strategy: str, saved: num })) });
+export const toolsResponse = shape({ tools: arrayOf(shape({ tool: str, saved: num })) });
+export const daysResponse = shape({ days: arrayOf(shape({ day: str, saved: num, input: num, sessions: num })) });
+export const monthsResponse = shape({ months: arrayOf(shape({ month: str, saved: num, input: num, sessions: num })) });
+export const projectsResponse = shape({ projects: arrayOf(shape({ project_path: str, saved_tokens: num, input_tokens: num, sessions: num })) });
+export type ProjectRow = Infer<typeof projectsResponse>['projects'][number];
+
+export const sessionRow = shape({
+  session_id: str, project_path: str, platform: str, model: str, started_at: num, ended_at: nullable(num), turns: num,
+  tool_calls: num, input_tokens_raw: num, input_tokens_hmc: num, saved: num, savings_pct: num, live: optional(bool),
+});
+export type SessionRow = Infer<typeof sessionRow>;
+export const sessionsResponse = shape({ total: num, rows: arrayOf(sessionRow) });
+
+const turnPoint = shape({ turn: num, time: num, context_tokens: num, context_percent: num, input_raw: num, input_hmc: num, tool_calls: num });
+export type TurnPoint = Infer<typeof turnPoint>;
+export const storedSession = shape({
+  session_id: str, project_path: str, model: str, platform: str, started_at: num, turns: num, tool_calls: num,
+  input_tokens_raw: num, input_tokens_hmc: num, saved: num, by_strategy: recordOf(num), by_tool: recordOf(num), timeline: arrayOf(turnPoint),
+});
+export type StoredSession = Infer<typeof storedSession>;
+export const sessionDetailResponse = shape({ session: nullable(storedSession), live: nullable(liveSession) });
+export type SessionDetail = Infer<typeof sessionDetailResponse>;
+
+export const inspectRecord = shape({
+  id: str, session_id: str, tool_call_id: str, tool_name: str, time: num, strategies: arrayOf(str), tokens_before: num,
+  tokens_after: num, before: str, after: str, before_truncated: bool,
+});
+export type InspectRecord = Infer<typeof inspectRecord>;
+
+export const eventsResponse = shape({ events: arrayOf((v: unknown): v is unknown => true), found: bool });
+export const helloData = shape({ time: num, resumed: optional(bool), version: optional(str) });
