@@ -83,11 +83,14 @@ export interface StoreAccess {
 export function storeAccess(dbPath: string | null, opener: StoreOpener, log: (line: string) => void, injected?: StoreReader): StoreAccess {
   let store: StoreReader | null = injected ?? null;
   let lastTry = 0;
+  // Requests arriving while the store is being opened wait for that same attempt.
+  let opening: Promise<StoreReader> | null = null;
   let state: 'ok' | 'missing' | 'disabled' | 'error' = injected ? 'ok' : dbPath === null ? 'disabled' : 'missing';
   return {
     async get() {
       if (store) return store;
       if (dbPath === null) return EMPTY_STORE;
+      if (opening) return opening;
       const now = Date.now();
       if (now - lastTry < RETRY_MS) return EMPTY_STORE;
       lastTry = now;
@@ -95,15 +98,21 @@ export function storeAccess(dbPath: string | null, opener: StoreOpener, log: (li
         state = 'missing';
         return EMPTY_STORE;
       }
-      try {
-        store = await opener(dbPath);
-        state = 'ok';
-        return store;
-      } catch (err) {
-        if (state !== 'error') log(`hmc dashboard: cannot open ${dbPath}: ${err instanceof Error ? err.message : String(err)}`);
-        state = 'error';
-        return EMPTY_STORE;
-      }
+      const path = dbPath;
+      opening = (async () => {
+        try {
+          store = await opener(path);
+          state = 'ok';
+          return store;
+        } catch (err) {
+          if (state !== 'error') log(`hmc dashboard: cannot open ${path}: ${err instanceof Error ? err.message : String(err)}`);
+          state = 'error';
+          return EMPTY_STORE;
+        } finally {
+          opening = null;
+        }
+      })();
+      return opening;
     },
     status: () => state,
     close() {

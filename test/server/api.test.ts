@@ -110,3 +110,28 @@ describe('dashboard without a database', () => {
     }
   });
 });
+
+describe('opening the store', () => {
+  it('should let concurrent first requests share one open (regression: the second got zeros)', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const db = join(tmpdir(), `hmc-fake-${process.pid}.db`);
+    writeFileSync(db, '');
+    let opens = 0;
+    const store = fakeStore(sampleRecords(3));
+    const r = await rig({ dbPath: db, extra: { openStore: async () => {
+      opens++;
+      await new Promise((res) => setTimeout(res, 20));
+      return store;
+    } } });
+    try {
+      const [a, b] = await Promise.all([json(r.dash.port, '/api/analytics'), json(r.dash.port, '/api/months')]);
+      expect(a).toMatchObject({ total_sessions: 3 });
+      expect(b).toEqual({ months: store.byMonth({ months: 12 }) });
+      expect(opens).toBe(1);
+    } finally {
+      await r.done();
+    }
+  });
+});

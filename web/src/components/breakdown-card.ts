@@ -11,8 +11,9 @@ import { BarList } from './bar-list.js';
 export function BreakdownCard({ title, id, session, lifetime, alt = false, testid }: {
   title: string; id: string; session: Record<string, number> | null; lifetime: [string, number][]; alt?: boolean; testid: string;
 }) {
-  const [scope, setScope] = useState<'session' | 'lifetime'>(session ? 'session' : 'lifetime');
-  const useSession = scope === 'session' && session !== null;
+  // Until the user picks, follow the data: this session when there is one, else lifetime.
+  const [scope, setScope] = useState<'auto' | 'session' | 'lifetime'>('auto');
+  const useSession = scope !== 'lifetime' && session !== null;
   const items = useSession ? sortedEntries(session ?? {}) : lifetime.filter(([, v]) => v > 0);
   return html`<section class="card span-6" aria-labelledby=${id} data-testid=${testid}>
     <div class="card-head">

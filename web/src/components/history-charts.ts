@@ -12,19 +12,24 @@ import { fmtTokens } from '../format.js';
 import { ColumnChart } from './column-chart.js';
 import { DataTable } from './data-table.js';
 
-type Row = { label: string; saved: number; sessions: number };
+type Row = { key: string; label: string; saved: number; sessions: number };
+
+/** Oldest first (the store answers newest first), so time reads left to right. */
+function ascending(rows: Row[]): Row[] {
+  return [...rows].sort((a, b) => a.key.localeCompare(b.key));
+}
 
 export function HistoryCharts({ epoch, project }: { epoch: number; project: string }) {
   const [days, setDays] = useState<Row[]>([]);
   const [months, setMonths] = useState<Row[]>([]);
   useEffect(() => {
     const p = project ? `&project=${encodeURIComponent(project)}` : '';
-    void getJson(`/api/days?days=30${p}`, daysResponse).then((r) => r && setDays(r.days.map((d) => ({ label: d.day.slice(5), saved: d.saved, sessions: d.sessions }))));
-    void getJson(`/api/months?months=12${p}`, monthsResponse).then((r) => r && setMonths(r.months.map((m) => ({ label: m.month, saved: m.saved, sessions: m.sessions }))));
+    void getJson(`/api/days?days=30${p}`, daysResponse).then((r) => r && setDays(ascending(r.days.map((d) => ({ key: d.day, label: d.day.slice(5), saved: d.saved, sessions: d.sessions })))));
+    void getJson(`/api/months?months=12${p}`, monthsResponse).then((r) => r && setMonths(ascending(r.months.map((m) => ({ key: m.month, label: m.month, saved: m.saved, sessions: m.sessions })))));
   }, [epoch, project]);
   const chart = (rows: Row[], title: string, unit: string) => html`<div>
     <h3>${title}</h3>
-    <${ColumnChart} items=${rows.map((r) => ({ x: r.label, y: r.saved }))} title=${title} format=${fmtTokens}
+    <${ColumnChart} items=${rows.some((r) => r.saved > 0) ? rows.map((r) => ({ x: r.label, y: r.saved })) : []} title=${title} format=${fmtTokens}
       empty=${`No sessions recorded in the last ${unit}.`}
       desc=${`${rows.length} ${unit === '30 days' ? 'days' : 'months'} with sessions; ${fmtTokens(rows.reduce((s, r) => s + r.saved, 0))} saved in all.`} />
     <${DataTable} caption=${title} columns=${[unit === '30 days' ? 'Day' : 'Month', 'Saved', 'Sessions']}

@@ -5,14 +5,15 @@
  * alternative sits beside it (data-table.ts).
  */
 import { html } from 'htm/preact';
+import { useNarrow } from '../use-narrow.js';
 
-const W = 600;
 const H = 190;
 const PAD = { l: 44, r: 10, t: 10, b: 24 };
 
 export function LineChart({ points, title, desc, format, yMax, limit }: {
   points: { x: string; y: number }[]; title: string; desc: string; format: (v: number) => string; yMax?: number; limit?: number;
 }) {
+  const W = useNarrow() ? 360 : 600;
   if (points.length === 0) return html`<p class="empty">No turns yet.</p>`;
   const max = Math.max(yMax ?? 0, ...points.map((p) => p.y), 1e-9);
   const iw = W - PAD.l - PAD.r;
@@ -22,7 +23,7 @@ export function LineChart({ points, title, desc, format, yMax, limit }: {
   const line = points.map((p, i) => `${i === 0 ? 'M' : 'L'}${px(i).toFixed(1)},${py(p.y).toFixed(1)}`).join(' ');
   const area = `${line} L${px(points.length - 1).toFixed(1)},${PAD.t + ih} L${px(0).toFixed(1)},${PAD.t + ih} Z`;
   const ticks = [0, 0.5, 1].map((f) => f * max);
-  const step = Math.max(1, Math.ceil(points.length / 8));
+  const step = Math.max(1, Math.ceil(points.length / (W < 600 ? 5 : 8)));
   return html`<svg class="chart" viewBox=${`0 0 ${W} ${H}`} role="img" aria-label=${`${title}. ${desc}`}>
     <title>${title}</title><desc>${desc}</desc>
     ${ticks.map((t) => html`<line class="grid" x1=${PAD.l} x2=${W - PAD.r} y1=${py(t)} y2=${py(t)} />
@@ -31,6 +32,6 @@ export function LineChart({ points, title, desc, format, yMax, limit }: {
     <path class="area" d=${area} />
     <path class="line" d=${line} />
     ${points.length <= 60 ? points.map((p, i) => html`<circle class="dot" cx=${px(i)} cy=${py(p.y)} r="3"><title>${p.x}: ${format(p.y)}</title></circle>`) : null}
-    ${points.map((p, i) => (i % step === 0 || i === points.length - 1 ? html`<text class="axis" x=${px(i)} y=${H - 6} text-anchor="middle">${p.x}</text>` : null))}
+    ${points.map((p, i) => ((points.length - 1 - i) % step === 0 ? html`<text class="axis" x=${px(i)} y=${H - 6} text-anchor="middle">${p.x}</text>` : null))}
   </svg>`;
 }

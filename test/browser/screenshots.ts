@@ -1,0 +1,50 @@
+/**
+ * Regenerates docs/screenshots/*.png from seeded data: the dashboard in light and dark, at
+ * desktop (1280×800) and phone (390×844) width, full page, with the inspector open.
+ * Run: `npx vite build web && npx tsx test/browser/screenshots.ts`.
+ */
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ensureBuilt, HAS_CHROMIUM, launch, seed } from './harness.js';
+
+const OUT = resolve(import.meta.dirname, '..', '..', 'docs', 'screenshots');
+
+export async function takeScreenshots(): Promise<string[]> {
+  if (!HAS_CHROMIUM) throw new Error('/usr/bin/chromium is missing (apt-get install chromium)');
+  await ensureBuilt();
+  mkdirSync(OUT, { recursive: true });
+  const s = await seed();
+  const browser = await launch();
+  const written: string[] = [];
+  try {
+    for (const scheme of ['light', 'dark'] as const) {
+      for (const [name, viewport] of [['desktop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]] as const) {
+        const page = await browser.newPage({ viewport, colorScheme: scheme, deviceScaleFactor: 1, reducedMotion: 'reduce' });
+        await page.goto(s.dash.url);
+        await page.getByTestId('conn').filter({ hasText: 'Live' }).waitFor();
+        await page.getByTestId('sessions').locator('tbody tr').first().waitFor();
+        await page.getByTestId('log').getByRole('button', { name: /Inspect the output of terminal/ }).first().click();
+        await page.getByTestId('diff').waitFor();
+        await page.mouse.wheel(0, -100_000);
+        await page.waitForTimeout(300);
+        const file = join(OUT, `dashboard-${scheme}-${name}.png`);
+        await page.screenshot({ path: file, fullPage: true });
+        written.push(file);
+        await page.close();
+      }
+    }
+  } finally {
+    await browser.close();
+    await s.done();
+  }
+  return written;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  takeScreenshots().then((files) => {
+    for (const f of files) process.stdout.write(`${f}\n`);
+  }, (err: unknown) => {
+    process.stderr.write(`screenshots: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  });
+}
