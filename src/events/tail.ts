@@ -37,7 +37,16 @@ interface FileState {
   partial: Buffer;
   busy: boolean;
   again: boolean;
+  /** A follow-up read is scheduled (the file is being written). */
+  hot: boolean;
 }
+
+/**
+ * After a read that found new lines, the file is read again this soon: chokidar compares mtimes
+ * and can coalesce or miss appends made within the same millisecond, and a writer that just
+ * wrote usually writes again. Idle files cost nothing (no new data, no follow-up).
+ */
+const HOT_FOLLOW_MS = 20;
 
 const REPLAY_WINDOW_BYTES = 1024 * 1024;
 const READ_CHUNK = 4 * 1024 * 1024;
@@ -64,7 +73,7 @@ export async function tailStateDir(stateDir: string, onEvent: (e: HmcEvent) => v
     if (closed || skip.has(name) || !name.endsWith('.jsonl')) return;
     let st = files.get(name);
     if (!st) {
-      st = { offset: 0, partial: Buffer.alloc(0), busy: false, again: false };
+      st = { offset: 0, partial: Buffer.alloc(0), busy: false, again: false, hot: false };
       files.set(name, st);
     }
     if (st.busy) {
@@ -72,6 +81,7 @@ export async function tailStateDir(stateDir: string, onEvent: (e: HmcEvent) => v
       return;
     }
     st.busy = true;
+    const startOffset = st.offset;
     try {
       do {
         st.again = false;
@@ -106,6 +116,14 @@ export async function tailStateDir(stateDir: string, onEvent: (e: HmcEvent) => v
       opts.log(`hmc tail: cannot read ${name}: ${err instanceof Error ? err.message : String(err)}`);
     } finally {
       st.busy = false;
+    }
+    if (st.offset !== startOffset && !st.hot && !closed) {
+      const hotState = st;
+      hotState.hot = true;
+      setTimeout(() => {
+        hotState.hot = false;
+        void readMore(name);
+      }, HOT_FOLLOW_MS).unref();
     }
   };
 
@@ -158,7 +176,7 @@ async function replay(dir: string, skip: Set<string>, files: Map<string, FileSta
     if (skip.has(name)) continue;
     try {
       const stat = statSync(join(dir, name));
-      files.set(name, { offset: stat.size, partial: Buffer.alloc(0), busy: false, again: false });
+      files.set(name, { offset: stat.size, partial: Buffer.alloc(0), busy: false, again: false, hot: false });
       if (now - stat.mtimeMs > windowMs || perFile <= 0 || stat.size === 0) continue;
       const start = Math.max(0, stat.size - REPLAY_WINDOW_BYTES);
       const fh = await open(join(dir, name), 'r');
@@ -168,7 +186,7 @@ async function replay(dir: string, skip: Set<string>, files: Map<string, FileSta
         let text = buf.subarray(0, bytesRead).toString('utf8');
         const lastNl = text.lastIndexOf('\n');
         // A partial last line stays for readMore to finish once its newline arrives.
-        files.set(name, { offset: start + Buffer.byteLength(text.slice(0, lastNl + 1)), partial: Buffer.alloc(0), busy: false, again: false });
+        files.set(name, { offset: start + Buffer.byteLength(text.slice(0, lastNl + 1)), partial: Buffer.alloc(0), busy: false, again: false, hot: false });
         text = text.slice(0, lastNl + 1);
         const all = text.split('\n');
         if (start > 0) all.shift();
