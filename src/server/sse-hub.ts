@@ -12,7 +12,9 @@ import { formatSse } from './sse-format.js';
 import { setSecurityHeaders, sendText } from './respond.js';
 
 export const RING_SIZE = 2000;
-export const MAX_CLIENT_BUFFER = 512 * 1024;
+export const MAX_CLIENT_BUFFER = 1024 * 1024;
+/** A page that missed more than this reloads its state instead of replaying (keeps resume small). */
+export const MAX_REPLAY = 500;
 export const HEARTBEAT_MS = 15_000;
 
 interface RingEntry {
@@ -99,7 +101,8 @@ export class SseHub {
     const header = req.headers['last-event-id'];
     const given = typeof header === 'string' ? header : queryLastId ?? undefined;
     const lastId = given !== undefined && given.length <= 300 ? given : undefined;
-    const at = lastId === undefined ? -1 : this.findIndex(lastId);
+    const found = lastId === undefined ? -1 : this.findIndex(lastId);
+    const at = found !== -1 && this.ring.length - 1 - found <= MAX_REPLAY ? found : -1;
     const resumed = at !== -1;
     let out = 'retry: 2000\n\n';
     out += formatSse('hello', JSON.stringify({ time: Date.now(), version: this.opts.version, resumed }));

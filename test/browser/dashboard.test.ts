@@ -124,3 +124,48 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard page in Chromium', () => {
     expect(problems.filter((p) => !/ERR_CONNECTION_REFUSED|Failed to load resource|EventSource/.test(p))).toEqual([]);
   });
 });
+
+describe.skipIf(!HAS_CHROMIUM)('dashboard page at phone width and for keyboard users', () => {
+  let browser: Browser;
+  let s: Seeded;
+  beforeAll(async () => {
+    await ensureBuilt();
+    s = await seed();
+    browser = await launch();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await s?.done();
+  });
+
+  it('should not scroll sideways at 375 px (tables scroll inside their card)', async () => {
+    const page = await browser.newPage({ viewport: { width: 375, height: 812 } });
+    await page.goto(s.dash.url);
+    await page.getByTestId('sessions').locator('tbody tr').first().waitFor();
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+    await page.close();
+  });
+
+  it('should give every button an accessible name and switch themes with the toggle', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
+    await page.goto(s.dash.url);
+    await page.getByTestId('sessions').locator('tbody tr').first().waitFor();
+    const unnamed = await page.evaluate(`[...document.querySelectorAll('button')]
+      .filter((b) => !(b.getAttribute('aria-label') || b.textContent || '').trim()).length`);
+    expect(unnamed).toBe(0);
+    expect(await page.locator('main').count()).toBe(1);
+    expect(await page.locator('header').count()).toBeGreaterThan(0);
+    const toggle = page.getByRole('button', { name: /^Theme:/ });
+    const theme = (): Promise<unknown> => page.evaluate('document.documentElement.getAttribute("data-theme")');
+    await toggle.click();
+    await expect.poll(theme).toBe('light');
+    await toggle.click();
+    await expect.poll(theme).toBe('dark');
+    await expect.poll(() => page.evaluate('getComputedStyle(document.body).backgroundColor')).toBe('rgb(13, 17, 23)');
+    await page.reload();
+    await page.getByTestId('sessions').locator('tbody tr').first().waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement && document.activeElement.textContent')).toContain('Skip to the figures');
+    await page.close();
+  });
+});
