@@ -18,7 +18,7 @@ export function Header({ conn, current }: { conn: ConnState; current: LiveSessio
       <div class="brand">
         <div class="logo" aria-hidden="true">HMC</div>
         <div class="brand-text">
-          <h1>Hermes Context Manager</h1>
+          <h1><span class="wide-only">Hermes </span>Context Manager</h1>
           <span class="sub">${sub}</span>
         </div>
       </div>

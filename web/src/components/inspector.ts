@@ -68,7 +68,7 @@ export function Inspector({ id, onClose }: { id: string | null; onClose: () => v
   const added = diff.filter((l) => l.op === 'add').length;
   return html`<section class="card span-7" aria-labelledby="insp-h" data-testid="inspector">
     <div class="card-head">
-      <h2 id="insp-h" tabindex="-1" ref=${heading}>Inspector${rec && rec !== 'missing' ? html`: <span class="tname">${rec.tool_name}</span>` : null}</h2>
+      <h2 id="insp-h" tabindex="-1" ref=${heading}>Inspector${rec && rec !== 'missing' ? html`: <span class="id">${rec.tool_name}</span>` : null}</h2>
       <div class="toolbar">
         <div class="seg" role="group" aria-label="Show">
           ${(['diff', 'before', 'after'] as const).map((v) => html`<button type="button" aria-pressed=${view === v} onClick=${() => setView(v)}>${v === 'diff' ? 'Diff' : v === 'before' ? 'Before' : 'After'}</button>`)}

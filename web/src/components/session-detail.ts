@@ -31,7 +31,7 @@ export function SessionDetail({ id, epoch, onClose }: { id: string; epoch: numbe
   const byTool = s?.by_tool ?? live?.by_tool ?? {};
   return html`<section class="card span-12" aria-labelledby="detail-h" data-testid="detail">
     <div class="card-head">
-      <h2 id="detail-h" tabindex="-1" ref=${heading}>Session ${id}</h2>
+      <h2 id="detail-h" tabindex="-1" ref=${heading}>Session <span class="id">${id}</span></h2>
       <button type="button" class="btn" onClick=${onClose}>Close</button>
     </div>
     ${data === null ? html`<p class="empty">Loading…</p>` : data === 'missing' ? html`<p class="empty">This session is not recorded (yet).</p>` : html`
