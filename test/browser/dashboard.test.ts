@@ -7,6 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { ensureBuilt, HAS_CHROMIUM, launch, LIVE_SESSION, seed, type Seeded } from './harness.js';
 import { toolPayload, turnPayload } from '../server/helpers.js';
 import { fmtMoney, fmtTokens } from '../../web/src/format.js';
+import { analyticsResponse, summaryResponse } from '../../web/src/schema.js';
 
 if (!HAS_CHROMIUM) console.warn('test/browser: /usr/bin/chromium is missing (apt-get install chromium); skipping the browser tests');
 
@@ -47,12 +48,12 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard page in Chromium', () => {
 
   it('should show the same figures as the API', async () => {
     const api = async (path: string): Promise<unknown> => (await fetch(`${s.dash.url.replace(/\/$/, '')}${path}`)).json();
-    const analytics = await api('/api/analytics');
+    const a = await api('/api/analytics');
     const summary = await api('/api/summary');
-    if (typeof analytics !== 'object' || analytics === null || typeof summary !== 'object' || summary === null) throw new Error('bad API answer');
-    expect(analytics).toHaveProperty('total_sessions', 14);
-    const a = analytics as { total_saved: number; total_sessions: number; savings_pct: number; estimated_cost_saved: { amount: number; currency: string } };
-    const cur = (summary as { current: { saved: number; turns: number; tool_calls: number; model: string } }).current;
+    // The page's own guards: the test reads the API exactly as the page does, without casts.
+    if (!analyticsResponse(a) || !summaryResponse(summary) || !summary.current) throw new Error('bad API answer');
+    const cur = summary.current;
+    expect(a.total_sessions).toBe(14);
     await expect.poll(() => page.getByTestId('life-saved').textContent()).toBe(fmtTokens(a.total_saved));
     expect(await page.getByTestId('life-sessions').textContent()).toBe(String(a.total_sessions));
     expect(await page.getByTestId('life-pct').textContent()).toBe(`${a.savings_pct.toFixed(1)}%`);
