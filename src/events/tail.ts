@@ -17,8 +17,10 @@ import { ensurePrivateDir } from './jsonl-appender.js';
 import { eventsDir } from './state-dir-sink.js';
 
 export interface TailOptions {
-  /** File names (e.g. this process's own `<source>.jsonl`) to ignore. */
+  /** File names (e.g. this process's own `<source>.jsonl`) not to follow. */
   skipFiles?: string[];
+  /** Still replay the skipped files' recent past on start (a restarted in-process dashboard). */
+  replaySkipped?: boolean;
   /** Events replayed per file on start (default 200). */
   replayPerFile?: number;
   /** Only files written within this many ms are replayed (default 24 h). */
@@ -173,10 +175,11 @@ async function replay(dir: string, skip: Set<string>, files: Map<string, FileSta
   const now = Date.now();
   const lines: { time: number; line: string }[] = [];
   for (const name of listJsonl(dir)) {
-    if (skip.has(name)) continue;
+    const skipped = skip.has(name);
+    if (skipped && !opts.replaySkipped) continue;
     try {
       const stat = statSync(join(dir, name));
-      files.set(name, { offset: stat.size, partial: Buffer.alloc(0), busy: false, again: false, hot: false });
+      if (!skipped) files.set(name, { offset: stat.size, partial: Buffer.alloc(0), busy: false, again: false, hot: false });
       if (now - stat.mtimeMs > windowMs || perFile <= 0 || stat.size === 0) continue;
       const start = Math.max(0, stat.size - REPLAY_WINDOW_BYTES);
       const fh = await open(join(dir, name), 'r');
@@ -186,7 +189,7 @@ async function replay(dir: string, skip: Set<string>, files: Map<string, FileSta
         let text = buf.subarray(0, bytesRead).toString('utf8');
         const lastNl = text.lastIndexOf('\n');
         // A partial last line stays for readMore to finish once its newline arrives.
-        files.set(name, { offset: start + Buffer.byteLength(text.slice(0, lastNl + 1)), partial: Buffer.alloc(0), busy: false, again: false, hot: false });
+        if (!skipped) files.set(name, { offset: start + Buffer.byteLength(text.slice(0, lastNl + 1)), partial: Buffer.alloc(0), busy: false, again: false, hot: false });
         text = text.slice(0, lastNl + 1);
         const all = text.split('\n');
         if (start > 0) all.shift();

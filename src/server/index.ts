@@ -59,6 +59,8 @@ export interface DashboardHandle {
 export const DEFAULT_PORT = 48800;
 export const PORT_ATTEMPTS = 100;
 const HOST = '127.0.0.1';
+/** Event ids remembered for de-duplication (more than the SSE ring holds). */
+const RECENT_IDS = 5000;
 
 /** web/dist of this package, from src/server (tsx) or dist/server (built). */
 export function defaultWebRoot(): string {
@@ -75,7 +77,15 @@ export async function startDashboard(opts: DashboardOptions): Promise<DashboardH
     pricing: opts.pricing, live, hub, store, log: opts.log,
     ...(opts.feed?.recentInspect ? { inspectMemory: opts.feed.recentInspect.bind(opts.feed) } : {}),
   };
+  // The same event can arrive twice: by subscription and from the replay of our own file.
+  const recentIds = new Set<string>();
   const onEvent = (e: HmcEvent): void => {
+    if (recentIds.has(e.id)) return;
+    recentIds.add(e.id);
+    if (recentIds.size > RECENT_IDS) {
+      const oldest = recentIds.values().next().value;
+      if (oldest !== undefined) recentIds.delete(oldest);
+    }
     live.apply(e);
     hub.publish(e);
   };
@@ -90,7 +100,7 @@ export async function startDashboard(opts: DashboardOptions): Promise<DashboardH
   if (opts.tail !== false) {
     const own = opts.feed ? [basename(opts.feed.eventsFile ?? `${opts.feed.source}.jsonl`)] : [];
     try {
-      tail = await tailStateDir(opts.stateDir, onEvent, { skipFiles: own, log: opts.log });
+      tail = await tailStateDir(opts.stateDir, onEvent, { skipFiles: own, replaySkipped: true, log: opts.log });
     } catch (err) {
       opts.log(`hmc dashboard: cannot follow ${opts.stateDir}: ${err instanceof Error ? err.message : String(err)}`);
     }

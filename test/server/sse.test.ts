@@ -74,3 +74,29 @@ describe('the /events stream', () => {
     c.close();
   });
 });
+
+describe('an in-process dashboard started again', () => {
+  it('should show its own recent events once, not twice', async () => {
+    const r = await rig();
+    try {
+      r.sink.emit(turnPayload('mine', 1, 10));
+      r.sink.emit(toolPayload('mine', 1, 'terminal'));
+      const before = JSON.parse((await rawRequest(r.dash.port, '/api/summary')).body);
+      await r.dash.stop();
+      await new Promise((res) => setTimeout(res, 50));
+      const { startDashboard } = await import('../../src/server/index.js');
+      const again = await startDashboard({ stateDir: r.dir, port: 0, dbPath: null, feed: r.sink, log: () => undefined, version: 't',
+        pricing: { default_input_per_million: 1, models: {}, currency: 'USD' } });
+      try {
+        const ev = JSON.parse((await rawRequest(again.port, '/api/events')).body);
+        expect(ev.events.map((e: { id: string }) => e.id)).toEqual(['test-proc:1', 'test-proc:2']);
+        const sum = JSON.parse((await rawRequest(again.port, '/api/summary')).body);
+        expect(sum.current).toEqual(before.current);
+      } finally {
+        await again.stop();
+      }
+    } finally {
+      await r.done();
+    }
+  });
+});
