@@ -3,9 +3,9 @@
  * saved in the state dir (the latest one unless --session names another).
  */
 import { parseArgs } from 'node:util';
-import { resolveStateDir } from '../config/paths.js';
 import { createRuntime } from '../engine/runtime.js';
 import { latestSavedSession } from '../engine/saved-sessions.js';
+import { resolveConfigPath, resolveStateDir } from '../config/paths.js';
 import type { Command } from './main.js';
 
 export const command: Command = {
@@ -31,7 +31,7 @@ export const command: Command = {
       args[pair.slice(0, eq)] = pair.slice(eq + 1);
     }
     const stateDir = resolveStateDir(values['state-dir']);
-    const runtime = await createRuntime({ stateDir, ...(values.config ? { configPath: values.config } : {}) });
+    const runtime = await createRuntime({ stateDir, configPath: resolveConfigPath(values.config) });
     try {
       const sessionId = values.session ?? latestSavedSession(stateDir);
       const result = await runtime.api.control({ ...(sessionId ? { session_id: sessionId } : {}), args });

@@ -1,21 +1,22 @@
 /**
- * `hmc dashboard [--port N] [--state-dir D] [--no-open-store]`: the dashboard on its own, over a
+ * `hmc dashboard [--port N] [--state-dir D] [--config PATH]`: the dashboard on its own, over a
  * state dir: it follows every process's event files and reads the analytics database read-only.
  *
  * Invariant: stdout gets the URL on a line of its own as soon as the server listens, and nothing
  * else; SIGINT/SIGTERM stop the server cleanly (exit 0).
  */
 import type { Command } from './main.js';
-import { defaultConfig } from '../config/keys.js';
-import { resolveDbPath, resolveStateDir } from '../config/paths.js';
+import { loadConfigFile } from '../config/load.js';
+import { resolveConfigPath, resolveDbPath, resolveStateDir } from '../config/paths.js';
 import { startDashboard } from '../server/index.js';
 import { VERSION } from '../version.js';
 
-const USAGE = 'usage: hmc dashboard [--port N] [--state-dir D]\n';
+const USAGE = 'usage: hmc dashboard [--port N] [--state-dir D] [--config PATH]\n';
 
 interface Args {
   port?: number;
   stateDir?: string;
+  configPath?: string;
 }
 
 function parseArgs(argv: string[]): Args | string {
@@ -32,6 +33,10 @@ function parseArgs(argv: string[]): Args | string {
       const v = value();
       if (!v) return '--state-dir needs a directory';
       out.stateDir = v;
+    } else if (flag === '--config') {
+      const v = value();
+      if (!v) return '--config needs a file';
+      out.configPath = v;
     } else if (flag === '--help' || flag === '-h') {
       return '';
     } else {
@@ -50,9 +55,11 @@ export const command: Command = {
       process.stderr.write(USAGE);
       return args ? 2 : 0;
     }
-    const config = defaultConfig();
-    const stateDir = resolveStateDir(args.stateDir);
     const log = (line: string): void => void process.stderr.write(`${line}\n`);
+    const loaded = loadConfigFile(resolveConfigPath(args.configPath));
+    for (const issue of loaded.issues) log(`hmc: config: ${issue.message}`);
+    const config = loaded.config;
+    const stateDir = resolveStateDir(args.stateDir);
     const handle = await startDashboard({
       stateDir,
       port: args.port ?? config.dashboard.port,

@@ -11,6 +11,7 @@ import { compressOutput, type CompressContext } from '../engine/compress.js';
 import { isRecord } from '../engine/envelope.js';
 import { protectionFor } from '../engine/protection.js';
 import { countTokens } from '../engine/tokens.js';
+import { resolveConfigPath } from '../config/paths.js';
 import type { Command } from './main.js';
 import { readStdin } from './io.js';
 
@@ -29,7 +30,7 @@ export const command: Command = {
       },
       strict: true,
     });
-    const loaded = loadConfigFile(values.config);
+    const loaded = loadConfigFile(resolveConfigPath(values.config));
     for (const issue of loaded.issues) process.stderr.write(`hmc: config: ${issue.message}\n`);
     const ctx: CompressContext = { config: loaded.config, protection: protectionFor(loaded.config), manual: false, log: (l) => process.stderr.write(`${l}\n`) };
     const input = await readStdin();

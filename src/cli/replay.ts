@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { loadConfigFile } from '../config/load.js';
 import { parseSession, replaySession, type ReplayReport } from '../engine/replay.js';
 import { createRuntime } from '../engine/runtime.js';
+import { resolveConfigPath } from '../config/paths.js';
 import type { Command } from './main.js';
 import { num, table } from './io.js';
 
@@ -33,7 +34,7 @@ export const command: Command = {
       process.stderr.write('usage: hmc replay <session.json>... [--json] [--record] [--config PATH] [--state-dir D]\n');
       return 2;
     }
-    const loaded = loadConfigFile(values.config);
+    const loaded = loadConfigFile(resolveConfigPath(values.config));
     for (const issue of loaded.issues) process.stderr.write(`hmc: config: ${issue.message}\n`);
     const contextLength = values['context-length'] ? Number(values['context-length']) : undefined;
     if (contextLength !== undefined && !(Number.isInteger(contextLength) && contextLength > 0)) {

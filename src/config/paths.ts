@@ -3,7 +3,8 @@
  * Order: an explicit option, then the environment, then Hermes' home.
  */
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** Hermes' home: $HERMES_HOME, else ~/.hermes. */
 export function hermesHome(env: NodeJS.ProcessEnv = process.env): string {
@@ -31,4 +32,12 @@ export function expandHome(path: string): string {
 export function safeFileName(id: string): string {
   const cleaned = id.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_');
   return (cleaned || '_').slice(0, 200);
+}
+
+/** The config file: --config, else $HMC_CONFIG, else config.yaml beside the plugin (the package root). */
+export function resolveConfigPath(explicit?: string, env: NodeJS.ProcessEnv = process.env): string {
+  const chosen = explicit?.trim() || env.HMC_CONFIG?.trim();
+  if (chosen) return resolve(expandHome(chosen));
+  // src/config or dist/config → the package root.
+  return join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'config.yaml');
 }

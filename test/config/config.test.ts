@@ -96,3 +96,12 @@ describe('config.yaml.example', () => {
     expect(readFileSync(join(import.meta.dirname, '..', '..', 'config.yaml.example'), 'utf8')).toBe(renderExample());
   });
 });
+
+describe('config path', () => {
+  it('takes --config, else $HMC_CONFIG, else config.yaml at the package root', async () => {
+    const { resolveConfigPath } = await import('../../src/config/paths.js');
+    expect(resolveConfigPath('/etc/hmc.yaml', {})).toBe('/etc/hmc.yaml');
+    expect(resolveConfigPath(undefined, { HMC_CONFIG: '/x/c.yaml' })).toBe('/x/c.yaml');
+    expect(resolveConfigPath(undefined, {})).toBe(join(import.meta.dirname, '..', '..', 'config.yaml'));
+  });
+});
