@@ -127,7 +127,10 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
     ...(opts.now ? { now: opts.now } : {}),
     control: {
       dashboard: dashboardControl,
-      analytics: config.config.analytics.enabled ? analyticsStore : null,
+      // Read per call: analytics.enabled may change while running.
+      analytics: analyticsStore
+        ? (args, project) => (config.config.analytics.enabled ? analyticsStore(args, project) : { error: 'analytics is disabled (analytics.enabled: false)' })
+        : null,
       configIssues: () => config.issues,
     },
   });
