@@ -120,6 +120,7 @@ export function runEngineBench(): BenchRow[] {
   const big = JSON.stringify({ output: log.slice(0, 100_000), exit_code: 1, error: null });
   const post: number[] = [];
   const e = freshEngine();
+  for (let i = 0; i < 20; i++) e.postToolCall({ session_id: 'warm', tool_name: 'terminal', args: { command: 'npm run build' }, result: big, tool_call_id: `w${i}` });
   for (let i = 0; i < 200; i++) {
     t = performance.now();
     e.postToolCall({ session_id: 'bench', tool_name: 'terminal', args: { command: 'npm run build' }, result: big, tool_call_id: `p${i}` });
