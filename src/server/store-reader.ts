@@ -6,43 +6,21 @@
  * Invariant: opening is retried at most every RETRY_MS; the dashboard never writes the store.
  */
 import { existsSync } from 'node:fs';
-import type { SessionRecord } from '../store/types.js';
+import type { DayRow, MonthRow, ProjectRow, SessionDetail, SessionRow, SessionsQuery, Summary } from '../store/rows.js';
 
-export type SessionSort = 'started_at' | 'saved' | 'input' | 'turns' | 'tool_calls' | 'savings_pct' | 'project_path' | 'model';
-export const SESSION_SORTS: readonly SessionSort[] = ['started_at', 'saved', 'input', 'turns', 'tool_calls', 'savings_pct', 'project_path', 'model'];
-
-export interface Summary {
-  total_saved: number;
-  total_sessions: number;
-  total_input: number;
-  total_output: number;
-  savings_pct: number;
-  by_strategy: Record<string, number>;
-  by_tool: Record<string, number>;
-}
-
-/** One row of the sessions table: a SessionRecord without its series, plus its savings. */
-export type SessionRow = Omit<SessionRecord, 'timeline' | 'by_strategy' | 'by_tool'> & { saved: number; savings_pct: number };
-
-export interface SessionsQuery {
-  limit: number;
-  offset?: number;
-  sort?: SessionSort;
-  order?: 'asc' | 'desc';
-  search?: string;
-  project?: string;
-}
+export type { SessionRow, SessionSort, SessionsQuery, Summary } from '../store/rows.js';
+export { SESSION_SORTS } from '../store/rows.js';
 
 /** The subset of `AnalyticsStore` (src/store/index.ts) the dashboard reads. */
 export interface StoreReader {
   summary(q?: { project?: string }): Summary;
-  byDay(q: { days: number; project?: string }): { day: string; saved: number; input: number; sessions: number }[];
-  byMonth(q: { months: number; project?: string }): { month: string; saved: number; input: number; sessions: number }[];
-  byProject(q: { limit: number }): { project_path: string; saved_tokens: number; input_tokens: number; sessions: number }[];
+  byDay(q: { days: number; project?: string }): DayRow[];
+  byMonth(q: { months: number; project?: string }): MonthRow[];
+  byProject(q: { limit: number }): ProjectRow[];
   byStrategy(q?: { project?: string }): { strategy: string; saved: number }[];
   byTool(q?: { project?: string; limit?: number }): { tool: string; saved: number }[];
   sessions(q: SessionsQuery): { rows: SessionRow[]; total: number };
-  session(id: string): (SessionRecord & { saved: number }) | null;
+  session(id: string): SessionDetail | null;
   close(): void;
 }
 

@@ -82,7 +82,7 @@ export function fakeStore(records: SessionRecord[]): StoreReader {
     },
     session(id) {
       const r = records.find((x) => x.session_id === id);
-      return r ? { ...r, saved: saved(r) } : null;
+      return r ? { ...r, saved: saved(r), savings_pct: r.input_tokens_raw > 0 ? Math.round((saved(r) / r.input_tokens_raw) * 10000) / 100 : 0 } : null;
     },
     close() {},
   };
