@@ -9,6 +9,7 @@
  * replaces is the engine's check (§4.3).
  */
 import { reportsFailure } from './signals.js';
+import { parseJsonObjectText } from './json-object.js';
 
 export type PlaceholderStyle = 'detailed' | 'minimal';
 
@@ -36,16 +37,8 @@ const MAX_ENVELOPE_CHARS = 1_000_000;
  * newlines are escaped so the raw envelope is one long line; null when the text is no envelope.
  */
 function envelopeTexts(text: string): { texts: string[]; exitCode: number | null } | null {
-  const body = text.trim();
-  if (body.length > MAX_ENVELOPE_CHARS || !body.startsWith('{') || !body.endsWith('}')) return null;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    return null;
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
-  const record = parsed as Record<string, unknown>;
+  const record = parseJsonObjectText(text, MAX_ENVELOPE_CHARS);
+  if (record === null) return null;
   const texts = ENVELOPE_FIELDS.map((k) => record[k]).filter((v): v is string => typeof v === 'string' && v.trim() !== '');
   const code = record['exit_code'] ?? record['returncode'] ?? record['exitCode'];
   return { texts, exitCode: typeof code === 'number' && code !== 0 ? code : null };

@@ -23,6 +23,7 @@ import type { HmcConfig } from '../config/keys.js';
 import type { StrategyResult, ToolOutput } from '../engine/types.js';
 import { replacedBy, skipped } from '../engine/types.js';
 import { reportsFailure } from './signals.js';
+import { parseJsonObjectText } from './json-object.js';
 
 const UP_TO_DATE = '[ok: already up to date]';
 const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
@@ -302,17 +303,9 @@ function isAckField(key: string, value: unknown): boolean {
 }
 
 function matchJson(text: string): string | null {
-  const body = text.trim();
-  if (body.length > MAX_JSON_CHARS || !body.startsWith('{') || !body.endsWith('}')) return null;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    return null;
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
-  const fields = Object.entries(parsed as Record<string, unknown>);
-  const obj = parsed as Record<string, unknown>;
+  const obj = parseJsonObjectText(text, MAX_JSON_CHARS);
+  if (obj === null) return null;
+  const fields = Object.entries(obj);
   if (typeof obj['status'] === 'string' && /^ok$/i.test(obj['status'])) {
     return fields.every(([k, v]) => k === 'status' || isAckField(k, v)) ? '[ok]' : null;
   }
