@@ -36,7 +36,8 @@ export function fmtDateTime(ms: number): string {
 }
 
 export function shortId(id: string): string {
-  return id.length > 10 ? id.slice(0, 8) : id;
+  // Both ends: Hermes ids start with a date, so their beginnings alone are all alike.
+  return id.length > 16 ? `${id.slice(0, 7)}…${id.slice(-6)}` : id;
 }
 
 /** The last two segments of a path: enough to recognise a project, short enough for a phone. */

@@ -9,7 +9,7 @@ import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import { getJson, query } from '../api.js';
 import { sessionsResponse, type SessionRow } from '../schema.js';
-import { fmtDateTime, fmtTokens, shortPath } from '../format.js';
+import { fmtDateTime, fmtTokens, shortId, shortPath } from '../format.js';
 
 type Sort = 'started_at' | 'saved' | 'input' | 'turns' | 'tool_calls' | 'savings_pct' | 'project_path' | 'model';
 const PAGE = 10;
@@ -73,7 +73,7 @@ export function SessionsTable({ epoch, project, projects, onProject, selected, o
           ${c.key ? html`<button type="button" onClick=${() => c.key && toggle(c.key)}>${c.label}</button>` : c.label}</th>`)}</tr></thead>
         <tbody>
           ${(data?.rows ?? []).map((r) => html`<tr key=${r.session_id} class=${r.session_id === selected ? 'selected' : ''}>
-            <td><button type="button" class="link" onClick=${() => onSelect(r.session_id)} aria-label=${`Open session ${r.session_id}`}>${r.session_id.slice(0, 12)}</button>
+            <td><button type="button" class="link" onClick=${() => onSelect(r.session_id)} aria-label=${`Open session ${r.session_id}`}>${shortId(r.session_id)}</button>
               ${r.live ? html` <span class="pill live">live</span>` : null}</td>
             <td>${fmtDateTime(r.started_at)}</td>
             <td title=${r.project_path}>${shortPath(r.project_path)}</td>
