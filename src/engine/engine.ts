@@ -358,8 +358,13 @@ export class Engine implements HmcHostApi {
       const m = s.messages[index] as MessageState;
       if (prune && !m.prune && !s.pruned.has(m.key)) s.pruneCount++;
       m.prune = prune;
-      if (prune) s.pruned.set(m.key, prune.strategy);
-      else s.pruned.delete(m.key);
+      if (prune) {
+        s.pruned.set(m.key, prune.strategy);
+        s.prunedText.set(m.key, prune.text);
+      } else {
+        s.pruned.delete(m.key);
+        s.prunedText.delete(m.key);
+      }
       changed.push(index);
       if (index < s.ledgerLength) {
         const steps = s.stepsOf(m);

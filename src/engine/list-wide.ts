@@ -39,11 +39,14 @@ export function listWideRewrites(s: Session, config: HmcConfig, protection: Prot
       wanted.set(m.key, m.prune);
       return;
     }
+    // The same holds for a placeholder sent by an earlier process (Hermes -q runs one per turn).
+    const sent = s.pruned.get(m.key) === strategy ? s.prunedText.get(m.key) : undefined;
+    if (sent !== undefined) text = sent;
     let build = builders.get(m);
     if (!build) builders.set(m, (build = placeholderBuilder(m.raw as string)));
     const content = build(text);
     const current = m.single ? m.single.content : (m.raw as string);
-    if (content.length < current.length) wanted.set(m.key, { strategy, content });
+    if (content.length < current.length) wanted.set(m.key, { strategy, text, content });
   };
 
   for (const key of s.swept) {

@@ -15,7 +15,9 @@ export type PruneKind = 'dedup' | 'error_purge' | 'sweep';
 
 export interface Prune {
   strategy: PruneKind;
-  /** The placeholder result the model is sent instead. */
+  /** The placeholder's words (kept across processes, so a new one sends the same bytes). */
+  text: string;
+  /** The placeholder result the model is sent instead (the words inside the tool's envelope). */
   content: string;
 }
 
@@ -63,6 +65,8 @@ export interface PersistedSession {
   turns: number;
   records: Record<string, ToolRecord>;
   pruned: Record<string, PruneKind>;
+  /** The words of each placeholder in force. */
+  pruned_text: Record<string, string>;
   swept: string[];
   accounted: string[];
   context_sent: boolean;
@@ -85,6 +89,8 @@ export class Session {
   postResults = new Map<string, Compression>();
   /** Keys whose list-wide rewrite is in force, and why. */
   pruned = new Map<string, PruneKind>();
+  /** The words of each placeholder in force, so they never change once sent (prompt cache). */
+  prunedText = new Map<string, string>();
   /** Keys the user swept (hmc_control sweep), applied at the next model call. */
   swept = new Set<string>();
   sweepPending = false;
@@ -131,6 +137,7 @@ export class Session {
       this.contextSent = saved.context_sent;
       for (const [k, v] of Object.entries(saved.records)) this.records.set(k, v);
       for (const [k, v] of Object.entries(saved.pruned)) this.pruned.set(k, v);
+      for (const [k, v] of Object.entries(saved.pruned_text)) this.prunedText.set(k, v);
       for (const k of saved.swept) this.swept.add(k);
       for (const k of saved.accounted) this.accounted.add(k);
     }
@@ -167,6 +174,7 @@ export class Session {
       turns: this.turn,
       records: Object.fromEntries(this.records),
       pruned: Object.fromEntries(this.pruned),
+      pruned_text: Object.fromEntries(this.prunedText),
       swept: [...this.swept],
       // Bounded: signatures of the latest replies are what a re-sent history can repeat.
       accounted: [...this.accounted].slice(-20_000),
@@ -213,6 +221,10 @@ export function parsePersisted(value: unknown): PersistedSession | null {
   if (typeof v.pruned === 'object' && v.pruned !== null) {
     for (const [k, p] of Object.entries(v.pruned)) if (p === 'dedup' || p === 'error_purge' || p === 'sweep') pruned[k] = p;
   }
+  const prunedText: Record<string, string> = {};
+  if (typeof v.pruned_text === 'object' && v.pruned_text !== null) {
+    for (const [k, t] of Object.entries(v.pruned_text)) if (typeof t === 'string' && k in pruned) prunedText[k] = t;
+  }
   const strings = (x: unknown): string[] => (Array.isArray(x) ? x.filter((s): s is string => typeof s === 'string') : []);
   const n = (x: unknown): number => (typeof x === 'number' && Number.isFinite(x) && x >= 0 ? x : 0);
   return {
@@ -232,6 +244,7 @@ export function parsePersisted(value: unknown): PersistedSession | null {
     turns: n(v.turns),
     records,
     pruned,
+    pruned_text: prunedText,
     swept: strings(v.swept),
     accounted: strings(v.accounted),
     context_sent: v.context_sent === true,
