@@ -66,6 +66,22 @@ def _hermes_home():
         return Path(os.environ.get("HERMES_HOME") or Path.home() / ".hermes")
 
 
+_MODEL_BLOCK = re.compile(r"^model:[ \t]*\n((?:[ \t]+.*\n?|[ \t]*\n)*)", re.M)
+_CONTEXT_LENGTH = re.compile(r"^[ \t]+context_length:[ \t]*(\d+)[ \t]*(?:#.*)?$", re.M)
+
+
+def _configured_context_length(config_file):
+    """The model's window as Hermes uses it (`model.context_length` in its config.yaml), or None.
+    Hooks are not told the window; read it once, without a YAML library and without the network."""
+    try:
+        text = Path(config_file).read_text(encoding="utf-8")
+    except OSError:
+        return None
+    block = _MODEL_BLOCK.search(text)
+    found = _CONTEXT_LENGTH.search(block.group(1)) if block else None
+    return int(found.group(1)) if found and int(found.group(1)) > 0 else None
+
+
 def _dumps(record):
     # default=str: some kwargs are SDK objects; ensure_ascii keeps lone surrogates legal JSON.
     return (json.dumps(record, default=str, separators=(",", ":")) + "\n").encode("utf-8")
@@ -281,9 +297,10 @@ class _Session:
 class Bridge:
     """Hermes hooks → protocol calls; applies and restores edits. Every method fails open."""
 
-    def __init__(self, sidecar, llm=None):
+    def __init__(self, sidecar, llm=None, context_length=None):
         self.sidecar = sidecar
         self.llm = llm
+        self.context_length = context_length
         self.sessions = {}
         self.last_session = ""
         self._lock = threading.RLock()
@@ -332,6 +349,8 @@ class Bridge:
             return None
         params = dict(kw)
         params["session_id"] = kw.get("session_id") or ""
+        if self.context_length:
+            params.setdefault("context_length", self.context_length)
         answer = None
         if self._holds_base(sess, messages):
             params.update(base=len(sess.sent), append=messages[len(sess.sent):])
@@ -535,7 +554,7 @@ def register(ctx, **_kw):
             llm = None
         caps = ["append"] + (["replace"] if features["middleware"] else []) + (["llm.complete"] if llm is not None else [])
         hello = {"host": "hermes", "protocol": 1, "capabilities": caps, "plugin_dir": str(PLUGIN_DIR)}
-        bridge = Bridge(None, llm)
+        bridge = Bridge(None, llm, _configured_context_length(_hermes_home() / "config.yaml"))
         precheck = None if os.environ.get("HMC_SIDECAR_COMMAND") else (lambda: _node_problem(node))
         sidecar = Sidecar(lambda: _sidecar_argv(node), bridge.host_request, hello, precheck)
         bridge.sidecar = sidecar

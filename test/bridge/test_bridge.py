@@ -269,3 +269,17 @@ def test_real_sidecar_killed_mid_turn(load_bridge, hmc_logs):
 
     plugged_run(ctx, between_calls=kill_once)
     assert killed and hmc_logs()
+
+
+def test_the_context_window_comes_from_hermes_config(load_bridge, home):
+    (home / "config.yaml").write_text(
+        "plugins:\n  enabled: [hmc]\nmodel:\n  provider: custom\n  # the window\n  context_length: 131072  # tokens\n  default: m\ncompression:\n  context_length: 5\n"
+    )
+    mod, bridge = load_bridge(FakeCtx())
+    assert bridge.context_length == 131072
+    (home / "config.yaml").write_text("model:\n  provider: custom\ncontext_length: 99\n")
+    assert mod._configured_context_length(home / "config.yaml") is None
+    assert mod._configured_context_length(home / "missing.yaml") is None
+    seen = spy_calls(bridge)
+    bridge.pre_llm_call(session_id="s", conversation_history=[{"role": "user", "content": "hi"}], model="m")
+    assert ("pre_llm_call", sorted(["session_id", "messages", "model", "context_length"])) in seen
