@@ -133,7 +133,7 @@ export class Engine implements HmcHostApi {
       const previousTurn = s.turn;
       s.turn = Math.max(s.turn, s.userCount);
       const changed = this.batch(s, config);
-      this.refreshEdits(s, changed);
+      for (const i of changed) this.setEdit(s, i);
       const breaks = changed.some((i) => i < s.previousCallLength - 1);
       if (breaks) s.cacheBreaks++;
       s.previousCallLength = s.messages.length;
@@ -323,7 +323,7 @@ export class Engine implements HmcHostApi {
             s.ledger.accountCall(index, m.turn);
           }
         }
-        s.ledger.addMessage(index, m.role, steps, m.tool, m.extra);
+        s.ledger.addMessage(index, steps, m.tool, m.extra);
       }
     });
     s.ledgerLength = end;
@@ -372,10 +372,6 @@ export class Engine implements HmcHostApi {
       }
     }
     return changed;
-  }
-
-  private refreshEdits(s: Session, changed: readonly number[]): void {
-    for (const i of changed) this.setEdit(s, i);
   }
 
   private setEdit(s: Session, i: number): void {

@@ -94,11 +94,10 @@ export class Ledger {
   }
 
   /** Message `index` joined the conversation (indices arrive in order, from `length`). */
-  addMessage(index: number, role: string, view: ViewSteps, tool: string, extra: string): void {
+  addMessage(index: number, view: ViewSteps, tool: string, extra: string): void {
     const entry = tokensOf(view, tool, extra);
     this.messages[index] = entry;
     this.add(entry, 1);
-    void role;
   }
 
   /** Message `index` is now sent differently (a batch rewrote it). */
