@@ -361,9 +361,11 @@ export class Engine implements HmcHostApi {
       if (prune) {
         s.pruned.set(m.key, prune.strategy);
         s.prunedText.set(m.key, prune.text);
+        if (prune.age !== undefined) s.prunedAge.set(m.key, prune.age);
       } else {
         s.pruned.delete(m.key);
         s.prunedText.delete(m.key);
+        s.prunedAge.delete(m.key);
       }
       changed.push(index);
       if (index < s.ledgerLength) {

@@ -31,7 +31,7 @@ export function listWideRewrites(s: Session, config: HmcConfig, protection: Prot
   const automatic = !(s.manual && !config.manual_mode.automatic_strategies);
   const style = config.prune_notification;
 
-  const propose = (m: MessageState, strategy: Prune['strategy'], text: string): void => {
+  const propose = (m: MessageState, strategy: Prune['strategy'], text: string, age?: number): void => {
     if (wanted.has(m.key)) return;
     // A placeholder once sent stays word for word (a later duplicate must not re-word "called 2×"
     // into "called 3×": that would rewrite an old message and break the provider's prompt cache).
@@ -46,7 +46,7 @@ export function listWideRewrites(s: Session, config: HmcConfig, protection: Prot
     if (!build) builders.set(m, (build = placeholderBuilder(m.raw as string)));
     const content = build(text);
     const current = m.single ? m.single.content : (m.raw as string);
-    if (content.length < current.length) wanted.set(m.key, { strategy, text, content });
+    if (content.length < current.length) wanted.set(m.key, { strategy, text, content, ...(age !== undefined ? { age } : {}) });
   };
 
   for (const key of s.swept) {
@@ -60,7 +60,9 @@ export function listWideRewrites(s: Session, config: HmcConfig, protection: Prot
     const stale = findStaleErrors(entries, s.turn, { turns: config.strategies.purge_errors.turns, protected: protection.errorPurge });
     for (const id of stale) {
       const m = index.byKey.get(id)?.message as MessageState;
-      propose(m, 'error_purge', errorPlaceholder({ tool: m.tool, age: s.turn - m.turn, text: m.raw as string }, style));
+      // The age an earlier process already stated, so the words come out the same.
+      const age = (s.pruned.get(id) === 'error_purge' ? s.prunedAge.get(id) : undefined) ?? s.turn - m.turn;
+      propose(m, 'error_purge', errorPlaceholder({ tool: m.tool, age, text: m.raw as string }, style), age);
     }
   }
 

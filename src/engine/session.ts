@@ -17,6 +17,8 @@ export interface Prune {
   strategy: PruneKind;
   /** The placeholder's words (kept across processes, so a new one sends the same bytes). */
   text: string;
+  /** For error purge: the age the words state (the words quote the output, so only this is kept). */
+  age?: number;
   /** The placeholder result the model is sent instead (the words inside the tool's envelope). */
   content: string;
 }
@@ -65,8 +67,10 @@ export interface PersistedSession {
   turns: number;
   records: Record<string, ToolRecord>;
   pruned: Record<string, PruneKind>;
-  /** The words of each placeholder in force. */
+  /** The words of each dedup or sweep placeholder in force (tool names and counts only). */
   pruned_text: Record<string, string>;
+  /** The age stated by each error-purge placeholder in force (its words quote the output). */
+  pruned_age: Record<string, number>;
   swept: string[];
   accounted: string[];
   context_sent: boolean;
@@ -89,8 +93,9 @@ export class Session {
   postResults = new Map<string, Compression>();
   /** Keys whose list-wide rewrite is in force, and why. */
   pruned = new Map<string, PruneKind>();
-  /** The words of each placeholder in force, so they never change once sent (prompt cache). */
+  /** How each placeholder in force was worded, so it never changes once sent (prompt cache). */
   prunedText = new Map<string, string>();
+  prunedAge = new Map<string, number>();
   /** Keys the user swept (hmc_control sweep), applied at the next model call. */
   swept = new Set<string>();
   sweepPending = false;
@@ -138,6 +143,7 @@ export class Session {
       for (const [k, v] of Object.entries(saved.records)) this.records.set(k, v);
       for (const [k, v] of Object.entries(saved.pruned)) this.pruned.set(k, v);
       for (const [k, v] of Object.entries(saved.pruned_text)) this.prunedText.set(k, v);
+      for (const [k, v] of Object.entries(saved.pruned_age)) this.prunedAge.set(k, v);
       for (const k of saved.swept) this.swept.add(k);
       for (const k of saved.accounted) this.accounted.add(k);
     }
@@ -174,7 +180,8 @@ export class Session {
       turns: this.turn,
       records: Object.fromEntries(this.records),
       pruned: Object.fromEntries(this.pruned),
-      pruned_text: Object.fromEntries(this.prunedText),
+      pruned_text: Object.fromEntries([...this.prunedText].filter(([k]) => this.pruned.get(k) !== 'error_purge')),
+      pruned_age: Object.fromEntries(this.prunedAge),
       swept: [...this.swept],
       // Bounded: signatures of the latest replies are what a re-sent history can repeat.
       accounted: [...this.accounted].slice(-20_000),
@@ -225,6 +232,10 @@ export function parsePersisted(value: unknown): PersistedSession | null {
   if (typeof v.pruned_text === 'object' && v.pruned_text !== null) {
     for (const [k, t] of Object.entries(v.pruned_text)) if (typeof t === 'string' && k in pruned) prunedText[k] = t;
   }
+  const prunedAge: Record<string, number> = {};
+  if (typeof v.pruned_age === 'object' && v.pruned_age !== null) {
+    for (const [k, a] of Object.entries(v.pruned_age)) if (typeof a === 'number' && Number.isInteger(a) && a >= 0 && pruned[k] === 'error_purge') prunedAge[k] = a;
+  }
   const strings = (x: unknown): string[] => (Array.isArray(x) ? x.filter((s): s is string => typeof s === 'string') : []);
   const n = (x: unknown): number => (typeof x === 'number' && Number.isFinite(x) && x >= 0 ? x : 0);
   return {
@@ -245,6 +256,7 @@ export function parsePersisted(value: unknown): PersistedSession | null {
     records,
     pruned,
     pruned_text: prunedText,
+    pruned_age: prunedAge,
     swept: strings(v.swept),
     accounted: strings(v.accounted),
     context_sent: v.context_sent === true,

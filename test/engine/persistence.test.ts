@@ -55,3 +55,25 @@ describe('a session carried on by a new process', () => {
     expect(readFileSync(join(dir, 'sessions', 'S.json'), 'utf8')).not.toContain('file_1.txt');
   });
 });
+
+describe('an error placeholder carried on by a new process', () => {
+  it('states the same age in the same words and keeps the failure text off the disk', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'hmc-persist-'));
+    const failure = terminal(`Traceback (most recent call last):\nValueError: secret-ish detail 42\n${'context line\n'.repeat(30)}`, 1);
+    const c = config((x) => {
+      x.cache.batch_turns = 1;
+      x.strategies.purge_errors.turns = 1;
+    });
+    const make = () => new Engine({ config: () => c, stateDir: dir, sink: NULL_SINK, recorder: null, log: () => {}, autoSettle: false });
+    const messages: Message[] = [user('run'), assistantCall('f', 'terminal', { command: 'python x.py' }), toolResult('f', 'terminal', failure), reply('it failed'), user('next')];
+    const first = make();
+    const sent = first.preLlmCall({ session_id: 'E', messages }).edits.find((e) => e.index === 2)?.content;
+    expect(sent).toContain('failed 1 turn ago: ValueError: secret-ish detail 42');
+    first.onSessionEnd({ session_id: 'E' });
+    await first.flushSaves();
+    expect(readFileSync(join(dir, 'sessions', 'E.json'), 'utf8')).not.toContain('secret-ish');
+    const second = make();
+    messages.push(reply('ok'), user('and again'));
+    expect(second.preLlmCall({ session_id: 'E', messages }).edits.find((e) => e.index === 2)?.content).toBe(sent);
+  });
+});
