@@ -22,7 +22,16 @@ export interface Protection {
   sweep: ReadonlySet<string>;
 }
 
+const cache = new WeakMap<HmcConfig, Protection>();
+
+/** The rules of a config, built once per config object (every hook asks; a reload makes a new one). */
 export function protectionFor(config: HmcConfig): Protection {
+  let rules = cache.get(config);
+  if (!rules) cache.set(config, (rules = buildProtection(config)));
+  return rules;
+}
+
+function buildProtection(config: HmcConfig): Protection {
   const tools = new Set([...ALWAYS_PROTECTED, ...config.compress.protected_tools].map((t) => t.toLowerCase()));
   const patterns = config.protected_file_patterns.map(globToRegExp);
   const lower = (names: readonly string[]) => new Set([...tools, ...names.map((t) => t.toLowerCase())]);
