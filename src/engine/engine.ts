@@ -194,7 +194,11 @@ export class Engine implements HmcHostApi {
         return { edits: [] };
       }
       const previousTurn = s.turn;
-      s.turn = Math.max(s.turn, s.userCount);
+      // A turn opens at pre_llm_call (once per user turn); at a pre_model_call only when this
+      // process joined the session mid-turn. A nudge the host appends as a user message between
+      // model calls is part of the turn (Hermes drops it from the history at the turn end).
+      if (!send || !s.turnHookSeen) s.turn = Math.max(s.turn, s.userCount);
+      if (!send) s.turnHookSeen = true;
       const callTime = s.latestStamp || this.now();
       // List-wide rewrites wait until a big first call is caught up (catch-up.ts); then what it left
       // for later goes out with this call, with the caught-up outputs.

@@ -192,6 +192,11 @@ export class Session {
   turn = 0;
   /** User messages among `messages`. */
   userCount = 0;
+  /**
+   * This process has had a pre_llm_call for the session: turns open there, so user messages the
+   * host adds inside a turn (Hermes' verify-on-stop nudges) open none. Not saved.
+   */
+  turnHookSeen = false;
   /** Tool calls seen in assistant messages, by id: results name their call by id. */
   calls = new Map<string, { name: string; args: unknown }>();
   /** Message count at the previous pre_llm_call (what the model had already been sent). */

@@ -7,10 +7,12 @@
  * source line) are its detail; the less indented line above an indented problem names its file
  * or test (eslint, pytest's warnings summary); a numbered entry in a failing run is a test title.
  *
+ * A passing test's line (`✓ reports a failure in "FATAL: …"`) scores 0 and is never raised.
+ *
  * Invariant: context only ever raises a score (never lowers one), and every rule looks at a
  * bounded window, so scoring stays linear in the number of lines.
  */
-import { importance, reportsFailure, reportsWarning } from './signals.js';
+import { importance, isPassingTestLine, reportsFailure, reportsWarning } from './signals.js';
 
 /** 3 summary / headline / root cause / failing title, 2 failure or its detail, 1 warning / location, 0 none. */
 export type Score = 0 | 1 | 2 | 3;
@@ -55,20 +57,27 @@ function indentOf(line: string): number {
 /** Scores every line of `lines[0, count)`; see the header for the rules. */
 export function lineScores(lines: readonly string[], count: number): Uint8Array {
   const scores = new Uint8Array(count);
+  // A passing test's line stays 0 whatever its title names or its neighbours say.
+  const passing = new Uint8Array(count);
   const at = (i: number): string => lines[i] ?? '';
   const raise = (i: number, s: Score): void => {
-    if (i >= 0 && i < count && (scores[i] ?? 0) < s) scores[i] = s;
+    if (i >= 0 && i < count && (scores[i] ?? 0) < s && passing[i] === 0) scores[i] = s;
   };
   let failing = false;
   for (let i = 0; i < count; i++) {
-    const s = importance(at(i));
+    const line = at(i);
+    if (isPassingTestLine(line)) {
+      passing[i] = 1;
+      continue;
+    }
+    const s = importance(line);
     scores[i] = s;
     if (s >= 2) failing = true;
   }
 
   for (let i = 0; i < count; i++) {
     const line = at(i);
-    if (!TRIGGER_AT_START.test(line) && !TRIGGER_ANYWHERE.test(line)) continue;
+    if (passing[i] === 1 || (!TRIGGER_AT_START.test(line) && !TRIGGER_ANYWHERE.test(line))) continue;
     if (PY_TRACEBACK.test(line)) {
       raise(i, 2);
       pythonTraceback(i);

@@ -141,11 +141,11 @@ export function reportsFailure(text: string): boolean {
 
 /**
  * The failure tokens of one line, lower-cased (`error`, `fehler`, `typeerror`, `exit code 1`,
- * `✕`…), zero counts aside. Truncation keeps at least one line for each distinct token, so no
- * failure word of the input is missing from the output.
+ * `✕`…), zero counts aside; none for a passing test's line. Truncation keeps at least one line
+ * for each distinct token, so no failure word of the input is missing from the output.
  */
 export function failureTokens(line: string): string[] {
-  if (!reportsFailure(line)) return [];
+  if (!reportsFailure(line) || isPassingTestLine(line)) return [];
   const rest = withoutZeroCounts(line);
   const tokens: string[] = [];
   for (const re of TOKEN_PATTERNS) {
@@ -203,8 +203,24 @@ function warningIn(line: string, wide: boolean): boolean {
   return WARNING_LINE.test(line) || (wide && FOREIGN_WARNING.test(line));
 }
 
-/** How strongly a line matters when truncation has to choose: 3 summary, 2 failure, 1 other, 0 not important. */
+/**
+ * A passing test's own line: a pass mark (✓ ✔ √, go's `--- PASS:`, TAP `ok N -`, bun's `(pass)`) or
+ * a verdict at its end (pytest's `PASSED [ 50%]`, cargo's `... ok`). Its title may name failure
+ * words (a suite that tests error handling: `✓ reports a failure in "FATAL: out of memory"`)
+ * without reporting any failure.
+ */
+const PASSING_TEST_LINE = /^\s*(?:[│┃|]\s*)?(?:[✓✔√]\s|--- PASS:|ok \d+ - |\(pass\)\s)|\s(?:PASSED|\.\.\. ok)(?:\s+\[\s*\d+%\])?\s*$/;
+
+export function isPassingTestLine(line: string): boolean {
+  return PASSING_TEST_LINE.test(line);
+}
+
+/**
+ * How strongly a line matters when truncation has to choose: 3 summary, 2 failure, 1 other, 0 not
+ * important (a passing test's line among them, whatever its title says).
+ */
 export function importance(line: string): 0 | 1 | 2 | 3 {
+  if (isPassingTestLine(line)) return 0;
   if (SUMMARY_LINE.test(line) || isFailingTestTitle(line)) return 3;
   const wide = NON_ASCII.test(line);
   if (failureIn(line, wide)) return 2;

@@ -108,10 +108,13 @@ tool_loop_guardrails:
 class Sandbox:
     """One Hermes install in a throwaway HERMES_HOME, talking to a scripted model server."""
 
-    def __init__(self, case, install, script, files, hmc_config=None):
+    def __init__(self, case, install, script, files, hmc_config=None, root=None):
+        """`root`: a folder to build the sandbox in and keep (scripts/real-session.py), else a
+        temporary one removed when the test ends."""
         self.install = install
-        tmp = Path(tempfile.mkdtemp(prefix="hmc-e2e-"))
-        case.addCleanup(shutil.rmtree, tmp, True)
+        tmp = Path(root) if root else Path(tempfile.mkdtemp(prefix="hmc-e2e-"))
+        if not root:
+            case.addCleanup(shutil.rmtree, tmp, True)
         self.home, self.work, user_home = tmp / "home", tmp / "work", tmp / "user"
         for d in (self.work, user_home, self.home / "plugins"):
             d.mkdir(parents=True)

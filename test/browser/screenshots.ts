@@ -1,8 +1,11 @@
 /**
- * Regenerates docs/screenshots/*.png from seeded data: the dashboard in light and dark, at
- * desktop (1280×800) and phone (390×844) width, full page, with the inspector open; and the
- * inspector alone on a Hermes `terminal` and `read_file` result compressed by the real engine;
- * the session index panel in light and dark, one phase open and then a search.
+ * Screenshots from seeded data (fixtures, not a real session): the dashboard in light and dark,
+ * at desktop (1280×800) and phone (390×844) width, full page, with the inspector open, and the
+ * inspector alone on a Hermes `terminal` and `read_file` result compressed by the real engine, go
+ * to test-results/screenshots/ (not committed: to look at a page change with a live session and
+ * many sessions); the session index panel in light and dark, one phase open and then a search,
+ * goes to docs/screenshots/phases-*.png (the docs show it). The README's dashboard and inspector
+ * images are a real Hermes session's: scripts/real-session.py (docs/dashboard.md).
  * Run: `npx vite build web && npx tsx test/browser/screenshots.ts`.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -12,11 +15,14 @@ import { config, engine, longLog, readFile, terminal } from '../helpers/conversa
 import { ensureBuilt, HAS_CHROMIUM, launch, seed, type Seeded } from './harness.js';
 
 const OUT = resolve(import.meta.dirname, '..', '..', 'docs', 'screenshots');
+/** Fixture views of what docs/screenshots shows from a real session: never over those files. */
+const FIXTURE_OUT = resolve(import.meta.dirname, '..', '..', 'test-results', 'screenshots');
 
 export async function takeScreenshots(): Promise<string[]> {
   if (!HAS_CHROMIUM) throw new Error('/usr/bin/chromium is missing (apt-get install chromium)');
   await ensureBuilt();
   mkdirSync(OUT, { recursive: true });
+  mkdirSync(FIXTURE_OUT, { recursive: true });
   const s = await seed();
   const browser = await launch();
   const written: string[] = [];
@@ -32,7 +38,7 @@ export async function takeScreenshots(): Promise<string[]> {
         await page.getByTestId('phases').locator('ol.phases > li summary').last().click();
         await page.mouse.wheel(0, -100_000);
         await page.waitForTimeout(300);
-        const file = join(OUT, `dashboard-${scheme}-${name}.png`);
+        const file = join(FIXTURE_OUT, `dashboard-${scheme}-${name}.png`);
         await page.screenshot({ path: file, fullPage: true });
         written.push(file);
         await page.close();
@@ -63,7 +69,7 @@ async function inspectorShots(browser: Browser, s: Seeded): Promise<string[]> {
     for (const [tool, name] of [['terminal', 'terminal'], ['read_file', 'read-file']] as const) {
       await page.getByTestId('log').locator('li', { hasText: 'hermes-shot' }).getByRole('button', { name: `Inspect the output of ${tool}` }).click();
       await page.getByTestId('envelope').waitFor();
-      const file = join(OUT, `inspector-${name}.png`);
+      const file = join(FIXTURE_OUT, `inspector-${name}.png`);
       await page.getByTestId('inspector').screenshot({ path: file });
       written.push(file);
     }

@@ -77,6 +77,38 @@ function runTurns(e: Engine, sid: string, history: Message[], turns: Step[][], f
   return wire;
 }
 
+/**
+ * A turn the host stretches with nudges of its own: after the final reply it appends a synthetic
+ * user message and calls the model again (no pre_llm_call), twice, then drops both nudges from the
+ * history at the turn end, as Hermes 0.19's verify-on-stop does (agent/conversation_loop.py).
+ */
+function nudgedTurn(e: Engine, sid: string, history: Message[], turn: number): { raw: number; sent: number; turn: number }[] {
+  const wire: { raw: number; sent: number; turn: number }[] = [];
+  const live = [...history, user(`turn ${turn}: fix it`)];
+  e.preLlmCall({ session_id: sid, messages: live });
+  const call = (): void => {
+    const { edits } = e.preModelCall({ session_id: sid, messages: live, system: SYSTEM, tools: TOOLS, call_id: `${turn}:${wire.length}` });
+    wire.push({ raw: requestTokens(request(live, [])), sent: requestTokens(request(live, edits)), turn });
+  };
+  call();
+  const id = `c${turn}_log`;
+  const output = terminal(longLog(300, -1), 0);
+  live.push(assistantCall(id, 'terminal', { command: 'make test' }));
+  e.preToolCall({ session_id: sid, tool_name: 'terminal', args: { command: 'make test' }, tool_call_id: id });
+  e.postToolCall({ session_id: sid, tool_name: 'terminal', args: { command: 'make test' }, result: output, tool_call_id: id, status: 'ok' });
+  live.push(toolResult(id, 'terminal', output));
+  call();
+  live.push(reply('fixed'));
+  for (let n = 0; n < 2; n++) {
+    live.push(user('[System: You edited code in this turn, but the workspace does not have fresh passing verification evidence yet.]'));
+    call();
+    live.push(reply('fixed, and the tests pass'));
+  }
+  e.onSessionEnd({ session_id: sid });
+  history.push(...live.filter((m) => !(m.role === 'user' && String(m.content).startsWith('[System:'))).slice(history.length));
+  return wire;
+}
+
 const step = fc.oneof(
   fc.record({ kind: fc.constant('read' as const), lines: fc.integer({ min: 5, max: 400 }) }),
   fc.record({ kind: fc.constant('log' as const), lines: fc.integer({ min: 5, max: 500 }), error: fc.boolean() }),
@@ -143,6 +175,43 @@ describe('model calls counted when sent', () => {
     expect(events.map((x) => x.delta_saved)).toEqual(perTurn);
     expect(events.at(-1)?.cumulative_saved).toBe(perTurn.reduce((a, b) => a + b, 0));
     expect(events.at(-1)?.input_tokens).toEqual({ raw: wire.reduce((a, w) => a + w.raw, 0), hmc: wire.reduce((a, w) => a + w.sent, 0) });
+  });
+
+  it('regression: a nudge the host adds inside a turn (Hermes verify-on-stop) belongs to that turn, in one process per turn', async () => {
+    // Hermes 0.19 answers a final reply after a code edit with a synthetic user message ("[System:
+    // You edited code in this turn…]") and calls the model again, with no pre_llm_call; it never
+    // stores the nudge. Counted as user turns, turn 2 became 4 and turns 3–4 were never reported.
+    dir = mkdtempSync(join(tmpdir(), 'hmc-nudge-'));
+    const history: Message[] = [];
+    const events: Omit<TurnEvent, 'id' | 'source' | 'time'>[] = [];
+    const wire: { raw: number; sent: number; turn: number }[] = [];
+    for (let turn = 1; turn <= 3; turn++) {
+      const sink = new RecordingSink();
+      const e = newEngine(sink, dir);
+      if (turn === 2) wire.push(...nudgedTurn(e, 'S', history, turn));
+      else wire.push(...runTurns(e, 'S', history, [[{ kind: 'log', lines: 300, error: false }, { kind: 'read', lines: 200 }]], turn));
+      e.onSessionFinalize({ session_id: 'S', reason: 'shutdown' });
+      await e.flushSaves();
+      events.push(...sink.events.filter((x): x is Extract<typeof x, { type: 'turn' }> => x.type === 'turn'));
+    }
+    const perTurn = [1, 2, 3].map((t) => wire.filter((w) => w.turn === t).reduce((a, w) => a + w.raw - w.sent, 0));
+    expect(events.map((x) => x.turn)).toEqual([1, 2, 3]);
+    expect(events.map((x) => x.delta_saved)).toEqual(perTurn);
+    expect(events.at(-1)?.cumulative_saved).toBe(perTurn.reduce((a, b) => a + b, 0));
+  });
+
+  it('regression: a nudge the host adds inside a turn belongs to that turn, in one long process', () => {
+    const sink = new RecordingSink();
+    const e = newEngine(sink);
+    const history: Message[] = [];
+    const wire = runTurns(e, 'S', history, [[{ kind: 'log', lines: 300, error: false }]], 1);
+    wire.push(...nudgedTurn(e, 'S', history, 2));
+    wire.push(...runTurns(e, 'S', history, [[{ kind: 'read', lines: 200 }]], 3));
+    e.settle();
+    const turns = sink.events.filter((x): x is Extract<typeof x, { type: 'turn' }> => x.type === 'turn');
+    expect(turns.map((t) => t.turn)).toEqual([1, 2, 3]);
+    expect(turns.map((t) => t.delta_saved)).toEqual([1, 2, 3].map((t) => wire.filter((w) => w.turn === t).reduce((a, w) => a + w.raw - w.sent, 0)));
+    expect(e.sessions.get('S')?.ledger.calls.map((c) => c.turn)).toEqual(wire.map((w) => w.turn));
   });
 
   it('counts the replies of a host without pre_model_call when it sends the conversation at the turn end', () => {

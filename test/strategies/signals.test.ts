@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { HmcConfig } from '../../src/config/keys.js';
 import type { StrategyResult, ToolOutput } from '../../src/engine/types.js';
 import { shortCircuit } from '../../src/strategies/short-circuit.js';
-import { importance, isImportantLine, reportsFailure } from '../../src/strategies/signals.js';
+import { failureTokens, importance, isImportantLine, isPassingTestLine, reportsFailure } from '../../src/strategies/signals.js';
 import { truncate } from '../../src/strategies/truncation.js';
 
 describe('reportsFailure', () => {
@@ -132,6 +132,35 @@ describe('isImportantLine', () => {
     expect(importance('warning: meh')).toBe(1);
     expect(importance('plain')).toBe(0);
   });
+});
+
+describe('isPassingTestLine', () => {
+  const passing = [
+    ' ✓ test/signals.test.ts > reportsFailure > reports a failure in "FATAL: out of memory" 0ms',
+    '  ✔ rejects a bad token (12ms)',
+    '  √ handles Traceback (most recent call last): lines',
+    'tests/test_errors.py::test_raises_permission_denied PASSED                  [ 50%]',
+    'test parser::reports_syntax_error ... ok',
+    '--- PASS: TestPanicRecovery (0.00s)',
+    'ok 3 - throws on fatal input',
+  ];
+  const other = [
+    ' × test/error-purge.test.ts > purges a failure 5ms',
+    ' FAIL  test/error-purge.test.ts > purges a failure',
+    'tests/test_errors.py::test_raises FAILED',
+    'test parser::reports ... FAILED',
+    '--- FAIL: TestParse (0.00s)',
+    '=== 1 failed, 3 passed in 0.12s ===',
+    'ERROR: could not open file',
+  ];
+  for (const line of passing) {
+    it(`reads a passing test in ${JSON.stringify(line)}: not important, no failure token`, () => {
+      expect(isPassingTestLine(line)).toBe(true);
+      expect(importance(line)).toBe(0);
+      expect(failureTokens(line)).toEqual([]);
+    });
+  }
+  for (const line of other) it(`reads no passing test in ${JSON.stringify(line)}`, () => expect(isPassingTestLine(line)).toBe(false));
 });
 
 describe('contract shared by the pure text strategies (property)', () => {

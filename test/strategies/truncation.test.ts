@@ -153,6 +153,43 @@ describe('truncate keeps what matters from the middle', () => {
   });
 });
 
+describe('truncate reads passing tests as passing', () => {
+  /** `vitest run -v` of a suite that tests failure detection, three tests failing (as in a real Hermes session). */
+  const words = ['Error: file already exists', 'FATAL: out of memory', 'error[E0425]: cannot find value', '3 failed, 5 passed', '=== 1 failed, 3 passed in 0.12s ===',
+    'FAIL src/app.test.js', '--- FAIL: TestParse (0.00s)', "thread 'main' panicked at src/main.rs:2:5", 'Traceback (most recent call last):',
+    "ModuleNotFoundError: No module named 'x'", 'java.lang.NullPointerException', 'Uncaught TypeError: x is not a function', 'CONFLICT (content): Merge conflict',
+    'Permission denied (publickey).', 'Aborted (core dumped)', 'Segmentation fault', 'exit status 1', 'bash: foo: command not found', 'npm ERR! code ENOENT',
+    'The operation timed out', 'Killed', 'Failures: 1, Errors: 0', '10 failed', '0 passed, 1 error'];
+  const failure = (n: number, title: string, got: string, want: string): string[] => [
+    ` FAIL  test/strategies/error-purge.test.ts > findStaleErrors > ${title}`, `AssertionError: expected ${got} to deeply equal ${want}`, '',
+    '- Expected', '+ Received', '', `- ${want}`, `+ ${got}`, '', ` ❯ test/strategies/error-purge.test.ts:${10 + n}:51`,
+    `     ${10 + n}|     expect([...findStaleErrors(entries, 6, CFG)]).toEqual(${want});`, '       |                                                   ^', '',
+    ` ⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯[${n}/3]⎯`, ''];
+  const log = (): string[] => [
+    ' RUN  v4.1.12 /work/hmc', '',
+    ...numbered(20, ' ✓ test/strategies/truncation.test.ts > truncate > keeps case'),
+    ...words.map((w) => ` ✓ test/strategies/signals.test.ts > reportsFailure > reports a failure in "${w}" 0ms`),
+    ...words.map((w) => ` ✓ test/strategies/signals.test.ts > isImportantLine > keeps "${w}" 0ms`),
+    ...numbered(20, ' ✓ test/strategies/placeholders.test.ts > failureReason > finds case'),
+    ' × test/strategies/error-purge.test.ts > findStaleErrors > purges a failure exactly `turns` turns old 5ms', '   → expected [] to deeply equal [ \'a\' ]',
+    ' × test/strategies/error-purge.test.ts > findStaleErrors > never purges the current turn 1ms', '   → expected [] to deeply equal [ \'b\' ]',
+    ' × test/strategies/error-purge.test.ts > findStaleErrors > returns every stale failure 1ms', '   → expected [ \'a\' ] to deeply equal [ \'a\', \'c\' ]',
+    '', ' ⎯⎯⎯⎯⎯⎯⎯ Failed Tests 3 ⎯⎯⎯⎯⎯⎯⎯', '',
+    ...failure(1, 'purges a failure exactly `turns` turns old', '[]', "[ 'a' ]"),
+    ...failure(2, 'never purges the current turn', '[]', "[ 'b' ]"),
+    ...failure(3, 'returns every stale failure', "[ 'a' ]", "[ 'a', 'c' ]"),
+    '', ' Test Files  1 failed | 5 passed (6)', '      Tests  3 failed | 249 passed (252)', '   Start at  23:00:18', '   Duration  2.96s (transform 336ms, setup 0ms)'];
+
+  it('regression: titles of passing tests that name failure words do not crowd out the real failures', () => {
+    const lines = log();
+    const o = out(lines.join('\n'), { isError: true });
+    const shown = render(o, truncate(o, cfg())).split('\n');
+    // Which test failed and why, for each of the three (the budget keeps more of their detail).
+    for (const line of lines.filter((l) => /^ (?:FAIL|×) |^AssertionError/.test(l))) expect(shown, `lost ${line}`).toContain(line);
+    expect(shown.filter((l) => l.startsWith(' ✓') && /reports a failure|keeps "/.test(l))).toEqual([]);
+  });
+});
+
 describe('truncate skips what it must not or need not cut', () => {
   const long = numbered(200).join('\n');
   const cases: Array<[string, ToolOutput, Cfg]> = [
