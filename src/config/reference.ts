@@ -10,10 +10,7 @@ import { CONFIG_KEYS, type ConfigKey } from './keys.js';
 
 /** Keys whose doc line needs more than one line of context. */
 const NOTES: Record<string, string> = {
-  'compress.max_context_percent': 'Layer 1 is not implemented yet ([engine.md](engine.md)): accepted and validated, no effect.',
-  'compress.min_context_percent': 'Layer 1 is not implemented yet: accepted and validated, no effect.',
-  'background_compression.enabled': 'Layer 1 is not implemented yet: accepted and validated, no effect. The protocol already carries `llm.complete` for it.',
-  'background_compression.protect_recent_turns': 'Layer 1 is not implemented yet: accepted and validated, no effect.',
+  'compress.min_context_percent': 'Layer 1 does not aim at a context size: it summarises finished ranges ([engine.md](engine.md) "Layer 1").',
 };
 
 const HEADER = `# Configuration
