@@ -19,6 +19,7 @@ import { createPhaseIndex } from '../../src/store/phase-index.js';
 import { createRecorder } from '../../src/store/recorder.js';
 import type { Summariser, SummaryRequest, SummaryResult } from '../../src/summarise/types.js';
 import { assistantCall, config, terminal, toolResult, user } from '../helpers/conversation.js';
+import { recallAll } from '../helpers/recall.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -81,8 +82,7 @@ describe('layer 1 with the real session index', () => {
     const listed = await e.control({ session_id: 'W', args: { action: 'index' } });
     expect(listed).toMatchObject({ count: 1, entries: [{ phase_id: 1, topic: 'Widget build', recall_id: phases[0]?.recallId }] });
     expect(await e.control({ session_id: 'W', args: { action: 'index', query: 'make steps' } })).toMatchObject({ count: 1, hits: [{ phase_id: 1 }] });
-    const recalled = await e.control({ session_id: 'W', args: { action: 'recall', id: phases[0]?.recallId } });
-    expect(safeJson(recalled.messages)).toBe(safeJson(messages.slice(phases[0]?.from, (phases[0]?.to ?? 0) + 1)));
+    expect(safeJson(await recallAll(e, 'W', String(phases[0]?.recallId)))).toBe(safeJson(messages.slice(phases[0]?.from, (phases[0]?.to ?? 0) + 1)));
     index.close();
   });
 });

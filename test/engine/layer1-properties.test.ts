@@ -14,6 +14,7 @@ import type { Message } from '../../src/engine/types.js';
 import { NULL_SINK } from '../../src/events/types.js';
 import type { Summariser, SummaryRequest, SummaryResult } from '../../src/summarise/types.js';
 import { config, terminal } from '../helpers/conversation.js';
+import { recallAll } from '../helpers/recall.js';
 
 class Echo implements Summariser {
   count = 0;
@@ -89,8 +90,7 @@ describe('layer 1 on random conversations', () => {
           const s = e.sessions.get('P');
           for (const p of s?.phases ?? []) {
             phases++;
-            const answer = await e.control({ session_id: 'P', args: { action: 'recall', id: p.recallId } });
-            expect(safeJson(answer.messages)).toBe(safeJson(messages.slice(p.from, p.to + 1)));
+            expect(safeJson(await recallAll(e, 'P', p.recallId))).toBe(safeJson(messages.slice(p.from, p.to + 1)));
           }
         },
       ),
