@@ -48,14 +48,17 @@ CONTROL_SCHEMA = {
         "scope=global for all sessions; phase=N for one phase's whole summary), "
         "analytics (scope, period=all|day|month|recent|project, "
         "limit), dashboard (sub_action=start|stop|status), sweep (count), manual_set (enabled), "
-        "manual_status, recall (id, lines): the exact text a marker like (recall id=r... lines=41-160) stands for."
+        "manual_status, recall (id, lines): the exact text a marker like (recall id=r... lines=41-160) stands for; "
+        "of a summarised phase, its exact messages a page at a time (messages, or message with lines)."
     ),
     "parameters": {
         "type": "object",
         "properties": {
             "action": {"type": "string", "description": "status, context, stats, index, recall, analytics, dashboard, sweep, manual_set or manual_status"},
             "id": {"type": "string", "description": "recall: the id a marker prints (recall id=r...)"},
-            "lines": {"type": "string", "description": "recall: the lines a marker names, e.g. 41-160 (omit for the whole output)"},
+            "lines": {"type": "string", "description": "recall: the lines a marker names, e.g. 41-160 (omit for the whole output); with message, that message's lines"},
+            "messages": {"type": "string", "description": "recall of a summarised phase: which of its messages, e.g. 21-40 (an answer says which come next)"},
+            "message": {"type": "integer", "description": "recall of a summarised phase: one message too big for a page, read with lines"},
             "count": {"type": "integer", "description": "sweep: how many recent tool outputs to prune"},
             "enabled": {"type": "boolean", "description": "manual_set: turn manual mode on or off"},
             "query": {"type": "string", "description": "index: words to search the summarised phases for"},
@@ -352,7 +355,7 @@ class _Session:
     pairs in the form Hermes sends them), the edits applied in place on Hermes' live dicts this
     turn, and the last model-call view."""
 
-    __slots__ = ("held", "generation", "backups", "inplace", "view", "view_id", "system", "tools_key")
+    __slots__ = ("held", "generation", "backups", "inplace", "view", "view_id", "system", "tools_key", "measured", "tools_tokens")
 
     def __init__(self):
         self.held = None  # [(role, content)] as the sidecar holds them; None: unknown, send everything
@@ -363,6 +366,8 @@ class _Session:
         self.view_id = None
         self.system = _UNSENT  # the system prompt last sent
         self.tools_key = None  # names of the tool schemas last sent
+        self.measured = []  # per message of the last request: ((role, text length, calls), Hermes' character count)
+        self.tools_tokens = (None, 0)  # (tool names, Hermes' token estimate of their schemas)
 
 
 _UNSENT = object()
@@ -410,6 +415,48 @@ def _live_message(msg):
     if isinstance(out.get("tool_calls"), list):
         out["tool_calls"] = [_sent_call(c) for c in out["tool_calls"]]
     return out
+
+
+def _hermes_message_chars():
+    """Hermes' own character count of one message (images aside), else the rule it follows."""
+    try:
+        from agent.model_metadata import _estimate_message_chars
+
+        return _estimate_message_chars
+    except Exception:
+        return lambda msg: len(str(msg))
+
+
+def _hermes_tools_tokens(tools):
+    """Hermes' own rough count of the tool schemas (0.19 sums their main fields; 0.16 `str(tools)` / 4)."""
+    if not tools:
+        return 0
+    try:
+        from agent.model_metadata import _estimate_tools_tokens_rough
+
+        return int(_estimate_tools_tokens_rough(tools))
+    except Exception:
+        return (len(str(tools)) + 3) // 4
+
+
+def _host_tokens(sess, messages, tools, tools_key):
+    """Hermes' rough measure of this request as its compressor judges it (0.16, 0.19:
+    `estimate_request_tokens_rough`, characters / 4 of every message and of the tool schemas),
+    before HMC's edits. Layer 1 fires at its share of Hermes' threshold in these units
+    (docs/hermes.md "Layer 1 beside Hermes' compressor"). A message is counted once while its
+    role, text length and tool calls stay the same."""
+    chars_of = _hermes_message_chars()
+    before, measured, total = sess.measured, [], 0
+    for i, msg in enumerate(messages):
+        text = _text_of(msg.get("content"))
+        key = (msg.get("role"), len(text) if isinstance(text, str) else -1, len(msg.get("tool_calls") or ()))
+        chars = before[i][1] if i < len(before) and before[i][0] == key else chars_of(msg)
+        measured.append((key, chars))
+        total += chars
+    sess.measured = measured
+    if sess.tools_tokens[0] != tools_key:
+        sess.tools_tokens = (tools_key, _hermes_tools_tokens(tools))
+    return (total + 3) // 4 + sess.tools_tokens[1]
 
 
 def _text_of(content):
@@ -667,6 +714,7 @@ class Bridge:
         if fresh or tools_key != sess.tools_key:
             params["tools"] = tools if isinstance(tools, list) else []
         params["view"] = sess.view_id if not fresh and sess.view_id is not None else 0
+        params["host_tokens"] = _host_tokens(sess, messages, tools, tools_key)
         answer, held = self._send("pre_model_call", params, messages, self._base(sess, messages, offset), lambda m, i: self._raw(sess, m, i - offset), offset)
         result = _result(answer)
         if not result:

@@ -101,6 +101,12 @@ export interface PreModelCallParams extends PreLlmCallParams {
   tools?: unknown[];
   /** The `view` of the previous answer, when the host still holds it: the answer is then a delta. */
   view?: number;
+  /**
+   * The host's own measure of this request, raw (before HMC's edits), in the units its compressor
+   * decides on (Hermes: characters / 4 of every message and the tool schemas). Layer 1 then fires
+   * at its share of the host's threshold in the host's own units (docs/engine.md, "Layer 1").
+   */
+  host_tokens?: number;
 }
 
 export interface PreModelCallResult {

@@ -183,6 +183,8 @@ export class Engine implements HmcHostApi {
       // From the first pre_model_call on, calls are counted when sent, never again from replies.
       if (send) s.callsAtSend = true;
       if (typeof p.compression_threshold === 'number' && p.compression_threshold > 0 && p.compression_threshold <= 1) s.hostThreshold = p.compression_threshold;
+      // The host's measure describes this one request; a call without it is measured by HMC alone.
+      s.hostTokens = send && typeof send.host_tokens === 'number' ? send.host_tokens : undefined;
       this.sync(s, messages, config, base);
       // Summaries an earlier process made go back on the messages they were made from (free).
       this.markChanged(s, this.layer1.rehold(s, config));

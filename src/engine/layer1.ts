@@ -111,6 +111,13 @@ export class Layer1 {
     const sizes: RangeMessage[] = s.messages.map((m) => ({ role: m.role, tokens: sentTokens(s, m) }));
     let context = 0;
     for (const m of sizes) context += m.tokens;
+    if (s.hostTokens !== undefined) {
+      // In the host's units: its measure of the raw request, less what HMC takes off it (the same
+      // rough rule both sides), so the system prompt and tool schemas count as the host counts them.
+      let raw = 0;
+      for (const m of s.messages) raw += rawTokens(m);
+      context = Math.max(context, s.hostTokens - Math.max(0, raw - context));
+    }
     if (context <= trigger) return;
     const range = chooseRange(sizes, s.phases, { protectTurns: bc.protect_recent_turns, protectCalls: bc.protect_recent_calls, minTokens: MIN_RANGE_TOKENS });
     if (!range) return;
@@ -288,7 +295,15 @@ function rangeDigest(messages: readonly MessageState[], from: number, to: number
 
 /** Estimated tokens a message is sent with now (content and its tool calls). */
 function sentTokens(s: Session, m: MessageState): number {
-  const view = s.viewOf(m);
-  const chars = typeof view === 'string' ? view.length : view === null || view === undefined ? 0 : 200;
+  return roughTokens(s.viewOf(m), m);
+}
+
+/** The same estimate for the message as the host holds it. */
+function rawTokens(m: MessageState): number {
+  return roughTokens(m.raw, m);
+}
+
+function roughTokens(content: unknown, m: MessageState): number {
+  const chars = typeof content === 'string' ? content.length : content === null || content === undefined ? 0 : 200;
   return Math.ceil((chars + m.extra.length) / 4) + 4;
 }

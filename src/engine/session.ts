@@ -174,6 +174,8 @@ export class Session {
   hintSent = '';
   /** The host's own compression threshold (0..1 of the window), when it says. */
   hostThreshold: number | undefined = undefined;
+  /** The host's own measure of the request being sent now (pre_model_call `host_tokens`), raw. */
+  hostTokens: number | undefined = undefined;
   /** Assistant replies among `messages`: the model calls made so far. */
   replies = 0;
   /** The newest timestamp the host's messages carried (ms), or 0 when they carry none. */

@@ -69,6 +69,9 @@ function conversation(p: Record<string, unknown>): Checked<PreLlmCallParams> {
   const sid = sessionId(p);
   if (!sid.ok) return sid;
   if (p.context_length !== undefined && typeof p.context_length !== 'number') return bad('params.context_length must be a number');
+  if (p.host_tokens !== undefined && !(typeof p.host_tokens === 'number' && Number.isFinite(p.host_tokens) && p.host_tokens >= 0)) {
+    return bad('params.host_tokens must be a non-negative number');
+  }
   if (p.messages !== undefined) {
     const list = messages(p.messages, 'messages');
     if (!list.ok) return list;

@@ -110,6 +110,22 @@ class BridgeTests(BridgeCase):
         assert [{k: v for k, v in m.items() if k != "api_content"} for m in host.history] == REFERENCE_SNAPSHOTS[2]
 
 
+    def test_every_model_call_carries_hermes_own_measure_of_the_raw_request(self):
+        ctx = FakeCtx()
+        _, bridge = self.load_bridge(ctx, HMC_SIDECAR_COMMAND=fake_sidecar_command(), HMC_FAKE_LOG=str(self.tmp / "fake.log"))
+        host = FakeHermes(ctx, stamp_api_content=True)
+        host.run_turn(*TURNS[0])
+        log = [json.loads(line) for line in (self.tmp / "fake.log").read_text().splitlines()]
+        sent = [r["params"]["host_tokens"] for r in log if r["method"] == "pre_model_call"]
+        # Hermes' rule (characters / 4 of every message and of the tool schemas), on the request as
+        # it was before HMC's edits: each tool result as the run without the plugin sent it.
+        def raw(request, reference):
+            return [dict(m, content=r["content"]) if m.get("role") == "tool" else m for m, r in zip(request["messages"], reference["messages"])]
+        rough = [(sum(len(str(m)) for m in raw(r, ref)) + 3) // 4 + (len(str(r["tools"])) + 3) // 4 for r, ref in zip(host.requests, REFERENCE.requests[:len(sent)])]
+        assert len(sent) == 4 and sent == rough, (sent, rough)
+        # The compressed read went out, yet Hermes' measure of the raw request kept growing.
+        assert tool_contents(host.requests[1])[0].startswith("[compressed") and sent == sorted(sent)
+
     def test_every_model_call_goes_to_pre_model_call_incrementally_with_the_fixed_part_once(self):
         ctx = FakeCtx()
         _, bridge = self.load_bridge(ctx, HMC_SIDECAR_COMMAND=fake_sidecar_command(), HMC_FAKE_LOG=str(self.tmp / "fake.log"))
@@ -322,7 +338,7 @@ class BridgeTests(BridgeCase):
         self.load_bridge(ctx, HMC_SIDECAR_COMMAND=fake_sidecar_command())
         assert ctx.tools["hmc_control"]["toolset"] == "hmc_tools"
         props = ctx.tools["hmc_control"]["schema"]["parameters"]["properties"]
-        assert sorted(props) == ["action", "count", "enabled", "id", "limit", "lines", "period", "phase", "query", "scope", "session", "sub_action"]
+        assert sorted(props) == ["action", "count", "enabled", "id", "limit", "lines", "message", "messages", "period", "phase", "query", "scope", "session", "sub_action"]
         assert ctx.commands["hmc"]("status") == "fake: status"
         out = json.loads(ctx.tools["hmc_control"]["handler"]({"action": "ask"}, task_id="t", session_id="s9"))
         assert out["answer"]["result"]["text"] == "summary of 1 messages"

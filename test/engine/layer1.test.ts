@@ -19,6 +19,7 @@ import type { Summariser, SummaryRequest, SummaryResult } from '../../src/summar
 import { NULL_SINK } from '../../src/events/types.js';
 import { NULL_PHASE_INDEX, type PhaseEntry, type PhaseIndex } from '../../src/store/phase-types.js';
 import { assistantCall, config, RecordingSink, terminal, toolResult, user } from '../helpers/conversation.js';
+import { recallAll } from '../helpers/recall.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -127,7 +128,24 @@ describe('layer 1', () => {
     const phase = session?.phases[0];
     const answer = await e.control({ session_id: 'L1', args: { action: 'recall', id: phase?.recallId } });
     expect(answer.phase).toBe(true);
-    expect(safeJson(answer.messages)).toBe(safeJson(messages.slice(phase?.from, (phase?.to ?? 0) + 1)));
+    expect(safeJson(await recallAll(e, 'L1', String(phase?.recallId)))).toBe(safeJson(messages.slice(phase?.from, (phase?.to ?? 0) + 1)));
+  });
+
+  it('gives a big phase back a page at a time, every page exact, a message too big for a page by its lines', async () => {
+    const e = make(l1config(), new ListingSummariser());
+    await drive(e, loop(4), { window: 60_000 });
+    const line = (n: number): string => `line ${n} of a long output ${'x'.repeat(60)}`;
+    const big = Array.from({ length: 1500 }, (_, i) => line(i + 1)).join('\n');
+    const phase: Message[] = [];
+    for (let i = 0; i < 12; i++) {
+      phase.push({ role: 'assistant', content: '', tool_calls: [{ id: `c${i}`, type: 'function', function: { name: 'terminal', arguments: '{}' } }] });
+      phase.push({ role: 'tool', tool_call_id: `c${i}`, content: i === 5 ? big : big.slice(0, 9_000) });
+    }
+    e.recall.put('L1', 'r00000000ab', '(phase)', JSON.stringify(phase));
+    expect(safeJson(await recallAll(e, 'L1', 'r00000000ab'))).toBe(safeJson(phase));
+    const ask = async (args: Record<string, unknown>): Promise<Record<string, unknown>> => e.control({ session_id: 'L1', args: { action: 'recall', id: 'r00000000ab', ...args } });
+    expect(await ask({ messages: 'soon' })).toEqual({ error: 'messages must look like 1-20 (or one message number), got "soon"' });
+    expect(await ask({ message: 99 })).toEqual({ error: 'message must be a number from 1 to 24, got "99"' });
   });
 
   it('updates the same phase as the finished work grows, never summarising a range twice', async () => {
@@ -184,6 +202,34 @@ describe('layer 1', () => {
     expect(late.requests.length).toBe(0);
   });
 
+  it('measures the context in the host\u2019s own units when the host sends them (host_tokens)', async () => {
+    // The same loop, the same window and threshold: HMC's own measure stays below the trigger;
+    // the host, counting its system prompt and tool schemas too, says the request is far bigger.
+    const run = async (hostExtra: number | null): Promise<number> => {
+      const summariser = new ListingSummariser();
+      const e = make(l1config(), summariser);
+      const live: Message[] = [];
+      for (const m of loop(14)) {
+        if (m.role === 'assistant') {
+          const own = Math.ceil(JSON.stringify(live).length / 4);
+          e.preModelCall({ session_id: 'H', messages: live, context_length: 100_000, compression_threshold: 0.5, ...(hostExtra === null ? {} : { host_tokens: own + hostExtra }) });
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        live.push(m);
+      }
+      return summariser.requests.length;
+    };
+    expect(await run(null)).toBe(0);
+    expect(await run(0)).toBe(0);
+    expect(await run(40_000)).toBeGreaterThan(0);
+  });
+
+  it('refuses a host_tokens that is not a non-negative number, naming it', async () => {
+    const { classify } = await import('../../src/protocol/guards.js');
+    const record = { id: 1, method: 'pre_model_call', params: { session_id: 'X', messages: [], host_tokens: -3 } };
+    expect(classify(record)).toEqual({ kind: 'invalid', id: 1, error: { code: 'invalid_params', message: 'pre_model_call: params.host_tokens must be a non-negative number' } });
+  });
+
   it('a new process puts a summary back word for word, and that is no cache break', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'hmc-l1-'));
     dirs.push(dir);
@@ -211,3 +257,4 @@ describe('layer 1', () => {
     expect(second.context).toBeUndefined();
   });
 });
+
