@@ -74,16 +74,16 @@ model:
   default: {model}
   base_url: http://127.0.0.1:{port}/v1
   api_key: sk-e2e
-  context_length: 131072
+  context_length: {context_length}
 plugins:
-  enabled: [hmc]
+  enabled: [{plugins}]
 security:
   tirith_enabled: false
 tools:
   tool_search:
     enabled: "off"
 compression:
-  enabled: false
+{compression}
 curator:
   enabled: false
 memory:
@@ -108,10 +108,15 @@ tool_loop_guardrails:
 class Sandbox:
     """One Hermes install in a throwaway HERMES_HOME, talking to a scripted model server."""
 
-    def __init__(self, case, install, script, files, hmc_config=None, root=None):
+    def __init__(self, case, install, script, files, hmc_config=None, root=None, hmc=True, context_length=131072,
+                 compression=None, toolsets="file,terminal,hmc_tools", real_usage=False):
         """`root`: a folder to build the sandbox in and keep (scripts/real-session.py), else a
-        temporary one removed when the test ends."""
+        temporary one removed when the test ends. `hmc` False: the plugin is installed but not
+        enabled (Hermes as it runs without HMC). `compression`: Hermes' own compressor off (None)
+        or on with these `compression:` keys. `real_usage`: the model server reports a request's
+        size as its prompt tokens, as a provider does."""
         self.install = install
+        self.toolsets = toolsets
         tmp = Path(root) if root else Path(tempfile.mkdtemp(prefix="hmc-e2e-"))
         if not root:
             case.addCleanup(shutil.rmtree, tmp, True)
@@ -119,12 +124,15 @@ class Sandbox:
         for d in (self.work, user_home, self.home / "plugins"):
             d.mkdir(parents=True)
         for name, text in files.items():
+            (self.work / name).parent.mkdir(parents=True, exist_ok=True)
             (self.work / name).write_text(text)
-        self.server = ModelServer(script)
+        self.server = ModelServer(script, real_usage)
         case.addCleanup(self.server.close)
         (self.home / "plugins" / "hmc").symlink_to(REPO)
         (self.home / ".update_check").write_text(json.dumps({"ts": time.time(), "behind": 0, "rev": None, "ver": install["version"]}))
-        (self.home / "config.yaml").write_text(HOME_CONFIG.format(model=MODEL, port=self.server.port))
+        compression = "\n".join("  %s: %s" % kv for kv in dict({"enabled": "true"}, **compression).items()) if compression is not None else "  enabled: false"
+        (self.home / "config.yaml").write_text(HOME_CONFIG.format(model=MODEL, port=self.server.port, context_length=context_length,
+                                                                  plugins="hmc" if hmc else "", compression=compression))
         self.state = self.home / "hmc_state"
         proxy = "http://127.0.0.1:%d" % self.server.port
         self.env = {"PATH": os.environ["PATH"], "HOME": str(user_home), "HERMES_HOME": str(self.home), "LANG": "C.UTF-8",
@@ -139,7 +147,7 @@ class Sandbox:
                                                           "--state-dir", str(self.state), "--config", str(config)])
 
     def argv(self, *extra):
-        return [self.install["hermes"], "chat", *extra, "-t", "file,terminal,hmc_tools", "--yolo", "--accept-hooks", "--ignore-rules", "--cli"]
+        return [self.install["hermes"], "chat", *extra, "-t", self.toolsets, "--yolo", "--accept-hooks", "--ignore-rules", "--cli"]
 
     def run_q(self, text, session=None, timeout=240, during=None):
         """One turn in its own process: (returncode, stdout, stderr, session id)."""
