@@ -366,7 +366,7 @@ class _Session:
         self.view_id = None
         self.system = _UNSENT  # the system prompt last sent
         self.tools_key = None  # names of the tool schemas last sent
-        self.measured = []  # per message of the last request: ((role, text length, calls), Hermes' character count)
+        self.measured = []  # Hermes' character count of each message after the system prompt, as last sent
         self.tools_tokens = (None, 0)  # (tool names, Hermes' token estimate of their schemas)
 
 
@@ -417,14 +417,19 @@ def _live_message(msg):
     return out
 
 
+_MESSAGE_CHARS = []  # Hermes' per-message character count, looked up once (a failed import searches sys.path)
+
+
 def _hermes_message_chars():
     """Hermes' own character count of one message (images aside), else the rule it follows."""
-    try:
-        from agent.model_metadata import _estimate_message_chars
-
-        return _estimate_message_chars
-    except Exception:
-        return lambda msg: len(str(msg))
+    if not _MESSAGE_CHARS:
+        try:
+            from agent.model_metadata import _estimate_message_chars as count
+        except Exception:
+            def count(msg):
+                return len(str(msg))
+        _MESSAGE_CHARS.append(count)
+    return _MESSAGE_CHARS[0]
 
 
 def _hermes_tools_tokens(tools):
@@ -439,24 +444,20 @@ def _hermes_tools_tokens(tools):
         return (len(str(tools)) + 3) // 4
 
 
-def _host_tokens(sess, messages, tools, tools_key):
+def _host_tokens(sess, messages, offset, base, tools, tools_key):
     """Hermes' rough measure of this request as its compressor judges it (0.16, 0.19:
     `estimate_request_tokens_rough`, characters / 4 of every message and of the tool schemas),
     before HMC's edits. Layer 1 fires at its share of Hermes' threshold in these units
-    (docs/hermes.md "Layer 1 beside Hermes' compressor"). A message is counted once while its
-    role, text length and tool calls stay the same."""
+    (docs/hermes.md "Layer 1 beside Hermes' compressor"). The `base` messages the sidecar holds
+    unchanged keep the count they had when they were new (an in-place edit of an earlier turn is
+    counted raw: a little more than Hermes counts)."""
     chars_of = _hermes_message_chars()
-    before, measured, total = sess.measured, [], 0
-    for i, msg in enumerate(messages):
-        text = _text_of(msg.get("content"))
-        key = (msg.get("role"), len(text) if isinstance(text, str) else -1, len(msg.get("tool_calls") or ()))
-        chars = before[i][1] if i < len(before) and before[i][0] == key else chars_of(msg)
-        measured.append((key, chars))
-        total += chars
-    sess.measured = measured
+    keep = base if base is not None and base <= len(sess.measured) else 0
+    sess.measured = sess.measured[:keep] + [chars_of(m) for m in messages[offset + keep:]]
+    head = sum(chars_of(m) for m in messages[:offset])  # the system prompt
     if sess.tools_tokens[0] != tools_key:
         sess.tools_tokens = (tools_key, _hermes_tools_tokens(tools))
-    return (total + 3) // 4 + sess.tools_tokens[1]
+    return (head + sum(sess.measured) + 3) // 4 + sess.tools_tokens[1]
 
 
 def _text_of(content):
@@ -570,7 +571,11 @@ class Bridge:
                 answer = None
             else:
                 new = held[:base] + [(m["role"], m["content"]) for m in append]
+                if method != "pre_model_call":
+                    sess.measured = sess.measured[:base]  # Hermes' counts hold for the unchanged messages only
         if answer is None:
+            if method != "pre_model_call":
+                sess.measured = []
             whole = [convert(m, offset + k) for k, m in enumerate(messages[offset:])]
             streamed = self._stream(params, whole)
             answer = self.sidecar.call(method, dict(params, base=streamed, append=whole[streamed:]) if streamed else dict(params, messages=whole))
@@ -714,8 +719,9 @@ class Bridge:
         if fresh or tools_key != sess.tools_key:
             params["tools"] = tools if isinstance(tools, list) else []
         params["view"] = sess.view_id if not fresh and sess.view_id is not None else 0
-        params["host_tokens"] = _host_tokens(sess, messages, tools, tools_key)
-        answer, held = self._send("pre_model_call", params, messages, self._base(sess, messages, offset), lambda m, i: self._raw(sess, m, i - offset), offset)
+        base = self._base(sess, messages, offset)
+        params["host_tokens"] = _host_tokens(sess, messages, offset, base, tools, tools_key)
+        answer, held = self._send("pre_model_call", params, messages, base, lambda m, i: self._raw(sess, m, i - offset), offset)
         result = _result(answer)
         if not result:
             return False
