@@ -82,6 +82,25 @@ function runTurns(e: Engine, sid: string, history: Message[], turns: Step[][], f
  * user message and calls the model again (no pre_llm_call), twice, then drops both nudges from the
  * history at the turn end, as Hermes 0.19's verify-on-stop does (agent/conversation_loop.py).
  */
+/** Three turns of session S, each in a new engine over the same state dir (Hermes `-q`): the turn events and the wire. */
+async function processPerTurn(
+  dir: string,
+  turnOf: (e: Engine, history: Message[], turn: number) => { raw: number; sent: number; turn: number }[],
+): Promise<{ events: Omit<TurnEvent, 'id' | 'source' | 'time'>[]; wire: { raw: number; sent: number; turn: number }[] }> {
+  const history: Message[] = [];
+  const events: Omit<TurnEvent, 'id' | 'source' | 'time'>[] = [];
+  const wire: { raw: number; sent: number; turn: number }[] = [];
+  for (let turn = 1; turn <= 3; turn++) {
+    const sink = new RecordingSink();
+    const e = newEngine(sink, dir);
+    wire.push(...turnOf(e, history, turn));
+    e.onSessionFinalize({ session_id: 'S', reason: 'shutdown' });
+    await e.flushSaves();
+    events.push(...sink.events.filter((x): x is Extract<typeof x, { type: 'turn' }> => x.type === 'turn'));
+  }
+  return { events, wire };
+}
+
 function nudgedTurn(e: Engine, sid: string, history: Message[], turn: number): { raw: number; sent: number; turn: number }[] {
   const wire: { raw: number; sent: number; turn: number }[] = [];
   const live = [...history, user(`turn ${turn}: fix it`)];
@@ -159,17 +178,7 @@ describe('model calls counted when sent', () => {
 
   it('regression: one process per turn (-q) — each turn event says what that turn saved, not the session total', async () => {
     dir = mkdtempSync(join(tmpdir(), 'hmc-turns-'));
-    const history: Message[] = [];
-    const events: Omit<TurnEvent, 'id' | 'source' | 'time'>[] = [];
-    const wire: { raw: number; sent: number; turn: number }[] = [];
-    for (let turn = 1; turn <= 3; turn++) {
-      const sink = new RecordingSink();
-      const e = newEngine(sink, dir);
-      wire.push(...runTurns(e, 'S', history, [[{ kind: 'log', lines: 300, error: false }, { kind: 'read', lines: 200 }]], turn));
-      e.onSessionFinalize({ session_id: 'S', reason: 'shutdown' });
-      await e.flushSaves();
-      events.push(...sink.events.filter((x): x is Extract<typeof x, { type: 'turn' }> => x.type === 'turn'));
-    }
+    const { events, wire } = await processPerTurn(dir, (e, history, turn) => runTurns(e, 'S', history, [[{ kind: 'log', lines: 300, error: false }, { kind: 'read', lines: 200 }]], turn));
     const perTurn = [1, 2, 3].map((t) => wire.filter((w) => w.turn === t).reduce((a, w) => a + w.raw - w.sent, 0));
     expect(events.map((x) => x.turn)).toEqual([1, 2, 3]);
     expect(events.map((x) => x.delta_saved)).toEqual(perTurn);
@@ -182,18 +191,9 @@ describe('model calls counted when sent', () => {
     // You edited code in this turn…]") and calls the model again, with no pre_llm_call; it never
     // stores the nudge. Counted as user turns, turn 2 became 4 and turns 3–4 were never reported.
     dir = mkdtempSync(join(tmpdir(), 'hmc-nudge-'));
-    const history: Message[] = [];
-    const events: Omit<TurnEvent, 'id' | 'source' | 'time'>[] = [];
-    const wire: { raw: number; sent: number; turn: number }[] = [];
-    for (let turn = 1; turn <= 3; turn++) {
-      const sink = new RecordingSink();
-      const e = newEngine(sink, dir);
-      if (turn === 2) wire.push(...nudgedTurn(e, 'S', history, turn));
-      else wire.push(...runTurns(e, 'S', history, [[{ kind: 'log', lines: 300, error: false }, { kind: 'read', lines: 200 }]], turn));
-      e.onSessionFinalize({ session_id: 'S', reason: 'shutdown' });
-      await e.flushSaves();
-      events.push(...sink.events.filter((x): x is Extract<typeof x, { type: 'turn' }> => x.type === 'turn'));
-    }
+    const { events, wire } = await processPerTurn(dir, (e, history, turn) =>
+      turn === 2 ? nudgedTurn(e, 'S', history, turn) : runTurns(e, 'S', history, [[{ kind: 'log', lines: 300, error: false }, { kind: 'read', lines: 200 }]], turn),
+    );
     const perTurn = [1, 2, 3].map((t) => wire.filter((w) => w.turn === t).reduce((a, w) => a + w.raw - w.sent, 0));
     expect(events.map((x) => x.turn)).toEqual([1, 2, 3]);
     expect(events.map((x) => x.delta_saved)).toEqual(perTurn);

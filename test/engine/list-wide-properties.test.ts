@@ -75,11 +75,11 @@ const RECALL_ALL = new RegExp(RECALL.source, 'g');
 const WINDOW = 400_000;
 const BUSY = Array.from({ length: 120 }, (_, i) => (i % 10 === 0 ? `error: boom ${i}` : `compiling module ${i}`)).join('\n');
 const EXERCISED: (typeof step extends fc.Arbitrary<infer T> ? T : never)[] = [0, 1, 2, 3, 4, 5].flatMap((n) => [
-  { kind: 'terminal' as const, command: 'make', out: `${BUSY}\nround ${n}`, code: n % 2 },
+  { kind: 'terminal' as const, command: 'make' as const, out: `${BUSY}\nround ${n}`, code: (n % 2) as 0 | 1 },
   { kind: 'repeat' as const, back: 1 },
   { kind: 'read' as const, path: PATHS[n % PATHS.length] as string, from: 1, lines: 200, version: n % 3 },
-  { kind: 'terminal' as const, command: 'npm test', out: `${BUSY}\nsuite ${n}`, code: 0 },
-  { kind: 'terminal' as const, command: 'git status', out: `${BUSY}\nstatus ${n}`, code: 0 },
+  { kind: 'terminal' as const, command: 'npm test' as const, out: `${BUSY}\nsuite ${n}`, code: 0 },
+  { kind: 'terminal' as const, command: 'git status' as const, out: `${BUSY}\nstatus ${n}`, code: 0 },
 ]);
 
 describe('list-wide rewrites on random tool loops', () => {
