@@ -107,7 +107,7 @@ export class Engine implements HmcHostApi {
   constructor(private readonly opts: EngineOptions) {
     this.now = opts.now ?? Date.now;
     this.recall = new RecallStore({ stateDir: opts.stateDir, log: opts.log, now: this.now });
-    this.layer1 = new Layer1({ summariser: () => opts.summariser?.() ?? null, recall: this.recall, log: opts.log, now: this.now });
+    this.layer1 = new Layer1({ summariser: () => opts.summariser?.() ?? null, recall: this.recall, log: opts.log, now: this.now, staged: (s) => this.save(s) });
     const stateDir = opts.stateDir;
     // Expired copies go at start-up, off the first hook's path.
     if (stateDir) setTimeout(() => cleanupRecall(stateDir), 2000).unref();
@@ -205,7 +205,7 @@ export class Engine implements HmcHostApi {
       // List-wide rewrites wait until a big first call is caught up (catch-up.ts); then what it left
       // for later goes out with this call, with the caught-up outputs.
       const caughtUp = catchUp.takeCacheBreak(s);
-      const pass = catchUp.catchingUp(s) ? null : applyListWide(s, config, { recall: this.recall, callTime, breakingAt: catchUp.takeLanding(s), phase: this.layer1.staged(s) });
+      const pass = catchUp.catchingUp(s) ? null : applyListWide(s, config, { recall: this.recall, callTime, breakingAt: catchUp.takeLanding(s), phase: this.layer1.staged(s, config) });
       if (pass && config.debug && pass.decision.costly) this.opts.log(`hmc: session ${s.id}: rewrote ${pass.decision.apply.length} outputs already sent (${pass.decision.reason}) at model call ${s.replies}`);
       if (pass?.phase) this.phaseApplied(s, pass.phase);
       s.lastCallAt = callTime;

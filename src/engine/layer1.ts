@@ -44,6 +44,8 @@ export interface Layer1Deps {
   recall: RecallStore;
   log: (line: string) => void;
   now: () => number;
+  /** A summary came back and waits for a pass: save the session now, so a process that ends first does not lose it. */
+  staged?: (s: Session) => void;
 }
 
 interface Waiting {
@@ -76,14 +78,25 @@ export class Layer1 {
     return { ...this.counter(s), inFlight: this.inFlight.has(s), phases: s.phases.length };
   }
 
-  /** The summary waiting for a pass, still valid over the held messages (else dropped). */
-  staged(s: Session): StagedPhase | null {
-    const staged = this.ready.get(s);
+  /**
+   * The summary waiting for a pass, still valid over the held messages (else dropped); one an
+   * earlier process saved with the session comes back here, its views made again.
+   */
+  staged(s: Session, config: HmcConfig): StagedPhase | null {
+    let staged = this.ready.get(s);
+    if (!staged && s.stagedPhase) {
+      const { phase, updated } = s.stagedPhase;
+      const valid = phase.to < s.messages.length && rangeDigest(s.messages, phase.from, phase.to) === phase.digest;
+      staged = valid ? { phase, updated, views: phaseViews(s, config, phase) } : undefined;
+      if (staged) this.ready.set(s, staged);
+      else s.stagedPhase = null;
+    }
     if (!staged) return null;
     const { phase } = staged;
     if (phase.to >= s.messages.length || rangeDigest(s.messages, phase.from, phase.to) !== phase.digest) {
       // The host rewrote its history meanwhile: the summary is of messages no longer there.
       this.ready.delete(s);
+      s.stagedPhase = null;
       return null;
     }
     return staged;
@@ -92,6 +105,7 @@ export class Layer1 {
   /** The staged phase went out: it is in force now. */
   applied(s: Session, staged: StagedPhase): void {
     this.ready.delete(s);
+    s.stagedPhase = null;
     const { phase } = staged;
     s.phases = [...s.phases.filter((p) => p.id !== phase.id), phase].sort((a, b) => a.from - b.from);
     this.counter(s).passes++;
@@ -104,7 +118,7 @@ export class Layer1 {
   maybeStart(s: Session, config: HmcConfig, window: number, hostThreshold: number | undefined): void {
     const bc = config.background_compression;
     if (!config.enabled || !bc.enabled || s.manual) return;
-    if (this.inFlight.has(s) || this.ready.has(s)) return;
+    if (this.inFlight.has(s) || this.ready.has(s) || s.stagedPhase) return;
     const c = this.counter(s);
     if (s.replies < c.cooldownUntil) return;
     const trigger = window * Math.min(config.compress.max_context_percent, bc.threshold_share * (hostThreshold ?? bc.host_threshold));
@@ -194,6 +208,7 @@ export class Layer1 {
       return false;
     });
     this.ready.delete(s);
+    s.stagedPhase = null;
     return changed;
   }
 
@@ -249,6 +264,8 @@ export class Layer1 {
     }
     this.deps.recall.put(s.id, phase.recallId, '(phase)', JSON.stringify(s.messages.slice(phase.from, phase.to + 1).map(asMessage)));
     this.ready.set(s, { phase, updated: previous !== undefined, views });
+    s.stagedPhase = { phase, updated: previous !== undefined };
+    this.deps.staged?.(s);
   }
 
   private counter(s: Session): Counters {

@@ -132,6 +132,11 @@ export interface PersistedSession {
   last_call_at: number;
   /** Layer 1's summarised ranges (their summaries are redacted and also in the session index). */
   phases: Phase[];
+  /**
+   * A summary back from the summariser that had not gone out when the session was saved (it
+   * waits for a pass): a new process sends it instead of asking again (Hermes `-q`).
+   */
+  staged_phase?: { phase: Phase; updated: boolean };
   /** The layer-1 hint last sent (sent again only when it changes). */
   hint_sent: string;
   /** Messages the last model call sent: rewriting one of them in a later process breaks the cache too. */
@@ -170,6 +175,8 @@ export class Session {
   phases: Phase[] = [];
   /** Phases loaded from disk whose summaries are not yet back on the held messages. */
   phasesToRehold = false;
+  /** Layer 1's summary waiting for a pass (also saved, so a new process need not ask again). */
+  stagedPhase: { phase: Phase; updated: boolean } | null = null;
   /** The layer-1 hint last sent. */
   hintSent = '';
   /** The host's own compression threshold (0..1 of the window), when it says. */
@@ -244,6 +251,7 @@ export class Session {
       this.lastCallAt = saved.last_call_at;
       this.phases = saved.phases;
       this.phasesToRehold = saved.phases.length > 0;
+      this.stagedPhase = saved.staged_phase ?? null;
       this.hintSent = saved.hint_sent;
       this.previousCallLength = saved.sent_length;
       for (const k of saved.swept) this.swept.add(k);
@@ -289,6 +297,7 @@ export class Session {
       pruned_stale: Object.fromEntries(this.prunedStale),
       last_call_at: this.lastCallAt,
       phases: this.phases.map((p) => ({ ...p })),
+      ...(this.stagedPhase ? { staged_phase: { phase: { ...this.stagedPhase.phase }, updated: this.stagedPhase.updated } } : {}),
       hint_sent: this.hintSent,
       sent_length: this.previousCallLength,
       swept: [...this.swept],
@@ -379,6 +388,7 @@ export function parsePersisted(value: unknown): PersistedSession | null {
     pruned_stale: prunedStale,
     last_call_at: n(v.last_call_at),
     phases: Array.isArray(v.phases) ? v.phases.filter(isPhase) : [],
+    ...(stagedPhase(v.staged_phase) ?? {}),
     hint_sent: typeof v.hint_sent === 'string' ? v.hint_sent : '',
     sent_length: n(v.sent_length),
     swept: strings(v.swept),
@@ -387,6 +397,12 @@ export function parsePersisted(value: unknown): PersistedSession | null {
     calls_at_send: v.calls_at_send === true,
     ledger: (typeof v.ledger === 'object' && v.ledger !== null ? v.ledger : {}) as LedgerSnapshot,
   };
+}
+
+function stagedPhase(value: unknown): { staged_phase: { phase: Phase; updated: boolean } } | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const v = value as Record<string, unknown>;
+  return isPhase(v.phase) ? { staged_phase: { phase: v.phase, updated: v.updated === true } } : null;
 }
 
 function isPhase(value: unknown): value is Phase {

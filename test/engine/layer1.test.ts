@@ -230,6 +230,32 @@ describe('layer 1', () => {
     expect(classify(record)).toEqual({ kind: 'invalid', id: 1, error: { code: 'invalid_params', message: 'pre_model_call: params.host_tokens must be a non-negative number' } });
   });
 
+  it('a summary that had not gone out when the session was saved goes out from the next process, not asked for again (Hermes -q)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hmc-l1-'));
+    dirs.push(dir);
+    const messages = loop(30);
+    // The first process may not rewrite anything already sent: the summary comes back and waits.
+    const first = new ListingSummariser();
+    const closed = make(l1config((c) => ((c.cache.max_breaks_per_100_calls = 0), (c.cache.first_break_after = 100_000))), first, dir);
+    const { session } = await drive(closed, messages, { window: 60_000 });
+    expect(first.requests.length).toBe(1);
+    expect(session?.phases).toEqual([]);
+    const staged = session?.stagedPhase?.phase;
+    expect(staged?.summary).toContain('## Goal');
+    closed.onSessionEnd({ session_id: 'L1' });
+    await closed.flushSaves();
+    // The next process: its first call sends that summary; it never asks for that range again.
+    const second = new ListingSummariser();
+    const open = make(l1config(), second, dir);
+    const live = [...messages, assistantCall('c30', 'terminal', { command: 'make step30' }), toolResult('c30', 'terminal', PAGE(30))];
+    const edits = open.preModelCall({ session_id: 'L1', messages: live, context_length: 60_000 }).edits;
+    expect(edits.find((e) => e.index === staged?.from)?.content).toContain(staged?.summary ?? '?');
+    expect(open.sessions.get('L1')?.phases.map((p) => p.recallId)).toEqual([staged?.recallId]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(second.requests.filter((r) => r.previous === undefined)).toEqual([]);
+    await open.flushSaves();
+  });
+
   it('a new process puts a summary back word for word, and that is no cache break', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'hmc-l1-'));
     dirs.push(dir);
