@@ -17,6 +17,7 @@ import { createPhaseDbReader } from '../src/store/phase-db-search.js';
 import { listPhaseFiles } from '../src/store/phase-file.js';
 import { createPhaseIndex } from '../src/store/phase-index.js';
 import type { PhaseEntry } from '../src/store/phase-types.js';
+import { rng as random } from '../test/helpers/random.js';
 
 const RUNS = 15;
 const WORDS = ('build test suite flaky retention clock migration schema index query planner payment webhook signing key rotate deploy worker '
@@ -25,16 +26,6 @@ const WORDS = ('build test suite flaky retention clock migration schema index qu
   + 'config yaml watcher reload bridge sidecar hermes plugin hook strategy truncation dedup error purge window context budget price').split(' ');
 const RARE = ['zeppelin', 'quokka', 'marzipan', 'oboe', 'fjord'];
 
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function sentence(rnd: () => number, n: number): string {
   const words = Array.from({ length: n }, () => WORDS[Math.floor(rnd() * WORDS.length)] ?? 'x');

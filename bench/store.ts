@@ -13,6 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { analyticsAction, openStore, SESSION_SORTS, type AnalyticsStore } from '../src/store/index.js';
 import type { SessionRecord, TurnPoint } from '../src/store/types.js';
+import { rng as random } from '../test/helpers/random.js';
 
 export interface Row {
   name: string;
@@ -31,17 +32,6 @@ const TOOLS = ['terminal', 'read_file', 'search_files', 'write_file', 'patch', '
 const MODELS = ['claude-sonnet-4', 'gpt-5', 'kimi-k2', 'qwen3-coder', 'hermes-4-405b'];
 const PLATFORMS = ['cli', 'telegram', 'discord', 'slack', 'demo'];
 
-/** mulberry32: a small seeded generator, so every run builds the same history. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function session(i: number, now: number, rnd: () => number, projects: string[]): SessionRecord {
   const started = now - Math.floor(rnd() * 365 * DAY);

@@ -5,7 +5,8 @@ import type { Message } from '../../src/engine/types.js';
 import { checkAnswer, topicOf } from '../../src/summarise/answer.js';
 import { buildPrompt, DEFAULT_REQUEST_BUDGET_CHARS, SECTIONS } from '../../src/summarise/prompt.js';
 import { cutMiddle, renderRange, RENDER_LEVELS, toolText } from '../../src/summarise/render.js';
-import { fakeSecrets, rng } from './fake-secrets.js';
+import { rng } from '../helpers/random.js';
+import { fakeSecrets } from './fake-secrets.js';
 import { GOOD_SUMMARY } from './openai-server.js';
 
 const call = (id: string, name: string, args: string): Message => ({ role: 'assistant', content: '', tool_calls: [{ id, type: 'function', function: { name, arguments: args } }] });

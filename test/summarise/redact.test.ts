@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { redactSecrets } from '../../src/summarise/redact.js';
-import { fakeSecrets, nonSecretLines, rng } from './fake-secrets.js';
+import { rng } from '../helpers/random.js';
+import { fakeSecrets, nonSecretLines } from './fake-secrets.js';
 
 /** The measured false-positive ceiling on real code and docs (docs/engine.md "Layer 1: the summariser"). */
 const MAX_REDACTIONS_PER_MB = 1;

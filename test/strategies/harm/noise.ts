@@ -4,18 +4,7 @@
  * Invariant: no filler line reports a failure or a warning, so a fact placed among them is the
  * only thing a good compression has to keep.
  */
-
-/** A small seeded generator (mulberry32), so every case is the same on every run. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from '../../helpers/random.js';
 
 const WORDS = ['core', 'api', 'auth', 'billing', 'cache', 'client', 'config', 'db', 'events', 'http', 'jobs', 'models', 'orders', 'parser', 'queue', 'router', 'search', 'session', 'storage', 'users', 'utils', 'views', 'worker'];
 const CRATES = ['serde', 'serde_json', 'tokio', 'syn', 'quote', 'proc-macro2', 'libc', 'memchr', 'regex', 'regex-syntax', 'aho-corasick', 'bytes', 'futures-core', 'futures-util', 'pin-project-lite', 'mio', 'socket2', 'tracing', 'tracing-core', 'once_cell', 'log', 'itoa', 'ryu', 'hashbrown', 'indexmap', 'smallvec', 'cfg-if', 'unicode-ident', 'autocfg', 'bitflags', 'parking_lot', 'lock_api', 'scopeguard', 'rand', 'rand_core', 'getrandom', 'clap', 'anyhow', 'thiserror', 'hyper', 'http', 'httparse', 'h2', 'tower', 'axum', 'time', 'chrono', 'uuid', 'url', 'percent-encoding'];
