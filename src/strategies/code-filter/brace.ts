@@ -23,9 +23,9 @@
 import type { LinePlanItem } from '../../engine/types.js';
 import type { BraceLanguage } from './languages.js';
 import { looksLikeJsx } from './languages.js';
-import { raisesWithMessage } from './error-text.js';
+import { errorStatements } from './error-text.js';
 import type { BlockOptions, BlockResult } from './plan.js';
-import { elidedMarker, elideRange, indentWidth, leadingWhitespace, markerIndent } from './plan.js';
+import { elidedMarker, elideRange, firstNonBlank, indentWidth, leadingWhitespace, markerIndent } from './plan.js';
 import type { ContainerKind, HeaderKind } from './headers.js';
 import { ARROW_BODY, CONTINUATION, DIRECTIVE, FUNCTION_VALUE, METHOD_SHAPE, VAR_CONTINUES, classifyHeader } from './headers.js';
 import type { ScannedLine } from './scanner.js';
@@ -162,7 +162,7 @@ export function filterBraceBlock(
         continue;
       }
       const indent = markerIndent(raw(i), firstNonBlank(lines, start + j + 1, start + k), lang);
-      const kept = errorStatements(info, j + 1, k, lang);
+      const kept = errorStatements(lang, info, j + 1, k, (l) => l?.parenEnd ?? 0);
       elideRange(plan, start + j + 1, start + k - 1, (a, b) => elidedMarker(lang, indent, opts.lineNumber(a), opts.lineNumber(b)), (index) => kept.has(index - start));
       if (k >= count) return { ok: true, plan };
       keep(k);
@@ -188,30 +188,6 @@ function isComponent(info: readonly ScannedLine[], from: number, to: number): bo
     if (line.markup || BUILDS_MARKUP.test(line.code)) return true;
   }
   return false;
-}
-
-/** Body lines (relative indices in `from..to`) of statements raising an error with a written message. */
-function errorStatements(info: readonly ScannedLine[], from: number, to: number, lang: BraceLanguage): Set<number> {
-  const kept = new Set<number>();
-  for (let b = from; b < to; b++) {
-    const line = info[b];
-    if (line === undefined || line.startsInside) continue;
-    const base = info[b - 1]?.parenEnd ?? 0;
-    let e = b;
-    let code = line.code;
-    while (e + 1 < to && ((info[e]?.parenEnd ?? 0) > base || info[e + 1]?.startsInside === true)) code += (info[++e] as ScannedLine).code;
-    if (raisesWithMessage(lang, code)) for (let k = b; k <= e; k++) kept.add(k);
-    b = e;
-  }
-  return kept;
-}
-
-function firstNonBlank(lines: readonly string[], from: number, to: number): string | undefined {
-  for (let k = from; k < to; k++) {
-    const line = lines[k];
-    if (line !== undefined && line.trim() !== '') return line;
-  }
-  return undefined;
 }
 
 const EMPTY: ScannedLine = {

@@ -14,12 +14,12 @@
  * - Comment-only lines outside bodies are kept when `preserve` is on; when it is off a run of
  *   them becomes a marker (runs under 3 lines stay).
  */
-import { raisesWithMessage } from './error-text.js';
+import { errorStatements } from './error-text.js';
 import type { ExLine } from './elixir-scanner.js';
 import { scanElixir } from './elixir-scanner.js';
 import type { LinePlanItem } from '../../engine/types.js';
 import type { BlockOptions, BlockResult } from './plan.js';
-import { elidedMarker, elideRange, leadingWhitespace, markerIndent } from './plan.js';
+import { elidedMarker, elideRange, firstNonBlank, leadingWhitespace, markerIndent } from './plan.js';
 
 const DEF = /^\s*(?:defp?|defmacrop?)\s+[\w\u0080-\uffff]/;
 /** A next line that continues a head: its guard or its `do`. */
@@ -81,7 +81,7 @@ export function filterElixirBlock(lines: readonly string[], start: number, end: 
       i = k + 1;
       continue;
     }
-    const kept = errorStatements(info, j + 1, k);
+    const kept = errorStatements('elixir', info, j + 1, k, (l) => l?.bracketEnd ?? 0);
     const first = firstNonBlank(lines, start + j + 1, start + k);
     elideRange(plan, start + j + 1, start + k - 1, marker(markerIndent(raw(i), first, 'elixir')), (index) => kept.has(index - start));
     if (k >= count) return { ok: true, plan };
@@ -89,30 +89,6 @@ export function filterElixirBlock(lines: readonly string[], start: number, end: 
     i = k + 1;
   }
   return { ok: true, plan };
-}
-
-/** Body lines (relative indices in `from..to`) of statements raising an error with a written message. */
-function errorStatements(info: readonly ExLine[], from: number, to: number): Set<number> {
-  const kept = new Set<number>();
-  for (let b = from; b < to; b++) {
-    const line = info[b];
-    if (line === undefined || line.startsInside) continue;
-    const base = info[b - 1]?.bracketEnd ?? 0;
-    let e = b;
-    let code = line.code;
-    while (e + 1 < to && ((info[e]?.bracketEnd ?? 0) > base || info[e + 1]?.startsInside === true)) code += (info[++e] as ExLine).code;
-    if (raisesWithMessage('elixir', code)) for (let k = b; k <= e; k++) kept.add(k);
-    b = e;
-  }
-  return kept;
-}
-
-function firstNonBlank(lines: readonly string[], from: number, to: number): string | undefined {
-  for (let k = from; k < to; k++) {
-    const line = lines[k];
-    if (line !== undefined && line.trim() !== '') return line;
-  }
-  return undefined;
 }
 
 const BLANK: ExLine = { code: '', startsInside: false, commentOnly: false, depthStart: 0, depthMin: 0, depthEnd: 0, bracketEnd: 0, markup: false };

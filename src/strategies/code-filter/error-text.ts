@@ -32,3 +32,29 @@ const LITERAL = /""|''|``/;
 export function raisesWithMessage(lang: Language, code: string): boolean {
   return RAISES[lang].test(code) && LITERAL.test(code);
 }
+
+/**
+ * Body lines (relative indices in `from..to`) of statements raising an error with a written
+ * message. A statement runs on over the next lines while its brackets stay open (`bracketEnd`,
+ * the depth after a line) or the next line starts inside a literal.
+ */
+export function errorStatements<L extends { code: string; startsInside: boolean }>(
+  lang: Language,
+  info: readonly L[],
+  from: number,
+  to: number,
+  bracketEnd: (line: L | undefined) => number,
+): Set<number> {
+  const kept = new Set<number>();
+  for (let b = from; b < to; b++) {
+    const line = info[b];
+    if (line === undefined || line.startsInside) continue;
+    const base = bracketEnd(info[b - 1]);
+    let e = b;
+    let code = line.code;
+    while (e + 1 < to && (bracketEnd(info[e]) > base || info[e + 1]?.startsInside === true)) code += (info[++e] as L).code;
+    if (raisesWithMessage(lang, code)) for (let k = b; k <= e; k++) kept.add(k);
+    b = e;
+  }
+  return kept;
+}

@@ -102,3 +102,12 @@ export function elideRange(
   }
   flush(to + 1);
 }
+
+/** The first line of `lines[from, to)` that is not blank (a body's first line, for the marker's indent). */
+export function firstNonBlank(lines: readonly string[], from: number, to: number): string | undefined {
+  for (let k = from; k < to; k++) {
+    const line = lines[k];
+    if (line !== undefined && line.trim() !== '') return line;
+  }
+  return undefined;
+}
