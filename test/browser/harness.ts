@@ -6,7 +6,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { openStore } from '../../src/store/index.js';
 import { createStateDirSink, type StateDirSink } from '../../src/events/state-dir-sink.js';
 import { startDashboard, type DashboardHandle } from '../../src/server/index.js';
@@ -33,6 +33,27 @@ export function launch(): Promise<Browser> {
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync', '--disable-quic'],
   });
+}
+
+/**
+ * A page on the dashboard at `url`, live: every console error or warning and page error lands in
+ * `problems`, every dialog (dismissed) in `dialogs`, for the tests to assert on.
+ */
+export async function openLive(browser: Browser, url: string, viewport: { width: number; height: number }): Promise<{ page: Page; problems: string[]; dialogs: string[] }> {
+  const problems: string[] = [];
+  const dialogs: string[] = [];
+  const page = await browser.newPage({ viewport });
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  await page.goto(url);
+  await page.getByTestId('conn').filter({ hasText: 'Live' }).waitFor();
+  return { page, problems, dialogs };
 }
 
 export interface Seeded {

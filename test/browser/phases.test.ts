@@ -8,30 +8,20 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/db.js';
 import { phase } from '../store/fixtures/phases.js';
-import { ensureBuilt, HAS_CHROMIUM, launch, LIVE_SESSION, seed, type Seeded } from './harness.js';
+import { ensureBuilt, HAS_CHROMIUM, launch, LIVE_SESSION, openLive, seed, type Seeded } from './harness.js';
 
 describe.skipIf(!HAS_CHROMIUM)('session index panel in Chromium', () => {
   let browser: Browser;
   let s: Seeded;
   let page: Page;
-  const problems: string[] = [];
-  const dialogs: string[] = [];
+  let problems: string[] = [];
+  let dialogs: string[] = [];
 
   beforeAll(async () => {
     await ensureBuilt();
     s = await seed();
     browser = await launch();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.on('console', (m) => {
-      if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    page.on('dialog', (d) => {
-      dialogs.push(d.message());
-      void d.dismiss();
-    });
-    await page.goto(s.dash.url);
-    await page.getByTestId('conn').filter({ hasText: 'Live' }).waitFor();
+    ({ page, problems, dialogs } = await openLive(browser, s.dash.url, { width: 1280, height: 900 }));
   });
   afterAll(async () => {
     await browser?.close();
