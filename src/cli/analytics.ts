@@ -14,6 +14,7 @@ import { expandHome, resolveDbPath, resolveStateDir } from '../config/paths.js';
 import { analyticsAction, classify, movedAside, openStore, pct, StoreError, type AnalyticsStore } from '../store/index.js';
 import { num } from './io.js';
 import type { Command } from './main.js';
+import { errorText } from '../core/errors.js';
 
 const USAGE = `usage: hmc analytics [--scope global|project] [--period all|day|month|recent|project|tool|strategy]
                      [--limit N] [--project PATH] [--state-dir D] [--db PATH] [--json|--csv]
@@ -187,7 +188,7 @@ export const command: Command = {
       store = missing ? openStore(':memory:') : openReadable(dbPath);
     } catch (err) {
       if (classify(err) !== 'corrupt') throw err;
-      process.stderr.write(`hmc analytics: ${err instanceof Error ? err.message : String(err)}; HMC moves it aside on its next write (\`hmc doctor\` checks it)\n`);
+      process.stderr.write(`hmc analytics: ${errorText(err)}; HMC moves it aside on its next write (\`hmc doctor\` checks it)\n`);
       return 1;
     }
     try {

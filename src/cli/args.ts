@@ -8,6 +8,7 @@
  * own ERR_PARSE_ARGS_* errors); main.ts turns both into the same stderr lines and exit code 2.
  */
 import { statSync } from 'node:fs';
+import { errorText } from '../core/errors.js';
 
 export const EXIT_OK = 0;
 export const EXIT_PROBLEM = 1;
@@ -31,7 +32,7 @@ export function wantsHelp(argv: readonly string[]): boolean {
 export function parseArgsProblem(err: unknown): string | null {
   const code = typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : '';
   if (!code.startsWith('ERR_PARSE_ARGS')) return null;
-  const text = err instanceof Error ? err.message : String(err);
+  const text = errorText(err);
   // Node adds advice on positionals starting with '-'; the first sentence says what is wrong.
   return (text.split(/(?<=\.) /)[0] ?? text).replace(/\.$/, '').replace(/^Unknown option/, 'unknown option');
 }

@@ -7,6 +7,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import type { Check } from './doctor.js';
+import { errorText } from '../core/errors.js';
 
 export async function checkDatabase(path: string): Promise<Check> {
   if (!existsSync(path)) return { name: 'analytics db', ok: true, detail: `no database yet at ${path} (created when the first session ends)` };
@@ -14,7 +15,7 @@ export async function checkDatabase(path: string): Promise<Check> {
   try {
     store = await import('../store/index.js');
   } catch (err) {
-    return { name: 'analytics db', ok: false, detail: `cannot check ${path}: the SQLite module does not load (${err instanceof Error ? err.message : String(err)})`, fix: 'see the sqlite check above' };
+    return { name: 'analytics db', ok: false, detail: `cannot check ${path}: the SQLite module does not load (${errorText(err)})`, fix: 'see the sqlite check above' };
   }
   const { checkFile, INTEGRITY_MAX_BYTES } = store;
   const { size } = statSync(path);

@@ -17,6 +17,7 @@ import { hermesHome, resolveDbPath, resolveStateDir } from '../config/paths.js';
 import { formatCheck, installChecks, type Check } from '../../bin/install-check.js';
 import { checkDatabase } from './doctor-db.js';
 import type { Command } from './main.js';
+import { errorLine } from '../core/errors.js';
 
 export interface DoctorOptions {
   stateDir?: string;
@@ -31,8 +32,6 @@ export interface DoctorOptions {
 
 const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-const message = (err: unknown): string => (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '';
-
 function checkStateDir(dir: string): Check {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -41,7 +40,7 @@ function checkStateDir(dir: string): Check {
     rmSync(probe);
     return { name: 'state dir', ok: true, detail: `${dir} is writable` };
   } catch (err) {
-    return { name: 'state dir', ok: false, detail: `${dir} is not writable: ${message(err)}`, fix: 'fix its permissions, or point --state-dir / $HMC_STATE_DIR elsewhere' };
+    return { name: 'state dir', ok: false, detail: `${dir} is not writable: ${errorLine(err)}`, fix: 'fix its permissions, or point --state-dir / $HMC_STATE_DIR elsewhere' };
   }
 }
 
@@ -82,7 +81,7 @@ async function checkHermes(home: string): Promise<Check[]> {
     enabled = list('enabled').includes('hmc');
     disabled = list('disabled').includes('hmc');
   } catch (err) {
-    checks.push({ name: 'hermes config', ok: false, detail: `${configPath} does not parse: ${message(err)}`, fix: 'fix the YAML syntax of Hermes\' config' });
+    checks.push({ name: 'hermes config', ok: false, detail: `${configPath} does not parse: ${errorLine(err)}`, fix: 'fix the YAML syntax of Hermes\' config' });
     return checks;
   }
   checks.push(enabled && !disabled

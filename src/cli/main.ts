@@ -8,6 +8,7 @@
  * usage error names what is wrong and prints the usage (exit 2).
  */
 import { EXIT_PROBLEM, EXIT_USAGE, parseArgsProblem, UsageError, wantsHelp } from './args.js';
+import { errorText } from '../core/errors.js';
 
 export interface Command {
   summary: string;
@@ -76,7 +77,7 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`hmc ${name}: ${usage}\n${withNewline(command?.usage ?? '')}`);
       return EXIT_USAGE;
     }
-    process.stderr.write(`hmc ${name}: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(`hmc ${name}: ${errorText(err)}\n`);
     if (process.env.HMC_DEBUG) process.stderr.write(`${err instanceof Error ? err.stack : ''}\n`);
     return EXIT_PROBLEM;
   }

@@ -14,6 +14,7 @@ import { resolveConfigPath } from '../config/paths.js';
 import type { Command } from './main.js';
 import { explicitConfig, readableFile, UsageError } from './args.js';
 import { count, num, table } from './io.js';
+import { errorText } from '../core/errors.js';
 
 const USAGE = `usage: hmc replay <session.json>... [--json] [--record] [--config PATH] [--state-dir D]
                   [--session ID] [--model M] [--context-length N]
@@ -49,7 +50,7 @@ export const command: Command = {
       try {
         return { file, messages: parseSession(text, file) };
       } catch (err) {
-        throw new UsageError(err instanceof Error ? err.message : String(err));
+        throw new UsageError(errorText(err));
       }
     });
     const loaded = loadConfigFile(resolveConfigPath(explicitConfig(values.config)));

@@ -14,13 +14,12 @@ import { readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { defaultConfig, resolveConfig, type ConfigIssue, type HmcConfig } from './keys.js';
+import { errorLine } from '../core/errors.js';
 
 export interface LoadedConfig {
   config: HmcConfig;
   issues: ConfigIssue[];
 }
-
-const message = (err: unknown): string => (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '';
 
 /** Parses one config file; a missing or empty path gives the defaults. */
 export function loadConfigFile(path: string | null | undefined): LoadedConfig {
@@ -37,7 +36,7 @@ export function loadConfigFile(path: string | null | undefined): LoadedConfig {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    return { config: defaultConfig(), issues: [{ path: '(file)', message: `cannot read ${path}: ${message(err)}; using the defaults` }] };
+    return { config: defaultConfig(), issues: [{ path: '(file)', message: `cannot read ${path}: ${errorLine(err)}; using the defaults` }] };
   }
   return parseConfigText(text, path);
 }
@@ -52,10 +51,10 @@ export function parseConfigText(text: string, label = 'config.yaml'): LoadedConf
     const doc = parseDocument(text, { prettyErrors: false });
     const error = doc.errors[0];
     if (error) throw error;
-    for (const w of doc.warnings) warnings.push({ path: '(file)', message: `${label}: YAML warning: ${message(w)}` });
+    for (const w of doc.warnings) warnings.push({ path: '(file)', message: `${label}: YAML warning: ${errorLine(w)}` });
     raw = doc.toJS({ maxAliasCount: 100 });
   } catch (err) {
-    return { config: defaultConfig(), issues: [{ path: '(file)', message: `${label} is not valid YAML (${message(err)}); using the defaults` }] };
+    return { config: defaultConfig(), issues: [{ path: '(file)', message: `${label} is not valid YAML (${errorLine(err)}); using the defaults` }] };
   }
   const resolved = resolveConfig(raw ?? {});
   return { config: resolved.config, issues: [...warnings, ...resolved.issues] };
@@ -134,7 +133,7 @@ export class ConfigSource {
       try {
         listener(this.current);
       } catch (err) {
-        this.log(`hmc: config listener failed: ${message(err)}`);
+        this.log(`hmc: config listener failed: ${errorLine(err)}`);
       }
     }
     return this.current;
@@ -193,12 +192,12 @@ export class ConfigSource {
         this.log(`hmc: ${file} changed; reloading the config`);
         this.reload();
       });
-      watcher.on('error', (err: unknown) => this.log(`hmc: cannot watch ${file}: ${message(err)}; checking it every few seconds instead`));
+      watcher.on('error', (err: unknown) => this.log(`hmc: cannot watch ${file}: ${errorLine(err)}; checking it every few seconds instead`));
       this.watcher = watcher;
       // Edits made before the first scan finished would be missed.
       await new Promise<void>((done) => watcher.once('ready', () => done()));
     } catch (err) {
-      this.log(`hmc: cannot watch ${file}: ${message(err)}; checking it every few seconds instead`);
+      this.log(`hmc: cannot watch ${file}: ${errorLine(err)}; checking it every few seconds instead`);
     }
   }
 

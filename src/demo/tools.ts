@@ -10,6 +10,7 @@ import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
+import { errorText } from '../core/errors.js';
 
 const run = promisify(execFile);
 
@@ -22,7 +23,7 @@ export function readFileTool(root: string, path: string, offset = 1, limit = 500
     const content = slice.map((l, i) => `${offset + i}|${l}`).join('\n');
     return JSON.stringify({ content, total_lines: lines.length, file_size: Buffer.byteLength(text), truncated: offset - 1 + limit < lines.length, is_binary: false, is_image: false });
   } catch (err) {
-    return JSON.stringify({ error: `Failed to read file: ${err instanceof Error ? err.message : String(err)}` });
+    return JSON.stringify({ error: `Failed to read file: ${errorText(err)}` });
   }
 }
 
@@ -32,7 +33,7 @@ export function searchFilesTool(root: string, pattern: string, under = '.', limi
   try {
     re = new RegExp(pattern);
   } catch (err) {
-    return JSON.stringify({ error: `Invalid pattern: ${err instanceof Error ? err.message : String(err)}` });
+    return JSON.stringify({ error: `Invalid pattern: ${errorText(err)}` });
   }
   const matches: { path: string; line: number; content: string }[] = [];
   let total = 0;

@@ -14,6 +14,7 @@ import { parseEnvelope, type CallInfo } from './envelope.js';
 import { isShorter } from './tokens.js';
 import type { Protection } from './protection.js';
 import type { LinePlanItem, OutputKind, StrategyName, StrategyResult, ToolOutput } from './types.js';
+import { errorText } from '../core/errors.js';
 
 export interface CompressStep {
   strategy: StrategyName;
@@ -165,7 +166,7 @@ function run(name: StrategyName, fn: () => StrategyResult, ctx: CompressContext)
     const result = fn();
     return isValidResult(result) ? result : { kind: 'skipped', reason: 'invalid result' };
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = errorText(err);
     if (!reported.has(name + message)) {
       reported.add(name + message);
       ctx.log(`hmc: strategy ${name} failed and was skipped: ${message}`);

@@ -46,6 +46,7 @@ import { SessionFiles } from './session-files.js';
 import { hash, replySignature, safeJson, Session, type MessageState, type ToolRecord } from './session.js';
 import { countTokens, messageExtra } from './tokens.js';
 import type { Message } from './types.js';
+import { errorText } from '../core/errors.js';
 
 /** The hint appended once per session (the original's text, reference §9). */
 export const SYSTEM_CONTEXT = 'Context management is handled automatically in the background. You do not need to manage context yourself.';
@@ -788,8 +789,4 @@ function toolName(m: Message, fromCall: string | undefined): string {
   if (typeof m.name === 'string' && m.name) return m.name;
   if (typeof m.tool_name === 'string' && m.tool_name) return m.tool_name;
   return fromCall ?? '';
-}
-
-export function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

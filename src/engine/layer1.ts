@@ -21,6 +21,7 @@ import { recallId, type RecallStore } from './recall.js';
 import type { MessageState, Phase, Session } from './session.js';
 import { contentTokens, countTokens, overheadTokens } from './tokens.js';
 import type { Message } from './types.js';
+import { errorText } from '../core/errors.js';
 
 /** What each message of a summarised range but the first is sent as. */
 export const PHASE_STUB = '[summarised]';
@@ -172,7 +173,7 @@ export class Layer1 {
     };
     void summariser
       .summarise({ sessionId: s.id, messages, ...(previous ? { previous: previous.summary } : {}), maxTokens: bc.max_summary_tokens })
-      .then(done, (err: unknown) => done({ ok: false, reason: err instanceof Error ? err.message : String(err), retryable: true, tokensIn: 0 }));
+      .then(done, (err: unknown) => done({ ok: false, reason: errorText(err), retryable: true, tokensIn: 0 }));
   }
 
   /** Phases saved by an earlier process go back on the held messages they were made from. */

@@ -15,6 +15,7 @@ import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { safeFileName } from '../config/paths.js';
+import { errorText } from '../core/errors.js';
 
 /** Session folders not written for this long are deleted (the state dir's retention). */
 export const RECALL_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -83,7 +84,7 @@ export class RecallStore {
       })
       .catch((err: unknown) => {
         // One line per episode; the copy stays in memory so this process can still answer.
-        if (!this.failing) this.opts.log(`hmc: could not save a recall copy in ${dir}: ${err instanceof Error ? err.message : String(err)}`);
+        if (!this.failing) this.opts.log(`hmc: could not save a recall copy in ${dir}: ${errorText(err)}`);
         this.failing = true;
         this.remember(key, entry);
       })

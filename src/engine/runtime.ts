@@ -18,7 +18,8 @@ import type { DashboardControl } from './control.js';
 import { backgroundDashboard, inProcessDashboard } from './dashboard-control.js';
 import { summariserFor } from '../summarise/choose.js';
 import type { Summariser } from '../summarise/types.js';
-import { Engine, errorText } from './engine.js';
+import { Engine } from './engine.js';
+import { errorText } from '../core/errors.js';
 
 /** How long closing may spend on queued accounting before it saves what is settled. */
 const CLOSE_SETTLE_MS = 1500;

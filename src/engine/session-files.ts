@@ -16,6 +16,7 @@ import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { safeFileName } from '../config/paths.js';
 import { parsePersisted, type PersistedSession } from './session.js';
+import { errorText } from '../core/errors.js';
 
 /** The file operations a save uses (tests inject a full or read-only disk here). */
 export interface SaveFs {
@@ -137,7 +138,7 @@ export class SessionFiles {
       this.failure.failed++;
       return;
     }
-    const reason = err instanceof Error ? err.message : String(err);
+    const reason = errorText(err);
     this.failure = { reason, since: Date.now(), failed: 1 };
     this.log(`hmc: could not save session ${id} to ${file}: ${reason}; sessions stay in memory and are saved again once the disk accepts writes`);
   }

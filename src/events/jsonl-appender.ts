@@ -18,6 +18,7 @@
 import { mkdirSync, chmodSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { errorText } from '../core/errors.js';
 
 /** The part of a file handle the appender uses (tests inject faults through `openFile`). */
 export interface AppendHandle {
@@ -210,7 +211,7 @@ export class JsonlAppender {
   }
 
   private fail(err: unknown): void {
-    const reason = err instanceof Error ? err.message : String(err);
+    const reason = errorText(err);
     // The handle may point at a file that is gone or half-written: reopen on the next try.
     const h = this.handle;
     this.handle = null;

@@ -12,6 +12,7 @@ import { safeFileName } from '../config/paths.js';
 import type { EventPayload, EventSink, HmcEvent, InspectRecord } from './types.js';
 import { JsonlAppender } from './jsonl-appender.js';
 import { cleanupFolder } from './cleanup.js';
+import { errorText } from '../core/errors.js';
 
 export interface StateDirSinkOptions {
   stateDir: string;
@@ -73,12 +74,12 @@ export function createStateDirSink(opts: StateDirSinkOptions): StateDirSink {
           try {
             fn(event);
           } catch (err) {
-            opts.log(`hmc events: subscriber failed: ${err instanceof Error ? err.message : String(err)}`);
+            opts.log(`hmc events: subscriber failed: ${errorText(err)}`);
           }
         }
         events.append(JSON.stringify(event));
       } catch (err) {
-        opts.log(`hmc events: emit failed: ${err instanceof Error ? err.message : String(err)}`);
+        opts.log(`hmc events: emit failed: ${errorText(err)}`);
       }
     },
     inspect(record: InspectRecord): void {
@@ -92,7 +93,7 @@ export function createStateDirSink(opts: StateDirSinkOptions): StateDirSink {
         }
         inspects.append(JSON.stringify(record));
       } catch (err) {
-        opts.log(`hmc events: inspect failed: ${err instanceof Error ? err.message : String(err)}`);
+        opts.log(`hmc events: inspect failed: ${errorText(err)}`);
       }
     },
     subscribe(fn) {

@@ -15,6 +15,7 @@ import type { HmcEvent } from './types.js';
 import { isHmcEvent, parseLine } from './guards.js';
 import { ensurePrivateDir } from './jsonl-appender.js';
 import { eventsDir } from './state-dir-sink.js';
+import { errorText } from '../core/errors.js';
 
 export interface TailOptions {
   /** File names (e.g. this process's own `<source>.jsonl`) not to follow. */
@@ -67,7 +68,7 @@ export async function tailStateDir(stateDir: string, onEvent: (e: HmcEvent) => v
     try {
       onEvent(v);
     } catch (err) {
-      opts.log(`hmc tail: handler failed: ${err instanceof Error ? err.message : String(err)}`);
+      opts.log(`hmc tail: handler failed: ${errorText(err)}`);
     }
   };
 
@@ -115,7 +116,7 @@ export async function tailStateDir(stateDir: string, onEvent: (e: HmcEvent) => v
         }
       } while (st.again && !closed);
     } catch (err) {
-      opts.log(`hmc tail: cannot read ${name}: ${err instanceof Error ? err.message : String(err)}`);
+      opts.log(`hmc tail: cannot read ${name}: ${errorText(err)}`);
     } finally {
       st.busy = false;
     }
@@ -139,7 +140,7 @@ export async function tailStateDir(stateDir: string, onEvent: (e: HmcEvent) => v
   watcher.on('add', onPath).on('change', onPath).on('unlink', (path: string) => {
     files.delete(path.slice(path.lastIndexOf('/') + 1));
   });
-  watcher.on('error', (err: unknown) => opts.log(`hmc tail: watch error: ${err instanceof Error ? err.message : String(err)}`));
+  watcher.on('error', (err: unknown) => opts.log(`hmc tail: watch error: ${errorText(err)}`));
   await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
 
   const sweep = (): void => {
@@ -201,7 +202,7 @@ async function replay(dir: string, skip: Set<string>, files: Map<string, FileSta
         await fh.close();
       }
     } catch (err) {
-      opts.log(`hmc tail: cannot replay ${name}: ${err instanceof Error ? err.message : String(err)}`);
+      opts.log(`hmc tail: cannot replay ${name}: ${errorText(err)}`);
     }
   }
   lines.sort((a, b) => a.time - b.time);

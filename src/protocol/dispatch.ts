@@ -12,6 +12,7 @@ import type { HmcHostApi } from '../engine/api.js';
 import { parseIncoming } from './guards.js';
 import { HostCalls } from './host-calls.js';
 import type { HostRequest, ProtocolError, RequestId, Response } from './types.js';
+import { errorText } from '../core/errors.js';
 
 /** Calls the engine for one request; never throws. */
 export async function dispatch(request: HostRequest, api: HmcHostApi): Promise<Response> {
@@ -39,7 +40,7 @@ function call(request: HostRequest, api: HmcHostApi): unknown {
 
 /** A ResyncError (matched by its `code`, so a copy from another module instance counts too). */
 function errorFor(err: unknown): ProtocolError {
-  const message = err instanceof Error ? err.message : String(err);
+  const message = errorText(err);
   if (typeof err === 'object' && err !== null && 'code' in err && err.code === 'resync') {
     return { code: 'resync', message: message || 'the sidecar does not hold that base; send "messages"' };
   }
@@ -132,7 +133,7 @@ export class Connection {
     try {
       this.options.write(response);
     } catch (err) {
-      this.options.log(`could not write response ${describeId(response.id)}: ${err instanceof Error ? err.message : String(err)}`);
+      this.options.log(`could not write response ${describeId(response.id)}: ${errorText(err)}`);
     }
   }
 }

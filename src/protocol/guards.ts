@@ -19,6 +19,7 @@ import type {
   Response,
 } from './types.js';
 import { HOST_METHODS } from './types.js';
+import { errorText } from '../core/errors.js';
 
 type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
 
@@ -221,7 +222,7 @@ export function parseIncoming(line: string): Incoming {
   try {
     value = JSON.parse(line);
   } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
+    const reason = errorText(err);
     return invalid(null, 'parse_error', `line is not valid JSON (${reason.slice(0, 120)})`);
   }
   return classify(value);

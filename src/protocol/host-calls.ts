@@ -7,6 +7,7 @@
  */
 import { isErrorResponse, llmCompleteResult } from './guards.js';
 import type { LlmCompleteResult, Response, SidecarMethod, SidecarMethodParams } from './types.js';
+import { errorText } from '../core/errors.js';
 
 /** Default wait for the host: the auxiliary model may be slow, the sidecar never blocks on it. */
 export const DEFAULT_HOST_CALL_TIMEOUT_MS = 120_000;
@@ -55,7 +56,7 @@ export class HostCalls {
       } catch (err) {
         clearTimeout(timer);
         this.pending.delete(id);
-        reject(new HostCallError('closed', `could not write to the host: ${err instanceof Error ? err.message : String(err)}`));
+        reject(new HostCallError('closed', `could not write to the host: ${errorText(err)}`));
       }
     });
   }

@@ -10,7 +10,7 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { isObject } from '../events/guards.js';
-import { errorCode } from '../store/errors.js';
+import { errorCode } from '../core/errors.js';
 
 export const RECORD_FILE = 'dashboard.json';
 export const LOG_FILE = 'dashboard.log';

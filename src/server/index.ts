@@ -18,6 +18,7 @@ import { LiveState } from './live-state.js';
 import { handleRequest } from './router.js';
 import { SseHub } from './sse-hub.js';
 import { openSqliteReader, storeAccess, type StoreOpener, type StoreReader } from './store-reader.js';
+import { errorText } from '../core/errors.js';
 
 export interface DashboardFeed {
   subscribe(fn: (e: HmcEvent) => void): () => void;
@@ -106,7 +107,7 @@ export async function startDashboard(opts: DashboardOptions): Promise<DashboardH
     try {
       tail = await tailStateDir(opts.stateDir, onEvent, { skipFiles: own, replaySkipped: true, log: opts.log });
     } catch (err) {
-      opts.log(`hmc dashboard: cannot follow ${opts.stateDir}: ${err instanceof Error ? err.message : String(err)}`);
+      opts.log(`hmc dashboard: cannot follow ${opts.stateDir}: ${errorText(err)}`);
     }
   }
 
@@ -157,5 +158,5 @@ async function listen(server: Server, base: number): Promise<number> {
       lastError = err;
     }
   }
-  throw new Error(`no free port from ${base} to ${base + attempts - 1}: ${lastError instanceof Error ? lastError.message : String(lastError)}`);
+  throw new Error(`no free port from ${base} to ${base + attempts - 1}: ${errorText(lastError)}`);
 }

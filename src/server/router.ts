@@ -25,6 +25,7 @@ import { apiPhases } from './routes/api-phases.js';
 import { events } from './routes/events.js';
 import { metrics } from './routes/metrics.js';
 import { staticFiles } from './routes/static.js';
+import { errorText } from '../core/errors.js';
 
 const EXACT: Record<string, RouteHandler> = {
   '/events': events,
@@ -123,7 +124,7 @@ export async function handleRequest(ctx: ServerContext, port: number, req: Incom
       if (!res.headersSent) sendText(req, res, 400, `Bad Request: ${err.message}`);
       return;
     }
-    ctx.log(`hmc dashboard: ${req.method ?? '?'} ${(req.url ?? '').slice(0, 200)} failed: ${err instanceof Error ? err.message : String(err)}`);
+    ctx.log(`hmc dashboard: ${req.method ?? '?'} ${(req.url ?? '').slice(0, 200)} failed: ${errorText(err)}`);
     if (!res.headersSent) sendStatus(req, res, 500);
     else res.destroy();
   }

@@ -10,6 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HmcEvent } from '../events/types.js';
 import { formatSse } from './sse-format.js';
 import { setSecurityHeaders, sendText } from './respond.js';
+import { errorText } from '../core/errors.js';
 
 export const RING_SIZE = 2000;
 export const MAX_CLIENT_BUFFER = 1024 * 1024;
@@ -55,7 +56,7 @@ export class SseHub {
     try {
       frame = formatSse(event.type, JSON.stringify(event), event.id);
     } catch (err) {
-      this.opts.log(`hmc dashboard: event ${JSON.stringify(event.id)} refused: ${err instanceof Error ? err.message : String(err)}`);
+      this.opts.log(`hmc dashboard: event ${JSON.stringify(event.id)} refused: ${errorText(err)}`);
       return;
     }
     this.ring.push({ id: event.id, event, frame });

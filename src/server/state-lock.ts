@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { linkSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { isObject } from '../events/guards.js';
-import { errorCode } from '../store/errors.js';
+import { errorCode } from '../core/errors.js';
 import { pidAlive } from './dashboard-record.js';
 
 export interface LockOptions {

@@ -11,6 +11,7 @@
 import { existsSync, statSync } from 'node:fs';
 import type { PhaseEntry, PhaseSearchOptions, PhaseSearchResult } from '../store/phase-types.js';
 import type { DayRow, MonthRow, ProjectRow, SessionDetail, SessionRow, SessionsQuery, Summary } from '../store/rows.js';
+import { errorText } from '../core/errors.js';
 
 export type { SessionRow, SessionSort, SessionsQuery, Summary } from '../store/rows.js';
 export { SESSION_SORTS } from '../store/rows.js';
@@ -105,7 +106,7 @@ export function storeAccess(dbPath: string | null, opener: StoreOpener, log: (li
         return fn(...a);
       } catch (err) {
         if (!isDamage(err) || reader !== store) throw err;
-        if (state !== 'corrupt') log(`hmc dashboard: ${dbPath ?? ''} is damaged (${err instanceof Error ? err.message : String(err)}); showing no history until it is replaced`);
+        if (state !== 'corrupt') log(`hmc dashboard: ${dbPath ?? ''} is damaged (${errorText(err)}); showing no history until it is replaced`);
         state = 'corrupt';
         drop();
         lastTry = Date.now();
@@ -151,7 +152,7 @@ export function storeAccess(dbPath: string | null, opener: StoreOpener, log: (li
           return guarded(opened);
         } catch (err) {
           const next: StoreStatus = isDamage(err) ? 'corrupt' : 'error';
-          if (state !== next) log(`hmc dashboard: cannot open ${path}: ${err instanceof Error ? err.message : String(err)}`);
+          if (state !== next) log(`hmc dashboard: cannot open ${path}: ${errorText(err)}`);
           state = next;
           return EMPTY_STORE;
         } finally {

@@ -10,6 +10,7 @@
 import type { AnalyticsStore } from './db.js';
 import { classify } from './errors.js';
 import { MAX_DAYS, MAX_MONTHS, MAX_ROWS } from './queries.js';
+import { errorText } from '../core/errors.js';
 
 export const SCOPES = ['global', 'project'] as const;
 export const PERIODS = ['all', 'day', 'month', 'recent', 'project', 'tool', 'strategy'] as const;
@@ -98,7 +99,7 @@ export function analyticsAction(
         return { ...head, ...store.summary({ project }) };
     }
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = errorText(err);
     // A damaged file is a fact about the file, not a bad request: callers report it as such.
     if (classify(err) === 'corrupt') return { error: `analytics database is damaged (${message}); it is moved aside on the next write`, damaged: true };
     return { error: `analytics query failed: ${message}` };

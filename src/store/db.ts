@@ -31,6 +31,7 @@ import type {
   Summary,
 } from './rows.js';
 import type { SessionRecord } from './types.js';
+import { errorText } from '../core/errors.js';
 
 const DAY_MS = 86_400_000;
 
@@ -160,7 +161,7 @@ function quickCheck(db: Database.Database, path: string): void {
   } catch (err) {
     if (classify(err) === 'busy') return; // a writer holds the file: no verdict, the next open checks
     if (classify(err) === 'corrupt') {
-      throw new StoreError(String((err as { code?: unknown }).code), `analytics database ${path} is damaged (SQLite: ${err instanceof Error ? err.message : String(err)})`, { cause: err });
+      throw new StoreError(String((err as { code?: unknown }).code), `analytics database ${path} is damaged (SQLite: ${errorText(err)})`, { cause: err });
     }
     throw StoreError.wrap(err, `analytics database ${path} could not be checked`);
   }

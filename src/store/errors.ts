@@ -5,6 +5,7 @@
  *
  * Invariant: the message is one readable line that says what failed.
  */
+import { errorCode, errorText } from '../core/errors.js';
 
 export class StoreError extends Error {
   readonly code: string;
@@ -18,16 +19,11 @@ export class StoreError extends Error {
   /** Wraps any thrown value, keeping SQLite's code when there is one. */
   static wrap(err: unknown, context: string): StoreError {
     const code = errorCode(err) ?? 'HMC_ERROR';
-    const detail = err instanceof Error ? err.message : String(err);
+    const detail = errorText(err);
     return new StoreError(code, `${context}: ${detail}`, { cause: err });
   }
 }
 
-/** The SQLite (or Node) error code of a thrown value, if any. */
-export function errorCode(err: unknown): string | undefined {
-  if (err && typeof err === 'object' && 'code' in err && typeof err.code === 'string') return err.code;
-  return undefined;
-}
 
 /** What a writer should do about an error. */
 export type Fault = 'busy' | 'full' | 'readonly' | 'corrupt' | 'other';

@@ -14,6 +14,7 @@ import { classify } from './errors.js';
 import { isPhaseEntry } from './phase-record.js';
 import type { PhaseEntry } from './phase-types.js';
 import type { SessionRecord, TurnPoint } from './types.js';
+import { errorLine } from '../core/errors.js';
 
 const MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
 
@@ -32,7 +33,7 @@ export function headerProblem(path: string): string | null {
   try {
     fd = openSync(path, 'r');
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? null : `cannot read it (${message(err)})`;
+    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? null : `cannot read it (${errorLine(err)})`;
   }
   try {
     const head = Buffer.alloc(MAGIC.length);
@@ -41,7 +42,7 @@ export function headerProblem(path: string): string | null {
     if (n < MAGIC.length || !head.equals(MAGIC)) return 'it is not a SQLite database (its header is wrong)';
     return null;
   } catch (err) {
-    return `cannot read it (${message(err)})`;
+    return `cannot read it (${errorLine(err)})`;
   } finally {
     closeSync(fd);
   }
@@ -72,7 +73,7 @@ export function checkFile(path: string, depth: CheckDepth = 'quick'): string | n
   } catch (err) {
     // A busy or locked file is not a corrupt one: no verdict.
     if (classify(err) === 'busy') return null;
-    return classify(err) === 'corrupt' ? `SQLite reports ${message(err)}` : `cannot check it (${message(err)})`;
+    return classify(err) === 'corrupt' ? `SQLite reports ${errorLine(err)}` : `cannot check it (${errorLine(err)})`;
   } finally {
     try {
       db?.close();
@@ -233,8 +234,4 @@ function groupBy(rows: Record<string, unknown>[] | null): Map<string, Record<str
 
 function num(v: unknown): number {
   return typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'bigint' ? Number(v) : 0;
-}
-
-function message(err: unknown): string {
-  return (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '';
 }

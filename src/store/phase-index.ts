@@ -15,6 +15,7 @@ import { listPhaseFiles, phaseFilePath, readPhaseFile, sessionsDir, writePhaseFi
 import { cleanPhase, phaseProblem, replacePhase } from './phase-record.js';
 import { queryTerms, rankEntries, toHit } from './phase-search.js';
 import type { PhaseEntry, PhaseIndex, PhaseSearchOptions, PhaseSearchResult } from './phase-types.js';
+import { errorText } from '../core/errors.js';
 
 /** Files whose parsed entries are kept (by modification time and size). */
 const CACHE_FILES = 64;
@@ -90,7 +91,7 @@ export function createPhaseIndex(opts: PhaseIndexOptions): PhaseIndexHandle {
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code ?? 'error';
         failing = true;
-        logOnce(`write:${code}`, `hmc: cannot write the phase index ${path} (${err instanceof Error ? err.message : String(err)}); ${pending.size} session(s) kept in memory, retrying later`);
+        logOnce(`write:${code}`, `hmc: cannot write the phase index ${path} (${errorText(err)}); ${pending.size} session(s) kept in memory, retrying later`);
         retry();
         return;
       }
@@ -168,14 +169,14 @@ export function createPhaseIndex(opts: PhaseIndexOptions): PhaseIndexHandle {
         opts.mirror?.()?.(next);
         schedule();
       } catch (err) {
-        logOnce(`record:${String(err)}`, `hmc: phase not indexed: ${err instanceof Error ? err.message : String(err)}`);
+        logOnce(`record:${String(err)}`, `hmc: phase not indexed: ${errorText(err)}`);
       }
     },
     list(sessionId: string): PhaseEntry[] {
       try {
         return list(sessionId);
       } catch (err) {
-        logOnce(`list:${String(err)}`, `hmc: cannot read the phase index: ${err instanceof Error ? err.message : String(err)}`);
+        logOnce(`list:${String(err)}`, `hmc: cannot read the phase index: ${errorText(err)}`);
         return [...(pending.get(sessionId)?.values() ?? [])];
       }
     },
@@ -189,12 +190,12 @@ export function createPhaseIndex(opts: PhaseIndexOptions): PhaseIndexHandle {
           try {
             return db(query, { limit });
           } catch (err) {
-            logOnce(`db:${String(err)}`, `hmc: phase search in the analytics file failed (${err instanceof Error ? err.message : String(err)}); scanning the session index files instead`);
+            logOnce(`db:${String(err)}`, `hmc: phase search in the analytics file failed (${errorText(err)}); scanning the session index files instead`);
           }
         }
         return scan(query, everything(), limit);
       } catch (err) {
-        logOnce(`search:${String(err)}`, `hmc: phase search failed: ${err instanceof Error ? err.message : String(err)}`);
+        logOnce(`search:${String(err)}`, `hmc: phase search failed: ${errorText(err)}`);
         return { hits: [], method: 'scan' };
       }
     },

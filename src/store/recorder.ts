@@ -20,6 +20,7 @@ import { cleanPhase, phaseProblem, replacePhase } from './phase-record.js';
 import type { PhaseEntry } from './phase-types.js';
 import { recordProblem } from './record.js';
 import type { SessionRecord, SessionRecorder } from './types.js';
+import { errorText } from '../core/errors.js';
 
 const BATCH = 500;
 const HOUR_MS = 3_600_000;
@@ -158,7 +159,7 @@ export function createRecorder(opts: RecorderOptions): Recorder {
       }
     } catch (err) {
       const fault = classify(err);
-      const message = err instanceof Error ? err.message : String(err);
+      const message = errorText(err);
       if (fault === 'corrupt') {
         if (reported.has('corrupt')) {
           logOnce('corrupt-again', `analytics: ${path} is still unreadable after a fresh start (${message}); will keep retrying`);
@@ -228,7 +229,7 @@ export function createRecorder(opts: RecorderOptions): Recorder {
     } catch (err) {
       if (classify(err) === 'corrupt' && !reported.has('corrupt')) {
         reported.add('corrupt');
-        moveAside(err instanceof Error ? err.message : String(err));
+        moveAside(errorText(err));
       }
     }
   });

@@ -11,6 +11,7 @@ import { HostCallError } from '../protocol/host-calls.js';
 import { llmCompleteResult } from '../protocol/guards.js';
 import { CompleteError } from './errors.js';
 import type { Complete } from './types.js';
+import { errorText } from '../core/errors.js';
 
 /** How the engine calls the host (RuntimeOptions.hostCall). */
 export type HostCall = (method: string, params: Record<string, unknown>) => Promise<unknown>;
@@ -50,5 +51,5 @@ function asCompleteError(err: unknown): CompleteError {
     const what = err.code === 'timeout' ? 'timed out' : err.code === 'closed' ? 'lost the host connection' : `failed (${err.code})`;
     return new CompleteError(`the host's llm.complete ${what}: ${err.message}`, !FINAL_CODES.has(err.code));
   }
-  return new CompleteError(`the host's llm.complete failed: ${err instanceof Error ? err.message : String(err)}`, false);
+  return new CompleteError(`the host's llm.complete failed: ${errorText(err)}`, false);
 }

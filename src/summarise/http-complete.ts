@@ -12,6 +12,7 @@
 import { CompleteError } from './errors.js';
 import { redactSecrets } from './redact.js';
 import type { Complete } from './types.js';
+import { errorText } from '../core/errors.js';
 
 export interface HttpEndpoint {
   /** Base URL (`http://127.0.0.1:8080/v1`) or the full `/chat/completions` URL. */
@@ -111,7 +112,7 @@ function connectionError(err: unknown, where: string, signal: AbortSignal, clean
   if (code === 'ECONNREFUSED') return new CompleteError(`${where} refused the connection (is the server running?)`, true);
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new CompleteError(`${where}: host not found (${code})`, code === 'EAI_AGAIN');
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return new CompleteError(`${where} closed the connection before answering`, true);
-  const detail = cause && typeof cause.message === 'string' ? cause.message : err instanceof Error ? err.message : String(err);
+  const detail = cause && typeof cause.message === 'string' ? cause.message : errorText(err);
   return new CompleteError(`${where} could not be reached: ${clean(detail)}${code ? ` (${code})` : ''}`, true);
 }
 

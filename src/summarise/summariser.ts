@@ -15,6 +15,7 @@ import { buildPrompt, DEFAULT_REQUEST_BUDGET_CHARS } from './prompt.js';
 import { redactSecrets } from './redact.js';
 import type { Complete, Summariser, SummaryRequest, SummaryResult } from './types.js';
 import type { Message } from '../engine/types.js';
+import { errorText } from '../core/errors.js';
 
 export interface SummariserOptions {
   /** The model call: the host's `llm.complete` or an OpenAI-compatible endpoint (choose.ts). */
@@ -56,7 +57,7 @@ async function summarise(request: SummaryRequest, opts: SummariserOptions): Prom
     if (answer.kind === 'error') {
       const err = answer.error;
       if (err instanceof CompleteError) return fail(err.message, err.retryable);
-      return fail(`the summariser failed: ${err instanceof Error ? err.message : String(err)}`, true);
+      return fail(`the summariser failed: ${errorText(err)}`, true);
     }
     if (typeof answer.value?.text !== 'string') return fail('the summariser answered without a text', true);
     const redacted = redactSecrets(answer.value.text);
@@ -74,7 +75,7 @@ async function summarise(request: SummaryRequest, opts: SummariserOptions): Prom
     return { ok: true, text: checked.text, topic: checked.topic, model, tokensIn, tokensOut, redactions };
   } catch (err) {
     // A bug here must not reach the engine: it becomes a failure like any other.
-    return fail(`the summariser failed unexpectedly: ${err instanceof Error ? err.message : String(err)}`, true);
+    return fail(`the summariser failed unexpectedly: ${errorText(err)}`, true);
   }
 }
 
