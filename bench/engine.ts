@@ -12,7 +12,7 @@ import { compressOutput } from '../src/engine/compress.js';
 import { Engine } from '../src/engine/engine.js';
 import { protectionFor } from '../src/engine/protection.js';
 import { parseSession, replaySession } from '../src/engine/replay.js';
-import type { Message } from '../src/engine/types.js';
+import type { Message } from '../src/core/message.js';
 import { NULL_SINK } from '../src/events/types.js';
 
 const ROOT = join(import.meta.dirname, '..');

@@ -18,8 +18,8 @@ import { compressOutput } from '../src/engine/compress.js';
 import { parseArgs, parseEnvelope } from '../src/engine/envelope.js';
 import { protectionFor } from '../src/engine/protection.js';
 import { parseSession } from '../src/engine/replay.js';
-import { countTokens } from '../src/engine/tokens.js';
-import type { Message } from '../src/engine/types.js';
+import { countTokens } from '../src/core/tokens.js';
+import type { Message } from '../src/core/message.js';
 import { codeFilter } from '../src/strategies/code-filter/index.js';
 
 const ROOT = join(import.meta.dirname, '..');

@@ -15,7 +15,7 @@ import { resolve } from 'node:path';
 import { backgroundStatus, startBackground, stopBackground } from '../server/background.js';
 import { removeRecordOf, writeRecord } from '../server/dashboard-record.js';
 import { startDashboard } from '../server/index.js';
-import { VERSION } from '../version.js';
+import { VERSION } from '../core/version.js';
 
 const USAGE = `usage: hmc dashboard [start|stop|status] [--port N] [--state-dir D] [--config PATH] [--pid-file F]
   (no word)  run in the foreground until Ctrl-C

@@ -11,7 +11,7 @@ import { loadConfigFile } from '../config/load.js';
 import { compressOutput, type CompressContext } from '../engine/compress.js';
 import { isRecord } from '../engine/envelope.js';
 import { protectionFor } from '../engine/protection.js';
-import { countTokens } from '../engine/tokens.js';
+import { countTokens } from '../core/tokens.js';
 import { resolveConfigPath } from '../config/paths.js';
 import type { Command } from './main.js';
 import { explicitConfig, UsageError } from './args.js';

@@ -54,7 +54,7 @@ export async function main(argv: string[]): Promise<number> {
     return name ? 0 : 2;
   }
   if (name === '--version' || name === '-v') {
-    const { VERSION } = await import('../version.js');
+    const { VERSION } = await import('../core/version.js');
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }

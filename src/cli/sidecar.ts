@@ -12,7 +12,7 @@ import type { WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { format } from 'node:util';
 import type { Readable, Writable } from 'node:stream';
-import type { HmcHostApi } from '../engine/api.js';
+import type { HmcHostApi } from '../core/host-api.js';
 import { resolveStateDir } from '../config/paths.js';
 import { Connection } from '../protocol/dispatch.js';
 import { llmCompleteParams } from '../protocol/guards.js';

@@ -5,7 +5,7 @@
  * Invariant: a bad value is reported with its key's path and falls back to that key's default
  * alone; nothing here throws.
  */
-import { LANGUAGES } from '../strategies/code-filter/languages.js';
+import { LANGUAGES } from '../core/languages.js';
 
 export interface HmcConfig {
   /** Master switch: false turns every strategy, rewrite and recording off (pass-through). */

@@ -1,6 +1,6 @@
 /**
- * Errors as every layer reports them: the one-sentence text of anything thrown, and the error a
- * host gets when the engine does not hold the conversation base it named.
+ * Errors as every layer reports them: the one-sentence text of anything thrown, and its code.
+ * (The host contract's own error, `ResyncError`, is declared with the contract in host-api.ts.)
  *
  * Invariant: nothing here throws, whatever is thrown at it (a string, null, an object).
  */

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { InProcessHost } from '../engine/in-process.js';
 import type { Engine } from '../engine/engine.js';
-import type { Message } from '../engine/types.js';
+import type { Message } from '../core/message.js';
 import { readFileTool, searchFilesTool, terminalTool } from './tools.js';
 
 export type ToolStep =

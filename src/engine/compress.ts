@@ -11,10 +11,21 @@ import { codeFilter } from '../strategies/code-filter/index.js';
 import { shortCircuit } from '../strategies/short-circuit.js';
 import { truncate } from '../strategies/truncation.js';
 import { parseEnvelope, type CallInfo } from './envelope.js';
-import { isShorter } from './tokens.js';
+import { isShorter } from '../core/tokens.js';
 import type { Protection } from './protection.js';
-import type { LinePlanItem, OutputKind, StrategyName, StrategyResult, ToolOutput } from './types.js';
+import type { LinePlanItem, OutputKind, StrategyResult, ToolOutput } from '../core/strategy.js';
 import { errorText } from '../core/errors.js';
+
+/** The names savings are credited under (the original's keys; stable, shown to users). */
+export type StrategyName =
+  | 'short_circuit'
+  | 'code_filter'
+  | 'truncation'
+  | 'dedup'
+  | 'error_purge'
+  | 'stale_reads'
+  | 'clearing'
+  | 'background_compression';
 
 export interface CompressStep {
   strategy: StrategyName;

@@ -5,6 +5,7 @@
  * mode off, numbers given as strings work, a bad value is an error naming it, never a throw).
  */
 import type { ConfigIssue } from '../config/keys.js';
+import type { Saved } from '../core/savings.js';
 import { createPhaseIndex } from '../store/phase-index.js';
 import { NULL_PHASE_INDEX, type PhaseIndex } from '../store/phase-types.js';
 import { indexAction, indexText } from './control-index.js';
@@ -332,7 +333,7 @@ function sweepAction(s: Session, args: Record<string, unknown>): Record<string, 
  * The context savings to show: with their breakdown, or neither when only an old session file's
  * total is known (then the figures return at the next model call in this process).
  */
-function known(now: { total: number; byStrategy: Record<string, number> | null }): { total: number | null; byStrategy: Record<string, number> | null } {
+function known(now: { total: number; byStrategy: Saved | null }): { total: number | null; byStrategy: Saved | null } {
   return now.byStrategy === null ? { total: null, byStrategy: null } : now;
 }
 

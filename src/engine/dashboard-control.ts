@@ -9,7 +9,7 @@
  */
 import type { HmcConfig } from '../config/keys.js';
 import type { DashboardFeed } from '../server/index.js';
-import { VERSION } from '../version.js';
+import { VERSION } from '../core/version.js';
 import type { DashboardControl } from './control.js';
 import { errorText } from '../core/errors.js';
 

@@ -12,7 +12,7 @@ import type { EventSink } from '../events/types.js';
 import type { PhaseIndex } from '../store/phase-types.js';
 import type { SessionRecord, SessionRecorder } from '../store/types.js';
 import { argsFingerprint } from '../strategies/dedup.js';
-import { VERSION } from '../version.js';
+import { VERSION } from '../core/version.js';
 import type {
   CommandParams,
   ControlParams,
@@ -29,8 +29,8 @@ import type {
   PreToolCallParams,
   SessionEndParams,
   SessionFinalizeParams,
-} from './api.js';
-import { ResyncError } from './api.js';
+} from '../core/host-api.js';
+import { ResyncError } from '../core/host-api.js';
 import { compressOutput, type CompressContext, type Compression } from './compress.js';
 import { controlAction, commandText, type ControlDeps } from './control.js';
 import { parseArgs } from './envelope.js';
@@ -44,8 +44,8 @@ import { cleanupRecall, recallId, RecallStore } from './recall.js';
 import * as catchUp from './catch-up.js';
 import { SessionFiles } from './session-files.js';
 import { hash, replySignature, safeJson, Session, type MessageState, type ToolRecord } from './session.js';
-import { countTokens, messageExtra } from './tokens.js';
-import type { Message } from './types.js';
+import { countTokens, messageExtra } from '../core/tokens.js';
+import type { Message } from '../core/message.js';
 import { errorText } from '../core/errors.js';
 
 /** The hint appended once per session (the original's text, reference §9). */

@@ -12,7 +12,7 @@ import { fileLinesOf, headerPath, isEditTool, numberedBlock, toolRead } from './
 import { shellRead } from './shell-reads.js';
 import { replaceField, topLevelFields, type FieldSpan } from './json-fields.js';
 import { commandOf, isSearchCommand } from './shell-command.js';
-import type { LinePlanItem, OutputKind, ToolOutput } from './types.js';
+import type { LinePlanItem, OutputKind, ToolOutput } from '../core/strategy.js';
 
 const LOG_TOOLS = new Set(['terminal', 'bash', 'shell', 'run', 'execute', 'exec', 'command', 'run_command', 'run_terminal_cmd', 'execute_command', 'process', 'python', 'sh']);
 const SEARCH_TOOLS = new Set(['search_files', 'grep', 'search', 'search_dir', 'search_file', 'find_file', 'glob', 'find', 'rg', 'ripgrep', 'codebase_search', 'file_search', 'search_file_content', 'list_directory', 'list_dir', 'ls', 'list']);

@@ -6,9 +6,9 @@
  * Invariant: after `restore`, every message's `content` is the very value it was before (same
  * string, same list object), so the host's conversation is byte-identical to an HMC-less run.
  */
-import type { Edit } from './api.js';
+import type { Edit } from '../core/host-api.js';
 import type { Engine } from './engine.js';
-import type { Message } from './types.js';
+import type { Message } from '../core/message.js';
 
 interface Applied {
   originals: Map<number, { message: Message; content: unknown }>;

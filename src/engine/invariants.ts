@@ -5,11 +5,11 @@
  */
 import type { HmcConfig } from '../config/keys.js';
 import { reportsFailure } from '../strategies/signals.js';
-import type { Edit } from './api.js';
+import type { Edit } from '../core/host-api.js';
 import { parseEnvelope } from './envelope.js';
 import { PHASE_HEAD, PHASE_STUB } from './layer1.js';
 import { protectionFor } from './protection.js';
-import type { Message } from './types.js';
+import type { Message } from '../core/message.js';
 
 /** Placeholders whose output is still shown elsewhere (the kept copy of a duplicate, the first of a repeat). */
 const PLACEHOLDER = /^\[(?:Output removed|Error output removed|output removed|error output removed|Same output as|same output as)/;

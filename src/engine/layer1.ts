@@ -19,8 +19,8 @@ import type { Summariser, SummaryResult } from '../summarise/types.js';
 import { protectionFor } from './protection.js';
 import { recallId, type RecallStore } from './recall.js';
 import type { MessageState, Phase, Session } from './session.js';
-import { contentTokens, countTokens, overheadTokens } from './tokens.js';
-import type { Message } from './types.js';
+import { contentTokens, countTokens, overheadTokens } from '../core/tokens.js';
+import type { Message } from '../core/message.js';
 import { errorText } from '../core/errors.js';
 
 /** What each message of a summarised range but the first is sent as. */

@@ -13,8 +13,9 @@
  * Token counting is real BPE and therefore not free: hooks only queue jobs; `settle()` runs them
  * (after the hook answered, or when figures are read).
  */
+import type { Saved } from '../core/savings.js';
 import type { TurnPoint } from '../store/types.js';
-import { contentTokens, countTokens, overheadTokens } from './tokens.js';
+import { contentTokens, countTokens, overheadTokens } from '../core/tokens.js';
 
 /** How a message is sent: its raw content and the contents after each strategy step. */
 export interface ViewSteps {
@@ -26,14 +27,14 @@ interface MessageTokens {
   raw: number;
   sent: number;
   tool: string;
-  byStrategy: Record<string, number>;
+  byStrategy: Saved;
 }
 
 export interface LedgerTotals {
   inputRaw: number;
   inputHmc: number;
-  byStrategy: Record<string, number>;
-  byTool: Record<string, number>;
+  byStrategy: Saved;
+  byTool: Saved;
   modelCalls: number;
   contextTokens: number;
   contextRawTokens: number;
@@ -52,7 +53,7 @@ export interface LedgerSnapshot extends LedgerTotals {
   /** The latest model calls (bounded), oldest first. */
   calls?: CallPoint[];
   /** Savings in the context now, per strategy (so a new process shows them with the total). */
-  contextByStrategy?: Record<string, number>;
+  contextByStrategy?: Saved;
 }
 
 /** Model calls kept for the per-call record (the session file shows the latest ones). */
@@ -61,8 +62,8 @@ const MAX_CALLS = 2000;
 export class Ledger {
   inputRaw = 0;
   inputHmc = 0;
-  byStrategy: Record<string, number> = {};
-  byTool: Record<string, number> = {};
+  byStrategy: Saved = {};
+  byTool: Saved = {};
   modelCalls = 0;
   contextPeak = 0;
   timeline: TurnPoint[] = [];
@@ -70,14 +71,14 @@ export class Ledger {
   /** Context now, as sent and as it would be raw: sums over `messages`. */
   private sentNow = 0;
   private rawNow = 0;
-  private strategyNow: Record<string, number> = {};
-  private toolNow: Record<string, number> = {};
+  private strategyNow: Saved = {};
+  private toolNow: Saved = {};
   private messages: MessageTokens[] = [];
   /** Tokens sent with every call besides the messages: the system prompt and the tool schemas. */
   private fixed: Record<'system' | 'tools', number> = { system: 0, tools: 0 };
   private jobs: (() => void)[] = [];
   /** The context as an earlier process last saw it, shown until this one holds messages again. */
-  private restored: { sent: number; raw: number; byStrategy: Record<string, number> | null } = { sent: 0, raw: 0, byStrategy: {} };
+  private restored: { sent: number; raw: number; byStrategy: Saved | null } = { sent: 0, raw: 0, byStrategy: {} };
 
   /** Restores totals saved by an earlier process (the per-message part is rebuilt from messages). */
   static from(snapshot: Partial<LedgerSnapshot> | undefined): Ledger {
@@ -164,8 +165,8 @@ export class Ledger {
   accountCall(index: number, turn: number): void {
     let raw = 0;
     let sent = 0;
-    const byStrategy: Record<string, number> = {};
-    const byTool: Record<string, number> = {};
+    const byStrategy: Saved = {};
+    const byTool: Saved = {};
     // Prefix sums: usually index equals the message count (the call is the latest one).
     if (index >= this.messages.length) {
       raw = this.rawNow;
@@ -202,7 +203,7 @@ export class Ledger {
     return point ? Math.max(0, point.input_raw - point.input_hmc) : 0;
   }
 
-  private credit(turn: number, raw: number, sent: number, byStrategy: Record<string, number>, byTool: Record<string, number>): void {
+  private credit(turn: number, raw: number, sent: number, byStrategy: Saved, byTool: Saved): void {
     const hmc = Math.min(sent, raw);
     this.modelCalls++;
     this.inputRaw += raw;
@@ -268,7 +269,7 @@ export class Ledger {
    * known (a session file from before the breakdown was saved): a total is never shown beside a
    * breakdown that does not add up to it (issue 11).
    */
-  contextSavings(): { total: number; byStrategy: Record<string, number> | null } {
+  contextSavings(): { total: number; byStrategy: Saved | null } {
     if (this.messages.length === 0) return { total: this.restored.raw - this.restored.sent, byStrategy: this.restored.byStrategy };
     return { total: Math.max(0, this.rawNow - this.sentNow), byStrategy: positive(this.strategyNow) };
   }
@@ -313,13 +314,13 @@ function tokensOf(view: ViewSteps, tool: string, extra: string): MessageTokens {
       c.saved = 0;
     }
   }
-  const byStrategy: Record<string, number> = {};
+  const byStrategy: Saved = {};
   for (const c of credits) byStrategy[c.strategy] = (byStrategy[c.strategy] ?? 0) + c.saved;
   return { raw, sent: previous, tool, byStrategy };
 }
 
-function positive(record: Record<string, number>): Record<string, number> {
-  const out: Record<string, number> = {};
+function positive(record: Saved): Saved {
+  const out: Saved = {};
   for (const [k, v] of Object.entries(record)) if (v > 0) out[k] = v;
   return out;
 }
@@ -328,8 +329,8 @@ function num(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0;
 }
 
-function numbers(value: unknown): Record<string, number> {
-  const out: Record<string, number> = {};
+function numbers(value: unknown): Saved {
+  const out: Saved = {};
   if (typeof value === 'object' && value !== null) for (const [k, v] of Object.entries(value)) if (num(v) > 0) out[k] = num(v);
   return out;
 }

@@ -22,7 +22,7 @@ import { findStaleReads, type FileEvent, type StaleRead } from '../strategies/st
 import { parseEnvelope, placeholderBuilder } from './envelope.js';
 import type { Protection } from './protection.js';
 import { recallId } from './recall.js';
-import { isShorter } from './tokens.js';
+import { isShorter } from '../core/tokens.js';
 import type { IndexedResult } from './rewrite-index.js';
 import type { MessageState, Prune, PruneKind, Session } from './session.js';
 

@@ -7,9 +7,9 @@
  * Invariant: a delta is answered only against the exact view the host names (`view` equal to the
  * last id answered for this session); anything else gets the complete view.
  */
-import type { Edit, PreModelCallParams, PreModelCallResult } from './api.js';
+import type { Edit, PreModelCallParams, PreModelCallResult } from '../core/host-api.js';
 import type { Session } from './session.js';
-import { messageTokens, toolsTokens } from './tokens.js';
+import { messageTokens, toolsTokens } from '../core/tokens.js';
 
 /** Queues the call's accounting: the fixed part when the host sent it, then the call itself. */
 export function countCallAtSend(s: Session, p: PreModelCallParams): void {

@@ -8,6 +8,7 @@
  * came back byte-exact.
  */
 import type { HmcConfig } from '../config/keys.js';
+import type { InputTokens, Saved } from '../core/savings.js';
 import { NULL_SINK } from '../events/types.js';
 import type { Engine } from './engine.js';
 import { Engine as EngineClass } from './engine.js';
@@ -15,8 +16,8 @@ import { InProcessHost } from './in-process.js';
 import { CacheCostMeter, savedPercent, type RequestMessage } from './cache-cost.js';
 import { checkView } from './invariants.js';
 import { safeJson } from './session.js';
-import { contentTokens, messageExtra, overheadTokens } from './tokens.js';
-import type { Message } from './types.js';
+import { contentTokens, messageExtra, overheadTokens } from '../core/tokens.js';
+import type { Message } from '../core/message.js';
 
 /** The public shape of `hmc replay --json` (keep these names stable). */
 export interface ReplayReport {
@@ -26,11 +27,11 @@ export interface ReplayReport {
   tool_calls: number;
   model_calls: number;
   restore_exact: boolean;
-  input_tokens: { raw: number; hmc: number };
-  final_context_tokens: { raw: number; hmc: number };
+  input_tokens: InputTokens;
+  final_context_tokens: InputTokens;
   savings_pct: number;
-  saved_by_strategy: Record<string, number>;
-  saved_by_tool: Record<string, number>;
+  saved_by_strategy: Saved;
+  saved_by_tool: Saved;
   /** Input cost in base-price token units under the prompt cache (cached 0.1×, written 1.25×). */
   cost: { raw: number; hmc: number };
   cost_saved_pct: number;

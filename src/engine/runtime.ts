@@ -13,7 +13,7 @@ import { resolveDbPath, resolveStateDir } from '../config/paths.js';
 import { NULL_SINK, type EventSink, type HmcEvent } from '../events/types.js';
 import { createPhaseIndex, type PhaseIndexHandle } from '../store/phase-index.js';
 import type { Recorder } from '../store/recorder.js';
-import type { HmcHostApi } from './api.js';
+import type { HmcHostApi } from '../core/host-api.js';
 import type { DashboardControl } from './control.js';
 import { backgroundDashboard, inProcessDashboard } from './dashboard-control.js';
 import { summariserFor } from '../summarise/choose.js';

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import type { Compression } from './compress.js';
 import { Ledger, type LedgerSnapshot, type ViewSteps } from './ledger.js';
 import { RewriteIndex } from './rewrite-index.js';
-import type { Message } from './types.js';
+import type { Message } from '../core/message.js';
 
 /**
  * Why a tool result is sent as a placeholder: an older duplicate (`dedup`), a new exact repeat of an

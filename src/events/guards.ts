@@ -5,7 +5,8 @@
  * Invariant: nothing parsed from disk is used before one of these guards accepts it; a line that
  * fails a guard is skipped, never cast.
  */
-import type { HmcEvent, InspectRecord, InputTokens } from './types.js';
+import type { InputTokens } from '../core/savings.js';
+import type { HmcEvent, InspectRecord } from './types.js';
 
 type Obj = Record<string, unknown>;
 

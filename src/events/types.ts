@@ -5,14 +5,7 @@
  *
  * Invariant: emitting never blocks or throws into a hook (sinks buffer and drop, never wait).
  */
-
-/** Tokens the model was sent over all model calls of a session, with and without HMC. */
-export interface InputTokens {
-  /** What the model would have been sent without HMC. */
-  raw: number;
-  /** What it was sent with HMC. */
-  hmc: number;
-}
+import type { InputTokens, Saved, SavingsBreakdown } from '../core/savings.js';
 
 interface EventBase {
   /** Unique and increasing per source: `${source}:${seq}`; the SSE `id` (Last-Event-ID resume). */
@@ -25,7 +18,7 @@ interface EventBase {
 }
 
 /** Sent at the end of each user turn (on_session_end), once its model calls are counted. */
-export interface TurnEvent extends EventBase {
+export interface TurnEvent extends EventBase, SavingsBreakdown {
   type: 'turn';
   turn: number;
   model: string;
@@ -39,8 +32,6 @@ export interface TurnEvent extends EventBase {
   delta_saved: number;
   /** Input tokens saved over the session so far. */
   cumulative_saved: number;
-  by_strategy: Record<string, number>;
-  by_tool: Record<string, number>;
   input_tokens: InputTokens;
   tool_calls: number;
   /** Prompt-cache breaks caused by rewrites of older messages so far. */
@@ -63,7 +54,7 @@ export interface ToolEvent extends EventBase {
   delta_saved: number;
   /** Input tokens saved over the session so far. */
   cumulative_saved: number;
-  by_strategy: Record<string, number>;
+  by_strategy: Saved;
   context_tokens: number;
   context_percent: number;
   /** Key of the inspector record holding before/after, when one was kept. */
@@ -71,13 +62,11 @@ export interface ToolEvent extends EventBase {
 }
 
 /** Sent when a session really ends (on_session_finalize, or the end of a replay). */
-export interface SessionEndEvent extends EventBase {
+export interface SessionEndEvent extends EventBase, SavingsBreakdown {
   type: 'session_end';
   turns: number;
   tool_calls: number;
   total_saved: number;
-  by_strategy: Record<string, number>;
-  by_tool: Record<string, number>;
   input_tokens: InputTokens;
 }
 

@@ -8,7 +8,7 @@
  * Synchronous API methods complete in arrival order (they run to completion before the next line
  * is read); `hmc_control` and `command` may finish later, answered by id.
  */
-import type { HmcHostApi } from '../engine/api.js';
+import type { HmcHostApi } from '../core/host-api.js';
 import { parseIncoming } from './guards.js';
 import { HostCalls } from './host-calls.js';
 import type { HostRequest, ProtocolError, RequestId, Response } from './types.js';

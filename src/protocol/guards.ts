@@ -5,8 +5,8 @@
  * Invariant: nothing is cast; every field the dispatcher reads is checked here first, and a bad
  * line yields an `invalid` record (answered with an error), never an exception.
  */
-import type { PreLlmCallParams } from '../engine/api.js';
-import type { Message } from '../engine/types.js';
+import type { PreLlmCallParams } from '../core/host-api.js';
+import type { Message } from '../core/message.js';
 import type {
   HostMethod,
   HostMethodParams,

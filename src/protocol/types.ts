@@ -15,8 +15,8 @@ import type {
   PreToolCallParams,
   SessionEndParams,
   SessionFinalizeParams,
-} from '../engine/api.js';
-import type { Message } from '../engine/types.js';
+} from '../core/host-api.js';
+import type { Message } from '../core/message.js';
 
 /** A request id: the host's (any string or number) or the sidecar's own (`h1`, `h2`…). */
 export type RequestId = string | number;

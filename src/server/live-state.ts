@@ -6,7 +6,8 @@
  * running totals, so applying them in any order converges on the latest figures (a stale event,
  * older than what a session already shows, never moves totals backwards).
  */
-import type { HmcEvent, HmcEventType, InputTokens } from '../events/types.js';
+import type { InputTokens, SavingsBreakdown } from '../core/savings.js';
+import type { HmcEvent, HmcEventType } from '../events/types.js';
 
 /** One point of a session's live series (a turn event, or a tool event between turns). */
 export interface LivePoint {
@@ -20,7 +21,7 @@ export interface LivePoint {
   delta_saved: number;
 }
 
-export interface LiveSession {
+export interface LiveSession extends SavingsBreakdown {
   session_id: string;
   source: string;
   project_path: string;
@@ -35,8 +36,6 @@ export interface LiveSession {
   context_window: number;
   context_percent: number;
   saved: number;
-  by_strategy: Record<string, number>;
-  by_tool: Record<string, number>;
   input_tokens: InputTokens;
   cache_breaks: number;
   points: LivePoint[];

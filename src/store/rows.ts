@@ -5,10 +5,11 @@
  * Invariant: every `saved` is input tokens the model was not sent and is never above the matching
  * `input`; percentages are round(saved / input * 100, 2), 0 when input is 0.
  */
+import type { SavingsBreakdown } from '../core/savings.js';
 import type { SessionRecord } from './types.js';
 
-/** Lifetime (or per-project) totals; the original's `analytics` default form plus `by_tool`. */
-export interface Summary {
+/** Lifetime (or per-project) totals; the original's `analytics` default form plus `by_tool` (each breakdown largest first). */
+export interface Summary extends SavingsBreakdown {
   /** Input tokens saved, summed over every model call of every session. */
   total_saved: number;
   total_sessions: number;
@@ -19,10 +20,6 @@ export interface Summary {
   /** The same figure under the original's misleading name (it is input, not output); kept so its readers still work. */
   total_output: number;
   savings_pct: number;
-  /** Saved tokens per strategy, largest first. */
-  by_strategy: Record<string, number>;
-  /** Saved tokens per tool name, largest first. */
-  by_tool: Record<string, number>;
 }
 
 /** One UTC calendar day (by session start). */

@@ -5,6 +5,7 @@
  * Savings are input tokens the model was not sent, summed over all model calls of the session;
  * `input_tokens_raw` is the same sum without HMC, so savings never exceed input.
  */
+import type { SavingsBreakdown } from '../core/savings.js';
 
 /** One user turn of a session, for the per-turn charts. */
 export interface TurnPoint {
@@ -21,7 +22,8 @@ export interface TurnPoint {
   tool_calls: number;
 }
 
-export interface SessionRecord {
+/** The breakdowns (SavingsBreakdown) sum to input_tokens_raw - input_tokens_hmc. */
+export interface SessionRecord extends SavingsBreakdown {
   session_id: string;
   /** Real path of the working directory of the host process ('' when unknown). */
   project_path: string;
@@ -40,10 +42,6 @@ export interface SessionRecord {
   input_tokens_hmc: number;
   /** Largest context (tokens, as sent) seen in the session. */
   context_peak: number;
-  /** Input tokens saved per strategy; sums to input_tokens_raw - input_tokens_hmc. */
-  by_strategy: Record<string, number>;
-  /** Input tokens saved per tool name; sums to the same total. */
-  by_tool: Record<string, number>;
   timeline: TurnPoint[];
 }
 

@@ -11,7 +11,7 @@
  * (build output, test runs, server logs) stay logs.
  */
 import { commandOf, isDocumentCommand } from '../engine/shell-command.js';
-import type { ToolOutput } from '../engine/types.js';
+import type { ToolOutput } from '../core/strategy.js';
 
 /** Web, docs and browser tools, and subagents (Claude Code's `Task`: its report is prose). */
 const DOC_TOOL = /web|fetch|brows|scrap|crawl|extract|url|http|wiki|docs?(?:_|\b)|page|snapshot|tavily|exa_|perplexity|firecrawl|context7|^(?:task|agent|dispatch_agent|subagent|delegate_task)$/i;

@@ -8,7 +8,7 @@
  * Invariant: unsure means null. A write or patch is claimed only on positive evidence (a known tool,
  * a patch header, `sed -i`, a redirection), so an earlier read is never called stale by guesswork.
  */
-import type { ToolOutput } from '../engine/types.js';
+import type { ToolOutput } from '../core/strategy.js';
 
 /** Lines of a file, 1-based and inclusive; `last` may be Infinity (to the end). */
 export interface LineSpan {

@@ -20,8 +20,8 @@
  * Facts the success itself carries are kept in the one-liner: test counts, skips, the branch.
  */
 import type { HmcConfig } from '../config/keys.js';
-import type { StrategyResult, ToolOutput } from '../engine/types.js';
-import { replacedBy, skipped } from '../engine/types.js';
+import type { StrategyResult, ToolOutput } from '../core/strategy.js';
+import { replacedBy, skipped } from '../core/strategy.js';
 import { reportsFailure } from './signals.js';
 import { parseJsonObjectText } from './json-object.js';
 

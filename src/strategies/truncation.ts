@@ -20,8 +20,8 @@
  *   and is always kept, so the output keeps its final newline.
  */
 import type { HmcConfig } from '../config/keys.js';
-import type { LinePlanItem, StrategyResult, ToolOutput } from '../engine/types.js';
-import { keptLines, skipped } from '../engine/types.js';
+import type { LinePlanItem, StrategyResult, ToolOutput } from '../core/strategy.js';
+import { keptLines, skipped } from '../core/strategy.js';
 import { isDocument } from './documents.js';
 import { lineScores } from './line-scores.js';
 import { findRepetition, KEPT, REPEAT, SIMILAR, type Repetition } from './repetition.js';

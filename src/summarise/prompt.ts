@@ -10,7 +10,7 @@
  * Invariants: pure; every piece of the range and the previous note is redacted before it is put
  * in a message; the material (previous note + transcript) stays within `budgetChars`.
  */
-import type { Message } from '../engine/types.js';
+import type { Message } from '../core/message.js';
 import { redactSecrets } from './redact.js';
 import { cutMiddle, renderRange } from './render.js';
 

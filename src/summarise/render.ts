@@ -13,7 +13,7 @@
  * note line; user and assistant text keep more room than tool output at every level.
  */
 import { mainTextField, matchLine } from '../engine/envelope-fields.js';
-import type { Message, ToolCall } from '../engine/types.js';
+import type { Message, ToolCall } from '../core/message.js';
 import { redactSecrets } from './redact.js';
 
 /** How long each kind of piece may be, in characters, at one level of bounding. */

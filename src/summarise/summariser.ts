@@ -8,13 +8,13 @@
  * whether to try again; no secret the patterns know leaves in a request or comes back in a note;
  * nothing here holds a lock or a hook: while the model thinks, the event loop is free.
  */
-import { countTokens } from '../engine/tokens.js';
+import { countTokens } from '../core/tokens.js';
 import { checkAnswer } from './answer.js';
 import { CompleteError } from './errors.js';
 import { buildPrompt, DEFAULT_REQUEST_BUDGET_CHARS } from './prompt.js';
 import { redactSecrets } from './redact.js';
 import type { Complete, Summariser, SummaryRequest, SummaryResult } from './types.js';
-import type { Message } from '../engine/types.js';
+import type { Message } from '../core/message.js';
 import { errorText } from '../core/errors.js';
 
 export interface SummariserOptions {

@@ -7,7 +7,7 @@
  * Invariant: `summarise` never throws and never hangs past its timeout; a failure is a result
  * that says why (and whether trying again later may help), never a silent loss.
  */
-import type { Message } from '../engine/types.js';
+import type { Message } from '../core/message.js';
 
 /** One completion: the messages for the model and the most tokens it may write. */
 export type Complete = (messages: Message[], maxTokens: number, signal: AbortSignal) => Promise<{ text: string; model?: string }>;

@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/engine/engine.js';
-import type { Edit } from '../../src/engine/api.js';
-import { requestTokens } from '../../src/engine/tokens.js';
-import type { Message } from '../../src/engine/types.js';
+import type { Edit } from '../../src/core/host-api.js';
+import { requestTokens } from '../../src/core/tokens.js';
+import type { Message } from '../../src/core/message.js';
 import type { TurnEvent } from '../../src/events/types.js';
 import { assistantCall, config, longLog, readFile, RecordingSink, reply, terminal, toolResult, user } from '../helpers/conversation.js';
 

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/engine/engine.js';
-import type { Edit } from '../../src/engine/api.js';
-import type { Message } from '../../src/engine/types.js';
+import type { Edit } from '../../src/core/host-api.js';
+import type { Message } from '../../src/core/message.js';
 import { NULL_SINK } from '../../src/events/types.js';
 import { assistantCall, config, longLog, reply, terminal, toolResult, user } from '../helpers/conversation.js';
 

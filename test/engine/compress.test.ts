@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compose, planWeights } from '../../src/engine/compress.js';
-import type { LinePlanItem } from '../../src/engine/types.js';
+import type { LinePlanItem } from '../../src/core/strategy.js';
 
 describe('planWeights', () => {
   it('gives a kept line 1 and a marker the lines between its kept neighbours', () => {

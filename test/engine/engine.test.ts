@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ResyncError } from '../../src/engine/api.js';
+import { ResyncError } from '../../src/core/host-api.js';
 import { InProcessHost } from '../../src/engine/in-process.js';
 import { replaySession } from '../../src/engine/replay.js';
 import { safeJson } from '../../src/engine/session.js';
-import type { Message } from '../../src/engine/types.js';
+import type { Message } from '../../src/core/message.js';
 import { assistantCall, config, engine, longLog, pythonSource, readFile, RecordingSink, reply, terminal, toolResult, user } from '../helpers/conversation.js';
 
 const S = 'session-1';

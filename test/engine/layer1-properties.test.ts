@@ -10,7 +10,7 @@ import { Engine } from '../../src/engine/engine.js';
 import { InProcessHost } from '../../src/engine/in-process.js';
 import { checkView } from '../../src/engine/invariants.js';
 import { safeJson } from '../../src/engine/session.js';
-import type { Message } from '../../src/engine/types.js';
+import type { Message } from '../../src/core/message.js';
 import { NULL_SINK } from '../../src/events/types.js';
 import type { Summariser, SummaryRequest, SummaryResult } from '../../src/summarise/types.js';
 import { config, terminal } from '../helpers/conversation.js';

@@ -10,7 +10,7 @@ import { Engine } from '../../src/engine/engine.js';
 import { parseEnvelope } from '../../src/engine/envelope.js';
 import { breakBudget, decidePass, rewritePays, expectedRemainingCalls, MIN_REMOVED_SHARE, type PassFacts, type ViewChange } from '../../src/engine/pass.js';
 import { replaySession } from '../../src/engine/replay.js';
-import type { Message } from '../../src/engine/types.js';
+import type { Message } from '../../src/core/message.js';
 import { NULL_SINK } from '../../src/events/types.js';
 import { config, terminal } from '../helpers/conversation.js';
 

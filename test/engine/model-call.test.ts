@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InProcessHost } from '../../src/engine/in-process.js';
 import { safeJson } from '../../src/engine/session.js';
-import type { Message } from '../../src/engine/types.js';
+import type { Message } from '../../src/core/message.js';
 import { assistantCall, engine, longLog, terminal, toolResult, user } from '../helpers/conversation.js';
 
 const S = 'loop';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/engine/engine.js';
 import { NULL_SINK } from '../../src/events/types.js';
-import type { Message } from '../../src/engine/types.js';
+import type { Message } from '../../src/core/message.js';
 import { assistantCall, config, reply, terminal, toolResult, user } from '../helpers/conversation.js';
 
 let dir = '';

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { compressOutput } from '../../src/engine/compress.js';
 import { protectionFor } from '../../src/engine/protection.js';
 import { replaySession } from '../../src/engine/replay.js';
-import type { Message } from '../../src/engine/types.js';
+import type { Message } from '../../src/core/message.js';
 import { reportsFailure } from '../../src/strategies/signals.js';
 import { config, longLog, pythonSource, readFile, terminal } from '../helpers/conversation.js';
 

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/engine/engine.js';
 import { SessionFiles } from '../../src/engine/session-files.js';
 import { NULL_SINK } from '../../src/events/types.js';
-import type { Message } from '../../src/engine/types.js';
+import type { Message } from '../../src/core/message.js';
 import { assistantCall, config, reply, terminal, toolResult, user } from '../helpers/conversation.js';
 import { mountTinyFs, tinyFsUnavailable, type TinyFs } from '../helpers/tiny-fs.js';
 import { recordFigure, until } from './figures.js';

@@ -1,7 +1,7 @@
 /** Builders for conversations in the OpenAI chat format Hermes uses, for engine tests. */
 import { defaultConfig, type HmcConfig } from '../../src/config/keys.js';
 import { Engine } from '../../src/engine/engine.js';
-import type { Message } from '../../src/engine/types.js';
+import type { Message } from '../../src/core/message.js';
 import type { EventPayload, EventSink, InspectRecord } from '../../src/events/types.js';
 
 export function user(content: string): Message {

@@ -4,9 +4,9 @@
  *
  * Invariant: it behaves like the contract in src/engine/api.ts says, nothing more.
  */
-import { ResyncError } from '../../src/engine/api.js';
-import type { HmcHostApi, PreLlmCallParams, PreLlmCallResult } from '../../src/engine/api.js';
-import type { Message } from '../../src/engine/types.js';
+import { ResyncError } from '../../src/core/host-api.js';
+import type { HmcHostApi, PreLlmCallParams, PreLlmCallResult } from '../../src/core/host-api.js';
+import type { Message } from '../../src/core/message.js';
 
 export const LONG = 200;
 

@@ -3,7 +3,7 @@
  * back to text the way the engine does (kept lines verbatim, markers as their own lines).
  */
 import type { HmcConfig } from '../../src/config/keys.js';
-import type { FileLines, OutputKind, StrategyResult, ToolOutput } from '../../src/engine/types.js';
+import type { FileLines, OutputKind, StrategyResult, ToolOutput } from '../../src/core/strategy.js';
 
 export const CFG: HmcConfig['code_filter'] = {
   enabled: true,

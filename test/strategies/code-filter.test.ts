@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import type { Arbitrary } from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { LinePlanItem, ToolOutput } from '../../src/engine/types.js';
+import type { LinePlanItem, ToolOutput } from '../../src/core/strategy.js';
 import { codeFilter, languageForPath } from '../../src/strategies/code-filter/index.js';
 import { MARKER_RE } from '../../src/strategies/code-filter/plan.js';
 import { CFG, fileRead, otherOutput, render } from './code-filter-helpers.js';

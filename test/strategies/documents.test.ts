@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { OutputKind, ToolOutput } from '../../src/engine/types.js';
+import type { OutputKind, ToolOutput } from '../../src/core/strategy.js';
 import { isDocument, looksLikeDocument } from '../../src/strategies/documents.js';
 
 const out = (text: string, tool = 'bash', kind: OutputKind = 'log', args: Record<string, unknown> = {}): ToolOutput => ({ tool, args, text, lines: text.split('\n'), kind, isError: false });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { OutputKind, ToolOutput } from '../../src/engine/types.js';
+import type { OutputKind, ToolOutput } from '../../src/core/strategy.js';
 import { shortCircuit } from '../../src/strategies/short-circuit.js';
 
 const ON = { enabled: true };

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { HmcConfig } from '../../src/config/keys.js';
-import type { StrategyResult, ToolOutput } from '../../src/engine/types.js';
+import type { StrategyResult, ToolOutput } from '../../src/core/strategy.js';
 import { shortCircuit } from '../../src/strategies/short-circuit.js';
 import { failureTokens, importance, isImportantLine, isPassingTestLine, reportsFailure } from '../../src/strategies/signals.js';
 import { truncate } from '../../src/strategies/truncation.js';

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { HmcConfig } from '../../src/config/keys.js';
-import type { LinePlanItem, OutputKind, ToolOutput } from '../../src/engine/types.js';
+import type { LinePlanItem, OutputKind, ToolOutput } from '../../src/core/strategy.js';
 import { failureTokens, isFailingTestTitle } from '../../src/strategies/signals.js';
 import { truncate } from '../../src/strategies/truncation.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { HmcConfig } from '../../src/config/keys.js';
-import type { OutputKind, StrategyResult, ToolOutput } from '../../src/engine/types.js';
+import type { OutputKind, StrategyResult, ToolOutput } from '../../src/core/strategy.js';
 import { omittedMarker, truncate, windowSizes } from '../../src/strategies/truncation.js';
 
 type Cfg = HmcConfig['truncation'];

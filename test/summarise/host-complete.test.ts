@@ -4,7 +4,7 @@
  * params checked by `llmCompleteParams`, the answer by `llmCompleteResult`.
  */
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../../src/engine/types.js';
+import type { Message } from '../../src/core/message.js';
 import { llmCompleteParams } from '../../src/protocol/guards.js';
 import { HostCalls } from '../../src/protocol/host-calls.js';
 import { hostComplete, type HostCall } from '../../src/summarise/host-complete.js';

@@ -4,7 +4,7 @@
  * never leaving or coming back, and the iterative update.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Message } from '../../src/engine/types.js';
+import type { Message } from '../../src/core/message.js';
 import { httpComplete } from '../../src/summarise/http-complete.js';
 import { createSummariser } from '../../src/summarise/summariser.js';
 import type { SummaryResult } from '../../src/summarise/types.js';

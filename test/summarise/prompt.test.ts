@@ -1,7 +1,7 @@
 /** The summariser's request (render.ts, prompt.ts) and how its answer is checked (answer.ts). */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../../src/engine/types.js';
+import type { Message } from '../../src/core/message.js';
 import { checkAnswer, topicOf } from '../../src/summarise/answer.js';
 import { buildPrompt, DEFAULT_REQUEST_BUDGET_CHARS, SECTIONS } from '../../src/summarise/prompt.js';
 import { cutMiddle, renderRange, RENDER_LEVELS, toolText } from '../../src/summarise/render.js';

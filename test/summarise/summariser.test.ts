@@ -3,7 +3,7 @@
  * timeout, and turns every failure into a result that says why.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Message } from '../../src/engine/types.js';
+import type { Message } from '../../src/core/message.js';
 import { CompleteError } from '../../src/summarise/errors.js';
 import { createSummariser } from '../../src/summarise/summariser.js';
 import type { Complete, SummaryResult } from '../../src/summarise/types.js';

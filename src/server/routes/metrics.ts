@@ -7,6 +7,7 @@
  *
  * Invariant: HELP and TYPE precede every family; values are finite numbers.
  */
+import type { Saved } from '../../core/savings.js';
 import type { RouteHandler } from '../context.js';
 import { sendBody } from '../respond.js';
 
@@ -33,8 +34,8 @@ class Exposition {
 export const metrics: RouteHandler = async (ctx, req, res) => {
   const store = await ctx.store.get();
   const fromStore = ctx.store.status() === 'ok';
-  let byStrategy: Record<string, number>;
-  let byTool: Record<string, number>;
+  let byStrategy: Saved;
+  let byTool: Saved;
   let raw: number;
   let saved: number;
   let sessions: number;

@@ -20,7 +20,7 @@
  * - A scan that ends confused yields a reason, never a plan (unless the read is known to start
  *   or stop mid-file, and only in the way that explains).
  */
-import type { LinePlanItem } from '../../engine/types.js';
+import type { LinePlanItem } from '../../core/strategy.js';
 import type { BraceLanguage } from './languages.js';
 import { looksLikeJsx } from './languages.js';
 import { errorStatements } from './error-text.js';

@@ -17,7 +17,7 @@
 import { errorStatements } from './error-text.js';
 import type { ExLine } from './elixir-scanner.js';
 import { scanElixir } from './elixir-scanner.js';
-import type { LinePlanItem } from '../../engine/types.js';
+import type { LinePlanItem } from '../../core/strategy.js';
 import type { BlockOptions, BlockResult } from './plan.js';
 import { elidedMarker, elideRange, firstNonBlank, leadingWhitespace, markerIndent } from './plan.js';
 

@@ -20,8 +20,8 @@
  *   and markers; the engine puts gutters and line endings back.
  */
 import type { HmcConfig } from '../../config/keys.js';
-import type { FileLines, LinePlanItem, StrategyResult, ToolOutput } from '../../engine/types.js';
-import { keptLines, skipped } from '../../engine/types.js';
+import type { FileLines, LinePlanItem, StrategyResult, ToolOutput } from '../../core/strategy.js';
+import { keptLines, skipped } from '../../core/strategy.js';
 import type { Language } from './languages.js';
 import { isJsxPath, isLanguage, languageForPath } from './languages.js';
 import { filterFences, filterSource } from './source.js';

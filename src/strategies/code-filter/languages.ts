@@ -8,13 +8,9 @@
  * in a web search or `*.ts` in a grep glob made the original erase whole outputs).
  */
 
-/** A language the code filter understands. */
-export type Language = 'python' | 'javascript' | 'typescript' | 'rust' | 'go' | 'php' | 'java' | 'csharp' | 'kotlin' | 'elixir';
+import { LANGUAGES, type Language } from '../../core/languages.js';
 
-/** The languages whose structure is brace-delimited (everything but Python and Elixir). */
-export type BraceLanguage = Exclude<Language, 'python' | 'elixir'>;
-
-export const LANGUAGES: readonly Language[] = ['python', 'javascript', 'typescript', 'rust', 'go', 'php', 'java', 'csharp', 'kotlin', 'elixir'];
+export { LANGUAGES, type BraceLanguage, type Language } from '../../core/languages.js';
 
 /** File extensions (lower case, no dot). */
 const EXTENSIONS: ReadonlyMap<string, Language> = new Map<string, Language>([

@@ -7,7 +7,7 @@
  * them again with its own read tool (DESIGN §6); it is written in the language's own comment
  * syntax and never carries a `\r` (the engine owns line endings).
  */
-import type { LinePlanItem } from '../../engine/types.js';
+import type { LinePlanItem } from '../../core/strategy.js';
 import type { Language } from './languages.js';
 
 /** Bodies shorter than this stay: a one-line marker for a one- or two-line body gains nothing. */

@@ -14,7 +14,7 @@
  * - Comment-only lines outside bodies are kept when `preserve` is on; when it is off a run of
  *   them becomes a marker (runs under 3 lines stay).
  */
-import type { LinePlanItem } from '../../engine/types.js';
+import type { LinePlanItem } from '../../core/strategy.js';
 import { raisesWithMessage } from './error-text.js';
 import type { BlockOptions, BlockResult } from './plan.js';
 import { elidedMarker, elideRange, indentWidth, leadingWhitespace, markerIndent } from './plan.js';

@@ -10,7 +10,7 @@
  *   uses the same character, is at least as long, and stays on its own line. An unclosed fence
  *   and everything after it are kept as they are.
  */
-import type { LinePlanItem } from '../../engine/types.js';
+import type { LinePlanItem } from '../../core/strategy.js';
 import { filterBraceBlock } from './brace.js';
 import { filterElixirBlock } from './elixir.js';
 import type { Language } from './languages.js';

@@ -1,33 +1,10 @@
 /**
- * The engine's shared vocabulary: conversation messages as hosts hand them over (OpenAI chat
- * format), the tool output a strategy sees, and what a strategy answers.
+ * The strategy contract: the tool output a strategy sees, what it answers, and the shape of a
+ * single-output strategy. Strategies import these from here, never from the engine.
  *
  * Invariant: strategies are pure functions of a `ToolOutput` and their config slice; anything
  * about sessions, ordering, protection or accounting belongs to the engine (STYLE "What we take" 1, 5).
  */
-
-/** One tool call inside an assistant message. */
-export interface ToolCall {
-  /** The call id the tool result answers with `tool_call_id`. */
-  id?: string;
-  type?: string;
-  function?: { name?: string; arguments?: string };
-  [key: string]: unknown;
-}
-
-/**
- * A conversation message. Hosts add fields of their own (Hermes: `tool_name`, `reasoning`,
- * `timestamp`…); the engine reads only the ones named here and never writes anything but `content`.
- */
-export interface Message {
-  role: string;
-  /** A string, a list of content parts (multimodal), null, or anything a host puts there. */
-  content?: unknown;
-  tool_calls?: ToolCall[];
-  tool_call_id?: string;
-  name?: string;
-  [key: string]: unknown;
-}
 
 /** What kind of text a tool output carries; decides which strategies may touch it. */
 export type OutputKind =
@@ -86,29 +63,15 @@ export type StrategyResult =
   | { kind: 'lines'; lines: LinePlanItem[] }
   | { kind: 'skipped'; reason: string };
 
-/** The names savings are credited under (the original's keys; stable, shown to users). */
-export type StrategyName =
-  | 'short_circuit'
-  | 'code_filter'
-  | 'truncation'
-  | 'dedup'
-  | 'error_purge'
-  | 'stale_reads'
-  | 'clearing'
-  | 'background_compression';
-
-export const STRATEGY_NAMES: readonly StrategyName[] = [
-  'short_circuit',
-  'code_filter',
-  'truncation',
-  'dedup',
-  'error_purge',
-  'stale_reads',
-  'clearing',
-  'background_compression',
-];
 
 /** Shorthand constructors so strategies read as sentences. */
 export const skipped = (reason: string): StrategyResult => ({ kind: 'skipped', reason });
 export const replacedBy = (text: string): StrategyResult => ({ kind: 'text', text });
 export const keptLines = (lines: LinePlanItem[]): StrategyResult => ({ kind: 'lines', lines });
+
+/**
+ * A single-output strategy (src/strategies/single/): a pure function of one tool output and its
+ * config slice. `weights` says how many original lines each input line stands for when an
+ * earlier strategy's plan was applied first (a marker then counts original lines, never fewer).
+ */
+export type Strategy<C> = (output: ToolOutput, cfg: C, weights?: readonly number[]) => StrategyResult;

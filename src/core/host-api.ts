@@ -5,7 +5,7 @@
  *
  * Invariant: no method throws into the host; bad params get a pass-through answer (DESIGN §4.6).
  */
-import type { Message } from './types.js';
+import type { Message } from './message.js';
 
 export interface HelloParams {
   host?: string;
