@@ -4,6 +4,8 @@
  * implements them.
  *
  * Invariant: no method throws into the host; bad params get a pass-through answer (DESIGN §4.6).
+ * Params reach these methods checked (src/protocol/guards.ts for the sidecar, the types for a
+ * TypeScript host), so implementations trust the types and check only what the values mean.
  */
 import type { Message } from './message.js';
 
@@ -66,6 +68,10 @@ export interface PreLlmCallParams {
   platform?: string;
   /** The model's context window in tokens, when the host knows it. */
   context_length?: number;
+  /** The host process' project (its working directory), when the host says. */
+  project_path?: string;
+  /** The host's own compression threshold (0..1 of the window), when it has one. */
+  compression_threshold?: number;
   user_message?: unknown;
   [key: string]: unknown;
 }

@@ -116,7 +116,7 @@ export class Engine implements HmcHostApi {
   }
 
   hello(params: HelloParams): HelloResult {
-    if (Array.isArray(params.capabilities)) this.hostCapabilities = params.capabilities.filter((c): c is string => typeof c === 'string');
+    if (params.capabilities) this.hostCapabilities = [...params.capabilities];
     return { version: VERSION, protocol: 1, capabilities: ['append', 'replace', 'edits', 'model_call', 'llm.complete', 'partial'] };
   }
 
@@ -124,7 +124,7 @@ export class Engine implements HmcHostApi {
     this.guard('pre_tool_call', () => {
       const s = this.session(p.session_id);
       if (!s || !this.opts.config().enabled) return;
-      const id = typeof p.tool_call_id === 'string' && p.tool_call_id ? p.tool_call_id : '';
+      const id = p.tool_call_id || '';
       if (id && !s.records.has(id)) s.records.set(id, this.newRecord(p.tool_name, p.args, s.turn, false));
     });
     return {};
@@ -135,8 +135,8 @@ export class Engine implements HmcHostApi {
       const config = this.opts.config();
       const s = this.session(p.session_id);
       if (!s || !config.enabled) return {};
-      const tool = typeof p.tool_name === 'string' ? p.tool_name : '';
-      const id = typeof p.tool_call_id === 'string' && p.tool_call_id ? p.tool_call_id : `#post${++this.postCounter}`;
+      const tool = p.tool_name;
+      const id = p.tool_call_id || `#post${++this.postCounter}`;
       const hostError = p.is_error === true || p.status === 'error' || p.status === 'blocked';
       const record = s.records.get(id) ?? this.newRecord(tool, p.args, s.turn, hostError);
       record.isError = record.isError || hostError;
@@ -177,15 +177,15 @@ export class Engine implements HmcHostApi {
     if (!s || !config.enabled) return { edits: [] };
     const { messages, base } = this.resolveMessages(s, p);
     return this.guard(what, () => {
-      if (typeof p.model === 'string' && p.model) s.model = p.model;
-      if (typeof p.platform === 'string' && p.platform) s.platform = p.platform;
-      if (typeof p.context_length === 'number' && p.context_length > 0) s.contextWindow = p.context_length;
-      if (typeof p.project_path === 'string' && p.project_path) s.projectPath = p.project_path;
+      if (p.model) s.model = p.model;
+      if (p.platform) s.platform = p.platform;
+      if (p.context_length !== undefined && p.context_length > 0) s.contextWindow = p.context_length;
+      if (p.project_path) s.projectPath = p.project_path;
       // From the first pre_model_call on, calls are counted when sent, never again from replies.
       if (send) s.callsAtSend = true;
-      if (typeof p.compression_threshold === 'number' && p.compression_threshold > 0 && p.compression_threshold <= 1) s.hostThreshold = p.compression_threshold;
+      if (p.compression_threshold !== undefined && p.compression_threshold > 0 && p.compression_threshold <= 1) s.hostThreshold = p.compression_threshold;
       // The host's measure describes this one request; a call without it is measured by HMC alone.
-      s.hostTokens = send && typeof send.host_tokens === 'number' ? send.host_tokens : undefined;
+      s.hostTokens = send?.host_tokens;
       this.sync(s, messages, config, base);
       // Summaries an earlier process made go back on the messages they were made from (free).
       this.markChanged(s, this.layer1.rehold(s, config));
@@ -243,7 +243,7 @@ export class Engine implements HmcHostApi {
       if (!s) return;
       const config = this.opts.config();
       // A host without pre_model_call sends the conversation, so the turn's replies count now.
-      if (Array.isArray(p.messages)) this.sync(s, p.messages.filter(isMessage), config);
+      if (p.messages) this.sync(s, p.messages, config);
       const at = { turn: s.turn, toolCalls: s.toolCalls, cacheBreaks: s.cacheBreaks };
       this.whenSettled(s, () => {
         this.emitTurnEvent(s, config, at);
@@ -266,7 +266,7 @@ export class Engine implements HmcHostApi {
   private finalize(s: Session, messages: Message[] | undefined): void {
     const config = this.opts.config();
     // A host that still has the conversation sends it, so the last replies count as model calls.
-    if (Array.isArray(messages)) this.sync(s, messages.filter(isMessage), config);
+    if (messages) this.sync(s, messages, config);
     s.endedAt = this.now();
     const at = { turn: s.turn, toolCalls: s.toolCalls, cacheBreaks: s.cacheBreaks };
     const settled = this.whenSettled(s, () => {
@@ -303,7 +303,7 @@ export class Engine implements HmcHostApi {
 
   async command(params: CommandParams): Promise<string> {
     try {
-      return await commandText(this, params.session_id, typeof params.raw_args === 'string' ? params.raw_args : '', this.controlDeps());
+      return await commandText(this, params.session_id, params.raw_args, this.controlDeps());
     } catch (err) {
       return `hmc: ${errorText(err)}`;
     }
@@ -379,8 +379,8 @@ export class Engine implements HmcHostApi {
 
   // ——— internals ———
 
-  private session(id: unknown): Session | null {
-    if (typeof id !== 'string' || id.length === 0) return null;
+  private session(id: string | undefined): Session | null {
+    if (!id) return null;
     let s = this.sessions.get(id);
     if (!s) {
       s = new Session(id, this.now(), this.opts.config().manual_mode.enabled, this.load(id) ?? undefined);
@@ -394,12 +394,12 @@ export class Engine implements HmcHostApi {
 
   /** The conversation for this call: the whole list, or the held base plus what was appended. */
   private resolveMessages(s: Session, p: PreLlmCallParams): { messages: Message[]; base: number } {
-    if (Array.isArray(p.messages)) return { messages: p.messages.filter(isMessage), base: 0 };
-    if (typeof p.base === 'number' && Array.isArray(p.append)) {
-      if (!Number.isInteger(p.base) || p.base < 0 || p.base > s.messages.length) {
+    if (p.messages) return { messages: p.messages, base: 0 };
+    if (p.base !== undefined && p.append) {
+      if (p.base > s.messages.length) {
         throw new ResyncError(`base ${p.base} does not match the ${s.messages.length} messages held for session ${s.id}`);
       }
-      return { messages: p.append.filter(isMessage), base: p.base };
+      return { messages: p.append, base: p.base };
     }
     return { messages: [], base: 0 };
   }
@@ -684,8 +684,7 @@ export class Engine implements HmcHostApi {
   }
 
   private newRecord(tool: string, args: unknown, turn: number, isError: boolean): ToolRecord {
-    const name = typeof tool === 'string' ? tool : '';
-    return { tool: name, fingerprint: hash(argsFingerprint(name, parseArgs(args))), turn, isError };
+    return { tool, fingerprint: hash(argsFingerprint(tool, parseArgs(args))), turn, isError };
   }
 
   /** Hands the session's picture to analytics (an upsert: re-recording never double counts). */
@@ -739,10 +738,6 @@ export class Engine implements HmcHostApi {
       return fallback as T;
     }
   }
-}
-
-function isMessage(value: unknown): value is Message {
-  return typeof value === 'object' && value !== null && typeof (value as { role?: unknown }).role === 'string';
 }
 
 function countRole(messages: readonly { role: string }[], role: string): number {

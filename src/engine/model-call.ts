@@ -17,11 +17,11 @@ export function countCallAtSend(s: Session, p: PreModelCallParams): void {
     const system = p.system;
     s.ledger.defer(() => s.ledger.setFixed('system', typeof system === 'string' ? messageTokens({ content: system }) : 0));
   }
-  if (Array.isArray(p.tools)) {
+  if (p.tools) {
     const tools = p.tools;
     s.ledger.defer(() => s.ledger.setFixed('tools', toolsTokens(tools)));
   }
-  const callId = typeof p.call_id === 'string' ? p.call_id : '';
+  const callId = p.call_id ?? '';
   // Hermes runs its request middleware again for each retry of one API call, with the same id.
   if (callId && callId === s.lastCallId) return;
   s.lastCallId = callId;

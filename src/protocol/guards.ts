@@ -45,10 +45,21 @@ function sessionId(params: Record<string, unknown>): Checked<string> {
   return typeof value === 'string' ? ok(value) : bad('params.session_id must be a string');
 }
 
-function optionalString(params: Record<string, unknown>, key: string): string | undefined {
-  const value = params[key];
-  return typeof value === 'string' ? value : undefined;
+/**
+ * The params with each optional hint of the wrong type left out, as if the host had not sent it
+ * (a model name, a tool call id: a hint never fails a hook). Fields a method needs are checked
+ * by its checker and refused with an error naming them. After this, the engine trusts the types.
+ */
+function withHints(params: Record<string, unknown>, hints: Record<string, 'string' | 'number'>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...params };
+  for (const [key, type] of Object.entries(hints)) if (out[key] !== undefined && typeof out[key] !== type) delete out[key];
+  return out;
 }
+
+/** The hints of a tool call (pre_tool_call, post_tool_call). */
+const CALL_HINTS = { tool_call_id: 'string', status: 'string' } as const;
+/** The hints of a model call (pre_llm_call, pre_model_call). */
+const CONVERSATION_HINTS = { model: 'string', platform: 'string', project_path: 'string', compression_threshold: 'number' } as const;
 
 /** A message list: objects with a string `role` (anything else in them passes through untouched). */
 function messages(value: unknown, field: string): Checked<Message[]> {
@@ -66,7 +77,8 @@ function isMessage(value: unknown): value is Message {
 }
 
 /** The params of `pre_llm_call` and `pre_model_call`: the conversation whole, or `base` + `append`. */
-function conversation(p: Record<string, unknown>): Checked<PreLlmCallParams> {
+function conversation(params: Record<string, unknown>): Checked<PreLlmCallParams> {
+  const p = withHints(params, CONVERSATION_HINTS);
   const sid = sessionId(p);
   if (!sid.ok) return sid;
   if (p.context_length !== undefined && typeof p.context_length !== 'number') return bad('params.context_length must be a number');
@@ -106,13 +118,15 @@ const CHECKS: { [M in HostMethod]: ParamCheck<M> } = {
     }
     return ok({ ...p });
   },
-  pre_tool_call: (p) => {
+  pre_tool_call: (params) => {
+    const p = withHints(params, CALL_HINTS);
     const sid = sessionId(p);
     if (!sid.ok) return sid;
     if (typeof p.tool_name !== 'string') return bad('params.tool_name must be a string');
     return ok({ ...p, session_id: sid.value, tool_name: p.tool_name, args: p.args ?? {} });
   },
-  post_tool_call: (p) => {
+  post_tool_call: (params) => {
+    const p = withHints(params, CALL_HINTS);
     const sid = sessionId(p);
     if (!sid.ok) return sid;
     if (typeof p.tool_name !== 'string') return bad('params.tool_name must be a string');

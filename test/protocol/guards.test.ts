@@ -17,6 +17,18 @@ describe('parseIncoming', () => {
     }
   });
 
+  it('leaves out an optional hint of the wrong type, as if the host had not sent it', () => {
+    const r = parseIncoming(JSON.stringify({ id: 'h', method: 'pre_model_call', params: { session_id: 's', messages: [], model: 7, platform: 'cli', project_path: [], compression_threshold: '0.5' } }));
+    if (r.kind !== 'request' || r.request.method !== 'pre_model_call') throw new Error(`expected a pre_model_call, got ${r.kind}`);
+    expect(r.request.params).not.toHaveProperty('model');
+    expect(r.request.params).not.toHaveProperty('project_path');
+    expect(r.request.params).not.toHaveProperty('compression_threshold');
+    expect(r.request.params.platform).toBe('cli');
+    const post = parseIncoming(JSON.stringify({ id: 'p', method: 'post_tool_call', params: { session_id: 's', tool_name: 't', result: 'x', tool_call_id: 12 } }));
+    if (post.kind !== 'request' || post.request.method !== 'post_tool_call') throw new Error(`expected a post_tool_call, got ${post.kind}`);
+    expect(post.request.params).not.toHaveProperty('tool_call_id');
+  });
+
   it('accepts base + append', () => {
     const r = parseIncoming(JSON.stringify({ id: 2, method: 'pre_llm_call', params: { session_id: 's', base: 3, append: [] } }));
     expect(r.kind === 'request' && r.request.method === 'pre_llm_call' && r.request.params.base).toBe(3);
