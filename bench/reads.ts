@@ -20,7 +20,7 @@ import { protectionFor } from '../src/engine/protection.js';
 import { parseSession } from '../src/engine/replay.js';
 import { countTokens } from '../src/core/tokens.js';
 import type { Message } from '../src/core/message.js';
-import { codeFilter } from '../src/strategies/code-filter/index.js';
+import { codeFilter } from '../src/strategies/single/code-filter/index.js';
 
 const ROOT = join(import.meta.dirname, '..');
 

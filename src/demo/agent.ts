@@ -69,7 +69,7 @@ export function demoScripts(root: string): DemoScript[] {
           user: 'Which strategies exist?',
           steps: [
             { say: 'Searching the strategies folder.', call: { tool: 'search_files', pattern: '^export function', path: 'src/strategies' } },
-            { say: 'Truncation in detail.', call: { tool: 'read_file', path: 'src/strategies/truncation.ts' } },
+            { say: 'Truncation in detail.', call: { tool: 'read_file', path: 'src/strategies/single/truncation.ts' } },
           ],
           reply: 'Short-circuit, code filter, truncation, dedup and error purge.',
         },

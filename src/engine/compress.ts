@@ -7,9 +7,9 @@
  * makes the output shorter; a failing strategy is skipped (logged once), never fatal.
  */
 import type { HmcConfig } from '../config/keys.js';
-import { codeFilter } from '../strategies/code-filter/index.js';
-import { shortCircuit } from '../strategies/short-circuit.js';
-import { truncate } from '../strategies/truncation.js';
+import { codeFilter } from '../strategies/single/code-filter/index.js';
+import { shortCircuit } from '../strategies/single/short-circuit.js';
+import { truncate } from '../strategies/single/truncation.js';
 import { parseEnvelope, type CallInfo } from './envelope.js';
 import { isShorter } from '../core/tokens.js';
 import type { Protection } from './protection.js';

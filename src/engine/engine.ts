@@ -11,7 +11,7 @@ import type { HmcConfig } from '../config/keys.js';
 import type { EventSink } from '../events/types.js';
 import type { PhaseIndex } from '../store/phase-types.js';
 import type { SessionRecord, SessionRecorder } from '../store/types.js';
-import { argsFingerprint } from '../strategies/dedup.js';
+import { argsFingerprint } from '../strategies/list-wide/dedup.js';
 import { VERSION } from '../core/version.js';
 import type {
   CommandParams,

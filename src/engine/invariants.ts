@@ -4,7 +4,7 @@
  * test run it on every call; a violation is a bug, reported with the message index.
  */
 import type { HmcConfig } from '../config/keys.js';
-import { reportsFailure } from '../strategies/signals.js';
+import { reportsFailure } from '../strategies/shared/signals.js';
 import type { Edit } from '../core/host-api.js';
 import { parseEnvelope } from './envelope.js';
 import { PHASE_HEAD, PHASE_STUB } from './layer1.js';

@@ -14,7 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { HmcConfig } from '../config/keys.js';
-import { chooseRange, type RangeMessage } from '../strategies/summary-range.js';
+import { chooseRange, type RangeMessage } from '../strategies/list-wide/summary-range.js';
 import type { Summariser, SummaryResult } from '../summarise/types.js';
 import { protectionFor } from './protection.js';
 import { recallId, type RecallStore } from './recall.js';

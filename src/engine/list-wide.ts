@@ -12,13 +12,13 @@
  * kept, and a repeat is never also a dedup source).
  */
 import type { HmcConfig } from '../config/keys.js';
-import { planClearing, type ClearCandidate } from '../strategies/clearing.js';
-import { findDuplicates } from '../strategies/dedup.js';
-import { findStaleErrors } from '../strategies/error-purge.js';
-import { fileOpOf, normalizePath, type FileOp } from '../strategies/file-ops.js';
-import { clearedPlaceholder, dedupPlaceholder, errorPlaceholder, repeatPlaceholder, staleReadPlaceholder } from '../strategies/placeholders.js';
-import { reportsFailure } from '../strategies/signals.js';
-import { findStaleReads, type FileEvent, type StaleRead } from '../strategies/stale-reads.js';
+import { planClearing, type ClearCandidate } from '../strategies/list-wide/clearing.js';
+import { findDuplicates } from '../strategies/list-wide/dedup.js';
+import { findStaleErrors } from '../strategies/list-wide/error-purge.js';
+import { fileOpOf, normalizePath, type FileOp } from '../strategies/shared/file-ops.js';
+import { clearedPlaceholder, dedupPlaceholder, errorPlaceholder, repeatPlaceholder, staleReadPlaceholder } from '../strategies/list-wide/placeholders.js';
+import { reportsFailure } from '../strategies/shared/signals.js';
+import { findStaleReads, type FileEvent, type StaleRead } from '../strategies/list-wide/stale-reads.js';
 import { parseEnvelope, placeholderBuilder } from './envelope.js';
 import type { Protection } from './protection.js';
 import { recallId } from './recall.js';

@@ -7,7 +7,7 @@
  * so it always describes exactly the messages held.
  */
 import type { HmcConfig } from '../config/keys.js';
-import { MIN_CONTENT_DEDUP_CHARS, normalizeForDedup, type DedupEntry } from '../strategies/dedup.js';
+import { MIN_CONTENT_DEDUP_CHARS, normalizeForDedup, type DedupEntry } from '../strategies/list-wide/dedup.js';
 import { hash, type MessageState } from './session.js';
 
 /** An exact repeat shorter than this stays as it is (a marker would save little). */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CONFIG_KEYS, defaultConfig, resolveConfig } from '../../src/config/keys.js';
 import { ConfigSource, loadConfigFile, parseConfigText } from '../../src/config/load.js';
-import { LANGUAGES as CODE_FILTER_LANGUAGES } from '../../src/strategies/code-filter/languages.js';
+import { LANGUAGES as CODE_FILTER_LANGUAGES } from '../../src/strategies/single/code-filter/languages.js';
 import { resolveDbPath, resolveStateDir, safeFileName } from '../../src/config/paths.js';
 
 describe('config keys', () => {

@@ -14,7 +14,7 @@ import { compressOutput } from '../../src/engine/compress.js';
 import { protectionFor } from '../../src/engine/protection.js';
 import { replaySession } from '../../src/engine/replay.js';
 import type { Message } from '../../src/core/message.js';
-import { MARKER_RE } from '../../src/strategies/code-filter/plan.js';
+import { MARKER_RE } from '../../src/strategies/single/code-filter/plan.js';
 
 /** Body statements per language family (each balanced), including the hard cases of each scanner. */
 const BODY: Record<string, readonly (readonly string[])[]> = {

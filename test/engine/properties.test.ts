@@ -9,7 +9,7 @@ import { compressOutput } from '../../src/engine/compress.js';
 import { protectionFor } from '../../src/engine/protection.js';
 import { replaySession } from '../../src/engine/replay.js';
 import type { Message } from '../../src/core/message.js';
-import { reportsFailure } from '../../src/strategies/signals.js';
+import { reportsFailure } from '../../src/strategies/shared/signals.js';
 import { config, longLog, pythonSource, readFile, terminal } from '../helpers/conversation.js';
 
 const TOOLS = ['terminal', 'read_file', 'search_files', 'write_file', 'patch', 'web_search', 'bash', 'open'];

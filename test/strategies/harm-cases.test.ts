@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/keys.js';
 import { compressOutput, type CompressContext } from '../../src/engine/compress.js';
 import { protectionFor } from '../../src/engine/protection.js';
-import { reportsFailure, importance } from '../../src/strategies/signals.js';
+import { reportsFailure, importance } from '../../src/strategies/shared/signals.js';
 import type { HarmCase, HarmClass } from './harm/case.js';
 import { HARM_CASES } from './harm/all.js';
 import { noise } from './harm/noise.js';

@@ -1,0 +1,88 @@
+/**
+ * Stale reads (list-wide): a file read is out of date once the same file is later read again over
+ * the same or a covering range, rewritten, or patched. Its old copy can then be replaced by a short
+ * marker naming the path, the lines, and where the newer content is.
+ *
+ * Keeps: the latest read of every range; reads followed only by failed writes or patches; reads
+ * whose later re-read showed no numbered lines (a host's "unchanged" stub, an error, a page of a
+ * different range); protected reads (the engine filters those out before asking).
+ *
+ * Pure: a function of the ordered file operations it is given.
+ */
+import type { FileOp, LineSpan } from '../shared/file-ops.js';
+import { samePath } from '../shared/file-ops.js';
+
+/** One tool call that touched a file, in conversation order. */
+export interface FileEvent {
+  /** The tool result's key (tool_call_id). */
+  id: string;
+  /** The tool call's id as the model saw it (to say where the newer content is). */
+  callId: string;
+  tool: string;
+  op: FileOp;
+  /** Normalised paths (one for a read). */
+  paths: readonly string[];
+  /** The call failed (its write or patch did not happen; its read showed nothing). */
+  failed: boolean;
+  /** A read that showed numbered lines or real text (not a stub). */
+  showsLines: boolean;
+}
+
+export interface StaleRead {
+  path: string;
+  span: LineSpan;
+  tool: string;
+  /** What made it stale. */
+  by: 'read' | 'write' | 'patch';
+  /** The call id of the newer read, write or patch. */
+  byCall: string;
+}
+
+/** A read is compared with at most this many later events of its file (a bound on pathological histories). */
+const MAX_LATER = 200;
+
+/** The reads among `events` that a later event superseded, keyed by their id. */
+export function findStaleReads(events: readonly FileEvent[]): Map<string, StaleRead> {
+  // Only events on the same file can supersede each other: group them by file name first.
+  const groups = new Map<string, FileEvent[]>();
+  for (const e of events) {
+    for (const name of new Set(e.paths.map(baseName))) {
+      const group = groups.get(name);
+      if (group) group.push(e);
+      else groups.set(name, [e]);
+    }
+  }
+  const stale = new Map<string, StaleRead>();
+  for (const group of groups.values()) {
+    for (let i = 0; i < group.length; i++) {
+      const read = group[i] as FileEvent;
+      if (read.op.op !== 'read' || read.failed || stale.has(read.id)) continue;
+      const path = read.paths[0] as string;
+      const span = read.op.span;
+      for (let j = i + 1; j < group.length && j <= i + MAX_LATER; j++) {
+        const later = group[j] as FileEvent;
+        if (later.failed || !later.paths.some((p) => samePath(p, path))) continue;
+        const op = later.op;
+        if (op.op === 'read') {
+          if (later.showsLines && covers(op.span, span)) {
+            stale.set(read.id, { path, span, tool: read.tool, by: 'read', byCall: later.callId });
+            break;
+          }
+          continue;
+        }
+        stale.set(read.id, { path, span, tool: read.tool, by: op.op, byCall: later.callId });
+        break;
+      }
+    }
+  }
+  return stale;
+}
+
+function baseName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/** `outer` shows every line of `inner`. */
+export function covers(outer: LineSpan, inner: LineSpan): boolean {
+  return outer.first <= inner.first && outer.last >= inner.last;
+}

@@ -1,0 +1,291 @@
+/**
+ * Truncation: a long command log becomes its head, its tail and the lines that matter from the
+ * cut middle (errors and their detail, exception headlines and root causes, failing-test titles,
+ * warnings with their detail, locations, the final test summary); repetition collapses anywhere
+ * in a log (repeated lines, runs of build chatter, carriage-return progress). Search listings and
+ * documents (web pages, docs, help, reports, data) are kept whole up to `keep_whole_chars`.
+ *
+ * Invariants:
+ * - Honest gaps: every marker's count is exactly the number of input lines it stands for (with
+ *   `weights`, of the lines behind an earlier plan's lines); kept indices are strictly increasing
+ *   and in range; kept lines + omitted lines = all lines.
+ * - Never longer than the input: a gap whose marker would cost more than its lines keeps its
+ *   lines (so does a gap of one line up to 160 chars), and a plan that saves nothing is skipped.
+ * - No failure is dropped from a log: every failing-test title, and one line for each distinct
+ *   failure word (error, Fehler, 失败, TypeError, exit code 2…), is kept whatever the budget.
+ * - Failed outputs ARE truncated (a 5,000-line failing build is the case that needs it most);
+ *   what keeps the failure is the rule above and `keep_important`, not a blanket exemption.
+ * - File reads (`kind === 'file'`) are never truncated: source is the code filter's job.
+ * - A text ending in "\n" has an empty last element in `lines`; it is not counted as a line
+ *   and is always kept, so the output keeps its final newline.
+ */
+import type { HmcConfig } from '../../config/keys.js';
+import type { LinePlanItem, StrategyResult, ToolOutput } from '../../core/strategy.js';
+import { keptLines, skipped } from '../../core/strategy.js';
+import { isDocument } from '../shared/documents.js';
+import { lineScores } from '../shared/line-scores.js';
+import { findRepetition, KEPT, REPEAT, SIMILAR, type Repetition } from '../shared/repetition.js';
+import { sampleListing } from '../shared/search-listing.js';
+import { failureTokens, isFailingTestTitle, isSummaryLine } from '../shared/signals.js';
+
+/** The original's gap marker (three ASCII dots), reference §4. */
+export function omittedMarker(count: number): string {
+  return `... (${count} ${count === 1 ? 'line' : 'lines'} omitted)`;
+}
+
+/** A collapsed run of exact repeats: the kept line above it appeared `count` more times. */
+export function repeatMarker(count: number): string {
+  return `... (previous line repeated ${count} more ${count === 1 ? 'time' : 'times'})`;
+}
+
+/** A collapsed run of lines of one kind (build chatter, heartbeats) between its kept first and last line. */
+export function similarMarker(count: number): string {
+  return `... (${count} similar ${count === 1 ? 'line' : 'lines'} omitted)`;
+}
+
+/** A carriage-return line shown by its final state. */
+export function progressLine(finalState: string, overwritten: number): string {
+  return `${finalState} ... (${overwritten} earlier progress ${overwritten === 1 ? 'state' : 'states'} omitted)`;
+}
+
+/** The head/tail window, scaled to fit `max_lines - 1` (one line for the marker) as the original does. */
+export function windowSizes(cfg: HmcConfig['truncation']): { head: number; tail: number } {
+  const budget = Math.max(1, cfg.max_lines - 1);
+  let head = Math.max(0, Math.floor(cfg.head_lines));
+  let tail = Math.max(0, Math.floor(cfg.tail_lines));
+  if (tail === 0) return { head: Math.min(head, budget), tail: 0 };
+  if (head + tail > budget) {
+    head = Math.max(1, Math.floor((budget * head) / (head + tail)));
+    tail = Math.max(1, budget - head);
+  }
+  return { head, tail };
+}
+
+/** A run of consecutive lines of one importance (indices into the input). */
+interface Run {
+  lines: number[];
+  score: number;
+}
+
+/** What a line says once numbers are masked: two lines alike add one fact, not two. */
+function signature(line: string): string {
+  return line.replace(/\d+/g, '#').trim();
+}
+
+/** 0, n-1, 1, n-2, …: neither end of a long log is starved (Java's root cause comes last, Python's first). */
+function fromBothEnds<T>(items: readonly T[]): T[] {
+  const out: T[] = [];
+  for (let lo = 0, hi = items.length - 1; lo <= hi; lo++, hi--) {
+    out.push(items[lo] as T);
+    if (hi !== lo) out.push(items[hi] as T);
+  }
+  return out;
+}
+
+/**
+ * Picks from the middle: what must stay (failing-test titles, one line per new failure word, the
+ * last summary), then up to `limit` more important lines. Runs of one importance are visited
+ * strongest first, from both ends inwards; a first pass takes only lines that say something not
+ * yet kept (by signature), a second pass fills the rest of the budget in the same order.
+ */
+function pickImportant(lines: readonly string[], middle: readonly number[], scores: Uint8Array, covered: Set<string>, limit: number): number[] {
+  const picked = new Set<number>();
+  const runs: Run[] = [];
+  let lastSummary = -1;
+  let prevPos = -2;
+  for (let p = 0; p < middle.length; p++) {
+    const i = middle[p] as number;
+    const line = lines[i] ?? '';
+    const s = scores[i] ?? 0;
+    if (s === 0) continue;
+    if (s >= 2 && failuresToKeep(lines, [i], covered).length > 0) picked.add(i);
+    if (s === 3 && isSummaryLine(line)) lastSummary = i;
+    const prev = runs[runs.length - 1];
+    if (prev !== undefined && prevPos === p - 1 && prev.score === s) prev.lines.push(i);
+    else runs.push({ lines: [i], score: s });
+    prevPos = p;
+  }
+  if (lastSummary >= 0) picked.add(lastSummary);
+
+  const order = [3, 2, 1].flatMap((score) => fromBothEnds(runs.filter((r) => r.score === score)));
+  const seen = new Set<string>();
+  for (const i of picked) seen.add(signature(lines[i] ?? ''));
+  let room = limit;
+  for (const run of order) {
+    for (const i of run.lines) {
+      if (room <= 0) break;
+      const sig = signature(lines[i] ?? '');
+      if (picked.has(i) || seen.has(sig)) continue;
+      seen.add(sig);
+      picked.add(i);
+      room--;
+    }
+  }
+  for (const run of order) {
+    for (const i of run.lines) {
+      if (room <= 0) break;
+      if (picked.has(i)) continue;
+      picked.add(i);
+      room--;
+    }
+  }
+  return [...picked];
+}
+
+/** A one-line gap up to this long is kept as the line itself: a hole in a traceback costs more than it saves. */
+const SMALL_GAP_CHARS = 160;
+
+/** The marker for lines [from, to) that are not kept, counting `weights` (input lines per line). */
+function gapMarker(rep: Repetition | null, from: number, to: number, weights: readonly number[] | undefined): string {
+  let n = 0;
+  for (let i = from; i < to; i++) n += weights?.[i] ?? 1;
+  if (rep !== null) {
+    const kinds = new Set<number>();
+    for (let i = from; i < to; i++) kinds.add(rep.hidden[i] ?? KEPT);
+    if (kinds.size === 1 && kinds.has(REPEAT)) return repeatMarker(n);
+    if (kinds.size === 1 && kinds.has(SIMILAR)) return similarMarker(n);
+  }
+  return omittedMarker(n);
+}
+
+/** Builds the plan: kept indices (or their final progress state) in order, one marker per gap, small gaps kept whole. */
+function buildPlan(
+  lines: readonly string[],
+  keep: readonly number[],
+  count: number,
+  rep: Repetition | null,
+  weights: readonly number[] | undefined,
+): { plan: LinePlanItem[]; chars: number } {
+  const plan: LinePlanItem[] = [];
+  let chars = 0;
+  let next = 0;
+  const emit = (i: number): void => {
+    const progress = rep?.progress.get(i);
+    if (progress !== undefined) {
+      const marker = progressLine(progress.text, progress.overwritten);
+      if (marker.length < (lines[i] ?? '').length) {
+        plan.push({ marker });
+        chars += marker.length + 1;
+        return;
+      }
+    }
+    plan.push(i);
+    chars += (lines[i] ?? '').length + 1;
+  };
+  const gap = (from: number, to: number): void => {
+    if (to <= from) return;
+    const marker = gapMarker(rep, from, to, weights);
+    let gapChars = 0;
+    const budget = to - from === 1 ? Math.max(SMALL_GAP_CHARS, marker.length + 1) : marker.length + 1;
+    for (let i = from; i < to && gapChars <= budget; i++) gapChars += (lines[i] ?? '').length + 1;
+    if (gapChars <= budget) {
+      for (let i = from; i < to; i++) emit(i);
+    } else {
+      plan.push({ marker });
+      chars += marker.length + 1;
+    }
+  };
+  for (const i of keep) {
+    gap(next, i);
+    emit(i);
+    next = i + 1;
+  }
+  gap(next, count);
+  return { plan, chars };
+}
+
+/** Failing-test titles and one line per failure word not yet `covered`, among `candidates`. */
+function failuresToKeep(lines: readonly string[], candidates: readonly number[], covered: Set<string>): number[] {
+  const keep: number[] = [];
+  for (const i of candidates) {
+    const line = lines[i] ?? '';
+    const tokens = failureTokens(line);
+    if (isFailingTestTitle(line) || tokens.some((t) => !covered.has(t))) keep.push(i);
+    for (const t of tokens) covered.add(t);
+  }
+  return keep;
+}
+
+/**
+ * A document over its size limit: as many head lines as fit in 3/4 of it, tail lines in the
+ * rest, and any failure the cut middle reports.
+ */
+function documentWindow(lines: readonly string[], visible: readonly number[], budgetChars: number): number[] {
+  const head: number[] = [];
+  let used = 0;
+  for (const i of visible) {
+    const cost = (lines[i] ?? '').length + 1;
+    if (used + cost > (budgetChars * 3) / 4) break;
+    head.push(i);
+    used += cost;
+  }
+  const tail: number[] = [];
+  for (let k = visible.length - 1; k >= head.length; k--) {
+    const i = visible[k] as number;
+    const cost = (lines[i] ?? '').length + 1;
+    if (used + cost > budgetChars) break;
+    tail.push(i);
+    used += cost;
+  }
+  const ends = [...head, ...tail];
+  const covered = new Set<string>();
+  for (const i of ends) for (const t of failureTokens(lines[i] ?? '')) covered.add(t);
+  const kept = new Set(ends);
+  const middle = visible.filter((i) => !kept.has(i));
+  return [...new Set([...ends, ...failuresToKeep(lines, middle, covered)])].sort((a, b) => a - b);
+}
+
+/** A long log: head and tail of the visible lines, plus what matters from the middle. */
+function cutLog(lines: readonly string[], visible: readonly number[], scores: Uint8Array, cfg: HmcConfig['truncation']): number[] {
+  const { head, tail } = windowSizes(cfg);
+  if (head + tail >= visible.length) return [...visible];
+  const ends = [...visible.slice(0, head), ...visible.slice(visible.length - tail)];
+  const covered = new Set<string>();
+  for (const i of ends) for (const t of failureTokens(lines[i] ?? '')) covered.add(t);
+  const middle = visible.slice(head, visible.length - tail);
+  // Without keep_important, failure words and failing-test titles still stay: no budget for the rest.
+  const picks = pickImportant(lines, middle, scores, covered, cfg.keep_important ? cfg.max_important_lines : 0);
+  return [...new Set([...ends, ...picks])].sort((a, b) => a - b);
+}
+
+/** Cuts and collapses a long output; see the header for the rules. */
+export function truncate(output: ToolOutput, cfg: HmcConfig['truncation'], weights?: readonly number[]): StrategyResult {
+  if (!cfg.enabled) return skipped('truncation disabled');
+  if (output.kind === 'file') return skipped('a file read is left whole (the code filter handles source)');
+  const { text, lines } = output;
+  if (text.length === 0) return skipped('empty output');
+  // "a\nb\n" is two lines; the empty string after the final newline is not a line.
+  const trailingEmpty = lines.length > 1 && lines[lines.length - 1] === '';
+  const count = trailingEmpty ? lines.length - 1 : lines.length;
+
+  let keep: number[];
+  let rep: Repetition | null = null;
+  if (output.kind === 'search') {
+    if (text.length <= cfg.keep_whole_chars) return skipped('a search listing is kept whole up to keep_whole_chars');
+    keep = sampleListing(lines, count, cfg.keep_whole_chars);
+  } else {
+    // Short outputs are left alone: a collapse or cut would save too little to be worth a marker.
+    if (text.length < cfg.min_content_length) return skipped('shorter than min_content_length');
+    const scores = lineScores(lines, count);
+    // Past twice max_lines a cut is certain and the middle's similar runs go with it: looking for
+    // them (masking every line) would cost more than it changes.
+    rep = findRepetition(lines, count, scores, count <= 2 * cfg.max_lines);
+    // Whether this is a document is asked only when it matters (most outputs: never), it costs a pass.
+    let document: boolean | null = null;
+    const isDoc = (): boolean => (document ??= isDocument(output));
+    if (rep.hidden.includes(SIMILAR) && isDoc()) rep = findRepetition(lines, count, scores, false);
+    const hidden = rep.hidden;
+    const visible: number[] = [];
+    for (let i = 0; i < count; i++) if (hidden[i] === KEPT) visible.push(i);
+    const long = visible.length > cfg.max_lines || text.length > cfg.keep_whole_chars;
+    if (long && isDoc()) keep = text.length <= cfg.keep_whole_chars ? visible : documentWindow(lines, visible, cfg.keep_whole_chars);
+    else if (visible.length > cfg.max_lines) keep = cutLog(lines, visible, scores, cfg);
+    else keep = visible;
+  }
+
+  const { plan, chars } = buildPlan(lines, keep, count, rep, weights);
+  if (trailingEmpty) plan.push(count);
+  // The engine joins with "\n": the plan's size is its chars minus the one join it does not add.
+  if (chars - (trailingEmpty ? 0 : 1) >= text.length) return skipped('the cut saves nothing');
+  return keptLines(plan);
+}
