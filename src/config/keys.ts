@@ -177,6 +177,22 @@ type Tree<L extends { path: string; value: unknown }> = {
  */
 export type HmcConfig = Tree<Leaf>;
 
+/** A dotted path of the table whose keys include an `enabled` switch: a strategy's section. */
+export type SwitchedSection = Leaf['path'] extends infer P ? (P extends `${infer S}.enabled` ? S : never) : never;
+
+/** The config's value at a dotted path (`strategies.clearing` → that section). */
+export type ConfigAt<P extends string, T = HmcConfig> = P extends `${infer H}.${infer R}`
+  ? H extends keyof T ? ConfigAt<R, T[H]> : never
+  : P extends keyof T ? T[P] : never;
+
+/** The section at `path` (the strategy registry reads each strategy's own section this way). */
+export function sectionOf<P extends SwitchedSection>(config: HmcConfig, path: P): ConfigAt<P> & { enabled: boolean } {
+  let node: unknown = config;
+  for (const part of path.split('.')) node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[part] : undefined;
+  // `path` is one of the table's switched sections, so a config built from the table has it there.
+  return node as ConfigAt<P> & { enabled: boolean };
+}
+
 /** A config problem, named by key path, for logs and `hmc doctor`. */
 export interface ConfigIssue {
   path: string;

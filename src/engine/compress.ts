@@ -1,31 +1,20 @@
 /**
- * Compresses one tool output when it first appears: short-circuit, else code filter then
- * truncation, each inside the tool's envelope. The result lists every step so savings can be
- * credited per strategy without double counting.
+ * Compresses one tool output when it first appears: the registry's single-output strategies in
+ * order (short-circuit, code filter, truncation), each inside the tool's envelope. A strategy whose
+ * answer replaces the whole text ends the chain when it is kept; one that keeps lines plans over
+ * what the ones before it kept. The result lists every step so savings can be credited per
+ * strategy without double counting.
  *
  * Invariants (DESIGN §4): protected tools and files pass through; each step is kept only when it
  * makes the output shorter; a failing strategy is skipped (logged once), never fatal.
  */
 import type { HmcConfig } from '../config/keys.js';
-import { codeFilter } from '../strategies/single/code-filter/index.js';
-import { shortCircuit } from '../strategies/single/short-circuit.js';
-import { truncate } from '../strategies/single/truncation.js';
+import { errorText } from '../core/errors.js';
+import type { LinePlanItem, OutputKind, StrategyResult, ToolOutput } from '../core/strategy.js';
+import { SINGLE_STRATEGIES, type StrategyName } from '../strategies/index.js';
 import { parseEnvelope, type CallInfo } from './envelope.js';
 import { isShorter } from '../core/tokens.js';
 import type { Protection } from './protection.js';
-import type { LinePlanItem, OutputKind, StrategyResult, ToolOutput } from '../core/strategy.js';
-import { errorText } from '../core/errors.js';
-
-/** The names savings are credited under (the original's keys; stable, shown to users). */
-export type StrategyName =
-  | 'short_circuit'
-  | 'code_filter'
-  | 'truncation'
-  | 'dedup'
-  | 'error_purge'
-  | 'stale_reads'
-  | 'clearing'
-  | 'background_compression';
 
 export interface CompressStep {
   strategy: StrategyName;
@@ -76,28 +65,20 @@ export function compressOutput(raw: string, call: CallInfo, ctx: CompressContext
 
   // A file read is recovered by reading the file again; anything else by its recall id.
   const recall = output.kind === 'file' ? undefined : ctx.recallId;
-  if (config.short_circuits.enabled) {
-    const result = run('short_circuit', () => shortCircuit(output, config.short_circuits), ctx);
-    if (result.kind === 'text') keep('short_circuit', env.withText(recall ? `${result.text} ${recallNote(recall)}` : result.text));
-    if (steps.length > 0) return { raw, content: best, steps, isError: output.isError, kind: output.kind };
-  }
-
   let plan: LinePlanItem[] | null = null;
   let current: ToolOutput = output;
-  if (config.code_filter.enabled) {
-    const result = run('code_filter', () => codeFilter(current, config.code_filter), ctx);
-    if (result.kind === 'lines') {
-      plan = result.lines;
-      keep('code_filter', env.withPlan(recall ? withRecall(plan, recall, output.lines.length) : plan));
-      current = planned(output, plan);
-    }
-  }
-  if (config.truncation.enabled) {
+  for (const strategy of SINGLE_STRATEGIES) {
+    if (!strategy.enabled(config)) continue;
     const weights = plan ? planWeights(plan, output.lines.length) : undefined;
-    const result = run('truncation', () => truncate(current, config.truncation, weights), ctx);
-    if (result.kind === 'lines') {
-      const composed = plan ? compose(plan, result.lines) : result.lines;
-      keep('truncation', env.withPlan(recall ? withRecall(composed, recall, output.lines.length) : composed));
+    const result = run(strategy.name, () => strategy.run(current, config, weights), ctx);
+    if (result.kind === 'text') {
+      const before = steps.length;
+      keep(strategy.name, env.withText(recall ? `${result.text} ${recallNote(recall)}` : result.text));
+      if (steps.length > before) break;
+    } else if (result.kind === 'lines') {
+      plan = plan ? compose(plan, result.lines) : result.lines;
+      keep(strategy.name, env.withPlan(recall ? withRecall(plan, recall, output.lines.length) : plan));
+      current = planned(output, plan);
     }
   }
   return { raw, content: best, steps, isError: output.isError, kind: output.kind };
