@@ -13,7 +13,8 @@ import { decidePass, type PassDecision, type ViewChange } from './pass.js';
 import { protectionFor } from './protection.js';
 import { recallId, type RecallStore } from './recall.js';
 import type { StagedPhase } from './layer1.js';
-import type { MessageState, Prune, Session } from './session.js';
+import type { MessageState, Prune } from './held.js';
+import type { Session } from './session.js';
 
 /** Assumed when the host does not say (the analytics and the clearing threshold need a window). */
 export const DEFAULT_CONTEXT_WINDOW = 128_000;

@@ -17,7 +17,8 @@
 import type { HmcConfig } from '../config/keys.js';
 import type { Compression } from './compress.js';
 import { indexUpTo } from './list-wide.js';
-import type { MessageState, Session } from './session.js';
+import type { MessageState } from './held.js';
+import type { Session } from './session.js';
 
 /** Bytes of tool output one call compresses before the rest waits (about 0.1–0.25 s of work). */
 export const CALL_BUDGET_BYTES = 8 * 1024 * 1024;

@@ -18,7 +18,8 @@ import { chooseRange, type RangeMessage } from '../strategies/list-wide/summary-
 import type { Summariser, SummaryResult } from '../summarise/types.js';
 import { protectionFor } from './protection.js';
 import { recallId, type RecallStore } from './recall.js';
-import type { MessageState, Phase, Session } from './session.js';
+import type { MessageState, Phase } from './held.js';
+import type { Session } from './session.js';
 import { contentTokens, countTokens, overheadTokens } from '../core/tokens.js';
 import type { Message } from '../core/message.js';
 import { errorText } from '../core/errors.js';

@@ -24,7 +24,8 @@ import type { Protection } from './protection.js';
 import { recallId } from './recall.js';
 import { isShorter } from '../core/tokens.js';
 import type { IndexedResult } from './rewrite-index.js';
-import type { MessageState, Prune, PruneKind, Session } from './session.js';
+import type { MessageState, Prune, PruneKind } from './held.js';
+import type { Session } from './session.js';
 
 /** The original's generic placeholder (reference §5.2), used for sweeps. */
 export const SWEPT_PLACEHOLDER = '[Output removed to save context — information superseded or no longer needed]';

@@ -15,7 +15,7 @@ import { Engine as EngineClass } from './engine.js';
 import { InProcessHost } from './in-process.js';
 import { CacheCostMeter, savedPercent, type RequestMessage } from './cache-cost.js';
 import { checkView } from './invariants.js';
-import { safeJson } from './session.js';
+import { safeJson } from './hashing.js';
 import { contentTokens, messageExtra, overheadTokens } from '../core/tokens.js';
 import type { Message } from '../core/message.js';
 

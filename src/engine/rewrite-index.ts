@@ -8,7 +8,8 @@
  */
 import type { HmcConfig } from '../config/keys.js';
 import { MIN_CONTENT_DEDUP_CHARS, normalizeForDedup, type DedupEntry } from '../strategies/list-wide/dedup.js';
-import { hash, type MessageState } from './session.js';
+import { hash } from './hashing.js';
+import type { MessageState } from './held.js';
 
 /** An exact repeat shorter than this stays as it is (a marker would save little). */
 export const MIN_REPEAT_CHARS = 400;

@@ -7,7 +7,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { parsePersisted } from './session.js';
+import { parsePersisted } from './persisted.js';
 
 /** The id of the most recently saved session that reads back, if any. */
 export function latestSavedSession(stateDir: string): string | undefined {

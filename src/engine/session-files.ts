@@ -15,7 +15,7 @@ import { existsSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { safeFileName } from '../config/paths.js';
-import { parsePersisted, type PersistedSession } from './session.js';
+import { parsePersisted, type PersistedSession } from './persisted.js';
 import { errorText } from '../core/errors.js';
 
 /** The file operations a save uses (tests inject a full or read-only disk here). */

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { Engine } from '../../src/engine/engine.js';
 import { InProcessHost } from '../../src/engine/in-process.js';
 import { checkView } from '../../src/engine/invariants.js';
-import { safeJson } from '../../src/engine/session.js';
+import { safeJson } from '../../src/engine/hashing.js';
 import type { Message } from '../../src/core/message.js';
 import { NULL_SINK } from '../../src/events/types.js';
 import type { Summariser, SummaryRequest, SummaryResult } from '../../src/summarise/types.js';

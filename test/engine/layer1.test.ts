@@ -13,7 +13,7 @@ import type { HmcConfig } from '../../src/config/keys.js';
 import { Engine } from '../../src/engine/engine.js';
 import { InProcessHost } from '../../src/engine/in-process.js';
 import { checkView } from '../../src/engine/invariants.js';
-import { safeJson } from '../../src/engine/session.js';
+import { safeJson } from '../../src/engine/hashing.js';
 import type { Message } from '../../src/core/message.js';
 import type { Summariser, SummaryRequest, SummaryResult } from '../../src/summarise/types.js';
 import { NULL_SINK } from '../../src/events/types.js';
