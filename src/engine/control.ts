@@ -4,15 +4,26 @@
  * JSON shapes follow the original; its bugs are fixed (`manual_set enabled:"false"` turns manual
  * mode off, numbers given as strings work, a bad value is an error naming it, never a throw).
  */
-import type { ConfigIssue } from '../config/keys.js';
+import type { ConfigIssue, HmcConfig } from '../config/keys.js';
 import type { Saved } from '../core/savings.js';
 import { createPhaseIndex } from '../store/phase-index.js';
 import { NULL_PHASE_INDEX, type PhaseIndex } from '../store/phase-types.js';
 import { indexAction, indexText } from './control-index.js';
-import type { Engine } from './engine.js';
 import { parseEnvelope } from './envelope.js';
-import { lineRange } from './recall.js';
+import type { Layer1 } from './layer1.js';
+import { lineRange, type RecallStore } from './recall.js';
 import type { Session } from './session.js';
+
+/** What the actions need of the engine (the engine is one; tests may pass less). */
+export interface ControlTarget {
+  readonly config: HmcConfig;
+  /** The session a call means (control.ts never reaches past it). */
+  resolveSession(id: string | undefined): Session | null;
+  /** Runs the queued accounting, so the figures shown are complete. */
+  settle(): boolean;
+  readonly recall: Pick<RecallStore, 'get'>;
+  readonly layer1: Pick<Layer1, 'stats'>;
+}
 
 export interface DashboardControl {
   start(): Promise<Record<string, unknown>>;
@@ -51,7 +62,7 @@ export const CONTROL_HELP: Record<(typeof ACTIONS)[number], string> = {
   help: 'this list',
 };
 
-export async function controlAction(engine: Engine, sessionId: string | undefined, args: Record<string, unknown>, deps: ControlDeps): Promise<Record<string, unknown>> {
+export async function controlAction(engine: ControlTarget, sessionId: string | undefined, args: Record<string, unknown>, deps: ControlDeps): Promise<Record<string, unknown>> {
   const action = String(args.action ?? '').trim().toLowerCase();
   switch (action) {
     case 'help':
@@ -133,7 +144,7 @@ export async function controlAction(engine: Engine, sessionId: string | undefine
 }
 
 /** `/hmc <action> key=value…`: the same actions, answered as text for a person. */
-export async function commandText(engine: Engine, sessionId: string | undefined, rawArgs: string, deps: ControlDeps): Promise<string> {
+export async function commandText(engine: ControlTarget, sessionId: string | undefined, rawArgs: string, deps: ControlDeps): Promise<string> {
   const words = rawArgs.trim().split(/\s+/).filter(Boolean);
   const action = (words.shift() ?? 'status').toLowerCase();
   const args: Record<string, unknown> = { action };
@@ -160,13 +171,13 @@ export async function commandText(engine: Engine, sessionId: string | undefined,
   return JSON.stringify(result, null, 2);
 }
 
-function layer1Stats(engine: Engine, s: Session): Record<string, unknown> {
+function layer1Stats(engine: ControlTarget, s: Session): Record<string, unknown> {
   const l = engine.layer1.stats(s);
   return { phases: l.phases, passes: l.passes, failures: l.failures, last_failure: l.lastFailure || null, in_progress: l.inFlight, summariser_tokens: { in: l.tokensIn, out: l.tokensOut } };
 }
 
 /** Layer 1 in one line, once it did something: phases, passes, failures, what the summaries cost. */
-function layer1Line(engine: Engine, s: Session): string {
+function layer1Line(engine: ControlTarget, s: Session): string {
   const l = engine.layer1.stats(s);
   if (l.phases === 0 && l.failures === 0 && !l.inFlight) return '';
   const failed = l.failures > 0 ? `, ${l.failures} failed (last: ${l.lastFailure.slice(0, 80)})` : '';
@@ -210,7 +221,7 @@ function phaseIndexOf(deps: ControlDeps): PhaseIndex {
 }
 
 /** The kept original (or the lines a marker names) of one of this session's outputs; never another session's. */
-function recallAction(engine: Engine, s: Session, args: Record<string, unknown>): Record<string, unknown> {
+function recallAction(engine: ControlTarget, s: Session, args: Record<string, unknown>): Record<string, unknown> {
   const id = String(args.id ?? '').trim();
   if (!id) return { error: 'id is required: the id a marker prints, e.g. recall id=r0123456789' };
   const entry = engine.recall.get(s.id, id);

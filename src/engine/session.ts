@@ -129,6 +129,25 @@ export class Session {
     return m.raw;
   }
 
+  /** Message `i`'s edit follows its view (none when it is sent as it is). */
+  refreshEdit(i: number): void {
+    const m = this.messages[i];
+    if (!m) return;
+    const view = this.viewOf(m);
+    if (typeof view === 'string' && view !== m.raw) this.edits.set(i, view);
+    else this.edits.delete(i);
+  }
+
+  /** Message `i`'s view changed after it was taken in: its edit follows and the ledger counts it again. */
+  viewChanged(i: number): void {
+    this.refreshEdit(i);
+    const m = this.messages[i];
+    if (m && i < this.ledgerLength) {
+      const steps = this.stepsOf(m);
+      this.ledger.defer(() => this.ledger.changeMessage(i, steps, m.extra));
+    }
+  }
+
   stepsOf(m: MessageState): ViewSteps {
     const steps: { strategy: string; content: string }[] = m.single ? [...m.single.steps] : [];
     if (m.prune) steps.push({ strategy: creditedStrategy(m.prune.strategy), content: m.prune.content });
