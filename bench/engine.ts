@@ -11,7 +11,7 @@ import { defaultConfig } from '../src/config/keys.js';
 import { compressOutput } from '../src/engine/compress.js';
 import { Engine } from '../src/engine/engine.js';
 import { protectionFor } from '../src/engine/protection.js';
-import { parseSession, replaySession } from '../src/engine/replay.js';
+import { parseSession, replaySession } from '../src/app/replay.js';
 import type { Message } from '../src/core/message.js';
 import { NULL_SINK } from '../src/events/types.js';
 

@@ -17,7 +17,7 @@ import { defaultConfig } from '../src/config/keys.js';
 import { compressOutput } from '../src/engine/compress.js';
 import { parseArgs, parseEnvelope } from '../src/engine/envelope.js';
 import { protectionFor } from '../src/engine/protection.js';
-import { parseSession } from '../src/engine/replay.js';
+import { parseSession } from '../src/app/replay.js';
 import { countTokens } from '../src/core/tokens.js';
 import type { Message } from '../src/core/message.js';
 import { codeFilter } from '../src/strategies/single/code-filter/index.js';

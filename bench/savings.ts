@@ -14,7 +14,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultConfig } from '../src/config/keys.js';
-import { parseSession, replaySession } from '../src/engine/replay.js';
+import { parseSession, replaySession } from '../src/app/replay.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const DEV = process.env.HMC_DEV_CORPUS ?? join(ROOT, '..', 'devcorpus');

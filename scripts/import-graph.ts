@@ -15,8 +15,9 @@ import { fileURLToPath } from 'node:url';
 export const LAYERS: readonly (readonly string[])[] = [
   ['cli'],
   ['app'],
-  ['server', 'engine'],
-  ['strategies', 'summarise', 'store', 'events', 'protocol', 'hosts', 'demo'],
+  ['server', 'engine', 'demo'],
+  ['strategies', 'summarise'],
+  ['store', 'events', 'protocol', 'hosts'],
   ['config'],
   ['core'],
 ];

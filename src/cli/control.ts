@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createRuntime } from '../engine/runtime.js';
+import { createRuntime } from '../app/runtime.js';
 import { latestSavedSession } from '../engine/saved-sessions.js';
 import { resolveConfigPath, resolveStateDir, safeFileName } from '../config/paths.js';
 import type { Command } from './main.js';

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { defaultConfig } from '../config/keys.js';
 import { demoScripts, playSession } from '../demo/agent.js';
-import { createRuntime } from '../engine/runtime.js';
+import { createRuntime } from '../app/runtime.js';
 import type { Command } from './main.js';
 
 const DAY = 24 * 60 * 60 * 1000;

@@ -148,7 +148,7 @@ export const command: Command = {
     rerouteConsole(log);
     process.on('SIGPIPE', () => undefined);
     log(`started (node ${process.version}, state dir ${stateDir})`);
-    const { createRuntime } = await import('../engine/runtime.js');
+    const { createRuntime } = await import('../app/runtime.js');
     const limit = Number(process.env.HMC_MAX_LINE_BYTES);
     await serveStdio({
       input: process.stdin,

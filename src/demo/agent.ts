@@ -6,8 +6,8 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { InProcessHost } from '../engine/in-process.js';
-import type { Engine } from '../engine/engine.js';
+import { InProcessHost } from '../hosts/in-process.js';
+import type { HmcHostApi } from '../core/host-api.js';
 import type { Message } from '../core/message.js';
 import { readFileTool, searchFilesTool, terminalTool } from './tools.js';
 
@@ -132,7 +132,8 @@ export function demoScripts(root: string): DemoScript[] {
 }
 
 export interface PlayOptions {
-  engine: Engine;
+  /** The hooks to play through (a runtime's engine). */
+  engine: HmcHostApi;
   root: string;
   sessionId: string;
   script: DemoScript;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/keys.js';
 import { Engine } from '../../src/engine/engine.js';
-import { createRuntime, type Runtime } from '../../src/engine/runtime.js';
+import { createRuntime, type Runtime } from '../../src/app/runtime.js';
 import { NULL_SINK } from '../../src/events/types.js';
 import { phase } from '../store/fixtures/phases.js';
 import { user } from '../helpers/conversation.js';

@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/keys.js';
-import { parseSession, replaySession } from '../../src/engine/replay.js';
+import { parseSession, replaySession } from '../../src/app/replay.js';
 import type { Message } from '../../src/core/message.js';
 
 const CORPUS = join(import.meta.dirname, '..', '..', '..', 'shared', 'corpus', 'swe-agent');

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/keys.js';
 import { compressOutput } from '../../src/engine/compress.js';
 import { protectionFor } from '../../src/engine/protection.js';
-import { replaySession } from '../../src/engine/replay.js';
+import { replaySession } from '../../src/app/replay.js';
 import type { Message } from '../../src/core/message.js';
 import { MARKER_RE } from '../../src/strategies/single/code-filter/plan.js';
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/engine/engine.js';
-import { InProcessHost } from '../../src/engine/in-process.js';
+import { InProcessHost } from '../../src/hosts/in-process.js';
 import { safeJson } from '../../src/engine/hashing.js';
 import type { Message } from '../../src/core/message.js';
 import { NULL_SINK } from '../../src/events/types.js';

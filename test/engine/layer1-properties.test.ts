@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../../src/engine/engine.js';
-import { InProcessHost } from '../../src/engine/in-process.js';
+import { InProcessHost } from '../../src/hosts/in-process.js';
 import { checkView } from '../../src/engine/invariants.js';
 import { safeJson } from '../../src/engine/hashing.js';
 import type { Message } from '../../src/core/message.js';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HmcConfig } from '../../src/config/keys.js';
 import { Engine } from '../../src/engine/engine.js';
-import { InProcessHost } from '../../src/engine/in-process.js';
+import { InProcessHost } from '../../src/hosts/in-process.js';
 import { checkView } from '../../src/engine/invariants.js';
 import { safeJson } from '../../src/engine/hashing.js';
 import type { Message } from '../../src/core/message.js';

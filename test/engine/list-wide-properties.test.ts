@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { Engine } from '../../src/engine/engine.js';
 import { parseEnvelope } from '../../src/engine/envelope.js';
 import { breakBudget, decidePass, rewritePays, expectedRemainingCalls, MIN_REMOVED_SHARE, type PassFacts, type ViewChange } from '../../src/engine/pass.js';
-import { replaySession } from '../../src/engine/replay.js';
+import { replaySession } from '../../src/app/replay.js';
 import type { Message } from '../../src/core/message.js';
 import { NULL_SINK } from '../../src/events/types.js';
 import { config, terminal } from '../helpers/conversation.js';

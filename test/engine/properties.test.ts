@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compressOutput } from '../../src/engine/compress.js';
 import { protectionFor } from '../../src/engine/protection.js';
-import { replaySession } from '../../src/engine/replay.js';
+import { replaySession } from '../../src/app/replay.js';
 import type { Message } from '../../src/core/message.js';
 import { reportsFailure } from '../../src/strategies/shared/signals.js';
 import { config, longLog, pythonSource, readFile, terminal } from '../helpers/conversation.js';

@@ -4,7 +4,7 @@
  * <start|status|stop>`. Spawned by test/server/background.test.ts with `node --import tsx`.
  */
 import { defaultConfig } from '../../src/config/keys.js';
-import { createRuntime } from '../../src/engine/runtime.js';
+import { createRuntime } from '../../src/app/runtime.js';
 
 const [stateDir, sub] = process.argv.slice(2);
 const runtime = await createRuntime({ stateDir, config: defaultConfig(), dashboardPort: 0, log: () => {} });

@@ -6,18 +6,18 @@
  * Invariant: after `restore`, every message's `content` is the very value it was before (same
  * string, same list object), so the host's conversation is byte-identical to an HMC-less run.
  */
-import type { Edit } from '../core/host-api.js';
-import type { Engine } from './engine.js';
+import type { Edit, HmcHostApi } from '../core/host-api.js';
 import type { Message } from '../core/message.js';
 
 interface Applied {
   originals: Map<number, { message: Message; content: unknown }>;
 }
 
-export class InProcessHost {
+/** A TypeScript host's side of the contract, over any implementation of it (the engine, a runtime's api). */
+export class InProcessHost<A extends HmcHostApi = HmcHostApi> {
   private readonly applied = new Map<string, Applied>();
 
-  constructor(readonly engine: Engine) {}
+  constructor(readonly engine: A) {}
 
   /** Before a model call: restores earlier edits, then edits `messages` in place for this call. */
   preLlmCall(sessionId: string, messages: Message[], extra: { model?: string; platform?: string; context_length?: number } = {}): { context?: string } {

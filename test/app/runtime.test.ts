@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/keys.js';
-import { createRuntime, type Runtime } from '../../src/engine/runtime.js';
+import { createRuntime, type Runtime } from '../../src/app/runtime.js';
 import { assistantCall, longLog, terminal, toolResult, user } from '../helpers/conversation.js';
 
 let runtime: Runtime | null = null;

@@ -10,12 +10,12 @@
 import type { HmcConfig } from '../config/keys.js';
 import type { InputTokens, Saved } from '../core/savings.js';
 import { NULL_SINK } from '../events/types.js';
-import type { Engine } from './engine.js';
-import { Engine as EngineClass } from './engine.js';
-import { InProcessHost } from './in-process.js';
-import { CacheCostMeter, savedPercent, type RequestMessage } from './cache-cost.js';
-import { checkView } from './invariants.js';
-import { safeJson } from './hashing.js';
+import type { Engine } from '../engine/engine.js';
+import { Engine as EngineClass } from '../engine/engine.js';
+import { InProcessHost } from '../hosts/in-process.js';
+import { CacheCostMeter, savedPercent, type RequestMessage } from '../engine/cache-cost.js';
+import { checkView } from '../engine/invariants.js';
+import { safeJson } from '../engine/hashing.js';
 import { contentTokens, messageExtra, overheadTokens } from '../core/tokens.js';
 import type { Message } from '../core/message.js';
 
