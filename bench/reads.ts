@@ -15,7 +15,7 @@ import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { defaultConfig } from '../src/config/keys.js';
 import { compressOutput } from '../src/engine/compress.js';
-import { parseArgs, parseEnvelope } from '../src/engine/envelope.js';
+import { parseArgs, parseEnvelope } from '../src/hosts/outputs/envelope.js';
 import { protectionFor } from '../src/engine/protection.js';
 import { parseSession } from '../src/app/replay.js';
 import { countTokens } from '../src/core/tokens.js';

@@ -9,7 +9,8 @@
 import { existsSync, mkdirSync, realpathSync } from 'node:fs';
 import type { HmcConfig } from '../config/keys.js';
 import { ConfigSource } from '../config/load.js';
-import { resolveDbPath, resolveStateDir } from '../config/paths.js';
+import { resolveDbPath } from '../config/paths.js';
+import { resolveStateDir } from '../hosts/state-dir.js';
 import { NULL_SINK, type EventSink, type HmcEvent } from '../events/types.js';
 import { createPhaseIndex, type PhaseIndexHandle } from '../store/phase-index.js';
 import type { Recorder } from '../store/recorder.js';
@@ -29,7 +30,6 @@ export interface RuntimeOptions {
   configPath?: string;
   /** A config to use as is (no file), e.g. for tests and the demo. */
   config?: HmcConfig;
-  host?: string;
   log?: (line: string) => void;
   /** How the engine calls the host (`llm.complete`). */
   hostCall?: (method: string, params: Record<string, unknown>) => Promise<unknown>;

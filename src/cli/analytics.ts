@@ -10,7 +10,8 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
-import { expandHome, resolveDbPath, resolveStateDir } from '../config/paths.js';
+import { expandHome, resolveDbPath } from '../config/paths.js';
+import { resolveStateDir } from '../hosts/state-dir.js';
 import { analyticsAction, classify, movedAside, openStore, pct, StoreError, type AnalyticsStore } from '../store/index.js';
 import { num } from './io.js';
 import type { Command } from './main.js';

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createRuntime } from '../app/runtime.js';
 import { latestSavedSession } from '../engine/saved-sessions.js';
-import { resolveConfigPath, resolveStateDir, safeFileName } from '../config/paths.js';
+import { resolveConfigPath, safeFileName } from '../config/paths.js';
+import { resolveStateDir } from '../hosts/state-dir.js';
 import type { Command } from './main.js';
 import { explicitConfig, UsageError } from './args.js';
 

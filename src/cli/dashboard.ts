@@ -10,7 +10,8 @@
  */
 import type { Command } from './main.js';
 import { loadConfigFile } from '../config/load.js';
-import { resolveConfigPath, resolveDbPath, resolveStateDir } from '../config/paths.js';
+import { resolveConfigPath, resolveDbPath } from '../config/paths.js';
+import { resolveStateDir } from '../hosts/state-dir.js';
 import { resolve } from 'node:path';
 import { backgroundStatus, startBackground, stopBackground } from '../server/background.js';
 import { removeRecordOf, writeRecord } from '../server/dashboard-record.js';

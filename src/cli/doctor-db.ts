@@ -6,7 +6,7 @@
  * Invariant: read-only; a missing file is fine (it is created when the first session ends).
  */
 import { existsSync, statSync } from 'node:fs';
-import type { Check } from './doctor.js';
+import type { Check } from '../../bin/install-check.js';
 import { errorText } from '../core/errors.js';
 
 export async function checkDatabase(path: string): Promise<Check> {

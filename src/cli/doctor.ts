@@ -1,7 +1,8 @@
 /**
  * `hmc doctor [--state-dir D] [--config PATH] [--hermes-home H] [--no-hermes]`: checks what HMC
  * needs to run inside Hermes: Node's version, the native SQLite module, a writable state dir, a
- * config that parses, the dashboard build, and the Hermes install (plugin present and enabled).
+ * config that parses, the dashboard build, and each registered host's install (src/hosts: for
+ * Hermes, the plugin present and enabled), each with `--<host>-home H` and `--no-<host>`.
  *
  * Node, the dependencies, SQLite and the builds are bin/install-check.js (plain JavaScript, so the
  * same checks run on an install whose build failed); the rest needs the build.
@@ -9,25 +10,35 @@
  * Invariant: every check prints one line, `ok` or `FAIL` with a fix hint; a failing check never
  * stops the others; the exit code is 1 when any check failed, else 0.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfigFile } from '../config/load.js';
-import { hermesHome, resolveDbPath, resolveStateDir } from '../config/paths.js';
+import { resolveDbPath } from '../config/paths.js';
+import { hermesStateDir } from '../hosts/hermes/paths.js';
+import { HOSTS, type HostName } from '../hosts/index.js';
+import { resolveStateDir } from '../hosts/state-dir.js';
 import { formatCheck, installChecks, type Check } from '../../bin/install-check.js';
 import { checkDatabase } from './doctor-db.js';
 import type { Command } from './main.js';
 import { errorLine } from '../core/errors.js';
 
-export interface DoctorOptions {
+/** Per registered host: its home (`hermesHome`, from `--hermes-home`) and whether to skip its checks (`noHermes`). */
+type HostOptions = { [N in HostName as `${N}Home`]?: string } & { [N in HostName as `no${Capitalize<N>}`]?: boolean };
+
+export interface DoctorOptions extends HostOptions {
   stateDir?: string;
   configPath?: string;
-  hermesHome?: string;
-  /** Skip the Hermes checks (HMC used without Hermes). */
-  noHermes?: boolean;
   /** The package root (where bin/, dist/ and web/dist live). */
   root?: string;
   nodeVersion?: string;
+}
+
+/** The option names of a host: `hermes` → `hermesHome`, `noHermes`. */
+function hostOptions<N extends HostName>(name: N): { home: `${N}Home`; skip: `no${Capitalize<N>}` } {
+  // What Capitalize<N> means at the type level, done to the value.
+  const capitalized = `${name.charAt(0).toUpperCase()}${name.slice(1)}` as Capitalize<N>;
+  return { home: `${name}Home`, skip: `no${capitalized}` };
 }
 
 const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -61,50 +72,21 @@ async function checkConfig(path: string): Promise<Check> {
   return { name: 'config', ok: false, detail: `${path}: ${issues.map((i) => i.message).join('; ')}`, fix: 'correct or remove the keys named (each bad key falls back to its default meanwhile)' };
 }
 
-async function checkHermes(home: string): Promise<Check[]> {
-  const checks: Check[] = [];
-  if (!existsSync(home)) {
-    return [{ name: 'hermes', ok: false, detail: `no Hermes home at ${home}`, fix: 'install Hermes, or set $HERMES_HOME; use --no-hermes when running HMC without Hermes' }];
-  }
-  const pluginDir = join(home, 'plugins', 'hmc');
-  checks.push(existsSync(join(pluginDir, 'plugin.yaml'))
-    ? { name: 'hermes plugin', ok: true, detail: `${pluginDir} holds the plugin` }
-    : { name: 'hermes plugin', ok: false, detail: `${pluginDir}/plugin.yaml is missing`, fix: 'hermes plugins install <this repository>' });
-  const configPath = join(home, 'config.yaml');
-  let enabled = false;
-  let disabled = false;
-  try {
-    const { parse } = await import('yaml');
-    const parsed: unknown = existsSync(configPath) ? parse(readFileSync(configPath, 'utf8'), { logLevel: 'error' }) : null;
-    const plugins = isRecord(parsed) ? parsed.plugins : undefined;
-    const list = (key: string): unknown[] => (isRecord(plugins) && Array.isArray(plugins[key]) ? plugins[key] : []);
-    enabled = list('enabled').includes('hmc');
-    disabled = list('disabled').includes('hmc');
-  } catch (err) {
-    checks.push({ name: 'hermes config', ok: false, detail: `${configPath} does not parse: ${errorLine(err)}`, fix: 'fix the YAML syntax of Hermes\' config' });
-    return checks;
-  }
-  checks.push(enabled && !disabled
-    ? { name: 'hermes enabled', ok: true, detail: `hmc is in plugins.enabled of ${configPath}` }
-    : { name: 'hermes enabled', ok: false, detail: disabled ? `hmc is in plugins.disabled of ${configPath}` : `hmc is not in plugins.enabled of ${configPath}`, fix: 'hermes plugins enable hmc, then restart Hermes' });
-  return checks;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** Runs every check; none throws. */
 export async function runChecks(opts: DoctorOptions = {}): Promise<Check[]> {
   const root = opts.root ?? PACKAGE_ROOT;
   // Node, dependencies, SQLite module, build: the same checks bin/hmc.js runs on an unbuilt install.
   const checks: Check[] = await installChecks(root, opts.nodeVersion ? { nodeVersion: opts.nodeVersion } : {});
-  const stateDir = resolveStateDir(opts.stateDir ?? (opts.hermesHome ? join(opts.hermesHome, 'hmc_state') : undefined));
+  // The state dir lives in the home host's home (Hermes'), so a home given moves it too.
+  const stateDir = resolveStateDir(opts.stateDir ?? (opts.hermesHome ? hermesStateDir(opts.hermesHome) : undefined));
   checks.push(checkStateDir(stateDir));
   const configPath = opts.configPath ?? join(root, 'config.yaml');
   checks.push(await checkConfig(configPath));
   checks.push(await checkDatabase(resolveDbPath(loadConfigFile(configPath).config.analytics.db_path, stateDir)));
-  if (!opts.noHermes) checks.push(...(await checkHermes(opts.hermesHome ?? hermesHome())));
+  for (const host of HOSTS) {
+    const keys = hostOptions(host.name);
+    if (opts[keys.skip] !== true) checks.push(...(await host.doctor(opts[keys.home])));
+  }
   return checks;
 }
 
@@ -112,19 +94,21 @@ function parseArgs(argv: string[]): DoctorOptions | string {
   const opts: DoctorOptions = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
-    if (arg === '--no-hermes') opts.noHermes = true;
-    else if (arg === '--state-dir' || arg === '--config' || arg === '--hermes-home') {
+    const skipped = HOSTS.find((h) => arg === `--no-${h.name}`);
+    const home = HOSTS.find((h) => arg === `--${h.name}-home`);
+    if (skipped) opts[hostOptions(skipped.name).skip] = true;
+    else if (arg === '--state-dir' || arg === '--config' || home) {
       const value = argv[++i];
       if (!value) return `${arg} needs a value`;
-      if (arg === '--state-dir') opts.stateDir = value;
-      else if (arg === '--config') opts.configPath = value;
-      else opts.hermesHome = value;
+      if (home) opts[hostOptions(home.name).home] = value;
+      else if (arg === '--state-dir') opts.stateDir = value;
+      else opts.configPath = value;
     } else return `unknown option "${arg}"`;
   }
   return opts;
 }
 
-const USAGE = `usage: hmc doctor [--state-dir D] [--config PATH] [--hermes-home H] [--no-hermes]
+const USAGE = `usage: hmc doctor [--state-dir D] [--config PATH] ${HOSTS.map((h) => `[--${h.name}-home H] [--no-${h.name}]`).join(' ')}
   checks Node, the dependencies, the native SQLite module, the build, the state dir, the config,
   the analytics database (SQLite's integrity_check) and the Hermes install; exit 1 when one fails
 `;

@@ -9,7 +9,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfigFile } from '../config/load.js';
 import { compressOutput, type CompressContext } from '../engine/compress.js';
-import { isRecord } from '../engine/envelope.js';
+import { isRecord } from '../hosts/outputs/envelope.js';
 import { protectionFor } from '../engine/protection.js';
 import { countTokens } from '../core/tokens.js';
 import { resolveConfigPath } from '../config/paths.js';

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { format } from 'node:util';
 import type { Readable, Writable } from 'node:stream';
 import type { HmcHostApi } from '../core/host-api.js';
-import { resolveStateDir } from '../config/paths.js';
+import { resolveStateDir } from '../hosts/state-dir.js';
 import { Connection } from '../protocol/dispatch.js';
 import { llmCompleteParams } from '../protocol/guards.js';
 import { DEFAULT_MAX_LINE_BYTES, LineSplitter, serializeRecord } from '../protocol/jsonl.js';
@@ -157,7 +157,7 @@ export const command: Command = {
       ...(Number.isInteger(limit) && limit > 0 ? { maxLineBytes: limit } : {}),
       createApi: (hostCall) =>
         createRuntime({
-          stateDir, host: 'hermes', log, hostCall, ...(parsed.configPath ? { configPath: parsed.configPath } : {}),
+          stateDir, log, hostCall, ...(parsed.configPath ? { configPath: parsed.configPath } : {}),
           // An answer still in the pipe goes out before background work takes the next turn.
           holdBackground: () => process.stdout.writableLength > 0,
         }),

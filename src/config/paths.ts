@@ -1,22 +1,11 @@
 /**
- * Where HMC keeps its files (DESIGN §8): the state dir and the analytics database.
- * Order: an explicit option, then the environment, then Hermes' home.
+ * Where HMC keeps its files (DESIGN §8): the config file, the analytics database, file names of
+ * sessions. Order: an explicit option, then the environment, then the default. (The state dir
+ * itself defaults to the home host's: src/hosts/state-dir.ts.)
  */
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-
-/** Hermes' home: $HERMES_HOME, else ~/.hermes. */
-export function hermesHome(env: NodeJS.ProcessEnv = process.env): string {
-  const home = env.HERMES_HOME?.trim();
-  return home ? resolve(expandHome(home)) : join(homedir(), '.hermes');
-}
-
-/** The state dir: --state-dir, else $HMC_STATE_DIR, else $HERMES_HOME/hmc_state. */
-export function resolveStateDir(explicit?: string, env: NodeJS.ProcessEnv = process.env): string {
-  const chosen = explicit?.trim() || env.HMC_STATE_DIR?.trim();
-  return chosen ? resolve(expandHome(chosen)) : join(hermesHome(env), 'hmc_state');
-}
 
 /** The analytics database: analytics.db_path, else $HMC_DB_PATH, else <state dir>/analytics.db. */
 export function resolveDbPath(configured: string, stateDir: string, env: NodeJS.ProcessEnv = process.env): string {

@@ -52,7 +52,7 @@ export function demoScripts(root: string): DemoScript[] {
         {
           user: 'How are tool outputs parsed?',
           steps: [
-            { say: 'The envelope module handles that.', call: { tool: 'read_file', path: 'src/engine/envelope.ts' } },
+            { say: 'The envelope module handles that.', call: { tool: 'read_file', path: 'src/hosts/outputs/envelope.ts' } },
             { say: 'Checking recent history.', call: history[0] as ToolStep },
           ],
           reply: 'Envelopes keep the JSON valid and put line-number gutters back on kept lines.',

@@ -12,7 +12,7 @@ import type { HmcConfig } from '../config/keys.js';
 import { errorText } from '../core/errors.js';
 import type { LinePlanItem, OutputKind, StrategyResult, ToolOutput } from '../core/strategy.js';
 import { SINGLE_STRATEGIES, type StrategyName } from '../strategies/index.js';
-import { parseEnvelope, type CallInfo } from './envelope.js';
+import { parseEnvelope, type CallInfo } from '../hosts/outputs/envelope.js';
 import { isShorter } from '../core/tokens.js';
 import type { Protection } from './protection.js';
 

@@ -9,7 +9,7 @@ import type { Saved } from '../core/savings.js';
 import { createPhaseIndex } from '../store/phase-index.js';
 import { NULL_PHASE_INDEX, type PhaseIndex } from '../store/phase-types.js';
 import { indexAction, indexText } from './control-index.js';
-import { parseEnvelope } from './envelope.js';
+import { parseEnvelope } from '../hosts/outputs/envelope.js';
 import type { Layer1 } from './layer1.js';
 import { lineRange, type RecallStore } from './recall.js';
 import type { Session } from './session.js';

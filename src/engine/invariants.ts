@@ -6,7 +6,7 @@
 import type { HmcConfig } from '../config/keys.js';
 import { reportsFailure } from '../strategies/shared/signals.js';
 import type { Edit } from '../core/host-api.js';
-import { parseEnvelope } from './envelope.js';
+import { parseEnvelope } from '../hosts/outputs/envelope.js';
 import { PHASE_HEAD, PHASE_STUB } from './layer1.js';
 import { protectionFor } from './protection.js';
 import type { Message } from '../core/message.js';

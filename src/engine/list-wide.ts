@@ -19,7 +19,7 @@ import { fileOpOf, normalizePath, type FileOp } from '../strategies/shared/file-
 import { clearedPlaceholder, dedupPlaceholder, errorPlaceholder, repeatPlaceholder, staleReadPlaceholder } from '../strategies/list-wide/placeholders.js';
 import { reportsFailure } from '../strategies/shared/signals.js';
 import { findStaleReads, type FileEvent, type StaleRead } from '../strategies/list-wide/stale-reads.js';
-import { parseEnvelope, placeholderBuilder } from './envelope.js';
+import { parseEnvelope, placeholderBuilder } from '../hosts/outputs/envelope.js';
 import type { Protection } from './protection.js';
 import { recallId } from './recall.js';
 import { isShorter } from '../core/tokens.js';

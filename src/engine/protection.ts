@@ -5,9 +5,10 @@
  * Invariant: protection is decided before any strategy runs; a protected output is passed through.
  */
 import type { HmcConfig } from '../config/keys.js';
+import { ALWAYS_PROTECTED } from '../hosts/index.js';
 
-/** Writes and patches report what changed (and lint errors); they are never rewritten. */
-export const ALWAYS_PROTECTED = new Set(['write_file', 'patch', 'edit_file', 'apply_patch', 'str_replace', 'multiedit']);
+// Writes and patches report what changed (and lint errors); they are never rewritten: the
+// vocabulary marks them (hosts/tools.ts, ALWAYS_PROTECTED).
 
 /** The control tool's own answers are small and the user asked for them. */
 const NEVER_SWEPT = new Set(['hmc_control']);

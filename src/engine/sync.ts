@@ -12,7 +12,7 @@ import { messageExtra } from '../core/tokens.js';
 import { argsFingerprint } from '../strategies/list-wide/dedup.js';
 import * as catchUp from './catch-up.js';
 import type { Compression } from './compress.js';
-import { parseArgs } from './envelope.js';
+import { parseArgs } from '../hosts/outputs/envelope.js';
 import { hash, replySignature, safeJson } from './hashing.js';
 import type { MessageState, ToolRecord } from './held.js';
 import type { Session } from './session.js';

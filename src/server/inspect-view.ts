@@ -8,7 +8,7 @@
  * other JSON) is shown whole (`field: null`), never guessed at. An envelope cut short by the
  * inspector's cap still yields its leading text field, marked `cut`.
  */
-import { mainTextField, matchLine, TEXT_FIELDS } from '../engine/envelope-fields.js';
+import { mainTextField, matchLine, TEXT_FIELDS } from '../hosts/outputs/envelope-fields.js';
 
 export interface OutputView {
   /** The JSON field holding the main text (`output`, `content`, `matches`…), or null: the whole text. */

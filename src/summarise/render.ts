@@ -12,7 +12,7 @@
  * token behind to escape the patterns); the result never exceeds `budgetChars` by more than one
  * note line; user and assistant text keep more room than tool output at every level.
  */
-import { mainTextField, matchLine } from '../engine/envelope-fields.js';
+import { mainTextField, matchLine } from '../hosts/outputs/envelope-fields.js';
 import type { Message, ToolCall } from '../core/message.js';
 import { redactSecrets } from './redact.js';
 

@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CONFIG_KEYS, defaultConfig, resolveConfig } from '../../src/config/keys.js';
 import { ConfigSource, loadConfigFile, parseConfigText } from '../../src/config/load.js';
 import { LANGUAGES as CODE_FILTER_LANGUAGES } from '../../src/strategies/single/code-filter/languages.js';
-import { resolveDbPath, resolveStateDir, safeFileName } from '../../src/config/paths.js';
+import { resolveDbPath, safeFileName } from '../../src/config/paths.js';
+import { resolveStateDir } from '../../src/hosts/state-dir.js';
 
 describe('config keys', () => {
   it('gives the original defaults for an empty file', () => {

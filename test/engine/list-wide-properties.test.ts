@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../../src/engine/engine.js';
-import { parseEnvelope } from '../../src/engine/envelope.js';
+import { parseEnvelope } from '../../src/hosts/outputs/envelope.js';
 import { breakBudget, decidePass, rewritePays, expectedRemainingCalls, MIN_REMOVED_SHARE, type PassFacts, type ViewChange } from '../../src/engine/pass.js';
 import { replaySession } from '../../src/app/replay.js';
 import type { Message } from '../../src/core/message.js';

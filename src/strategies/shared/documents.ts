@@ -10,7 +10,7 @@
  * Invariant: a guess towards "document" only costs savings; logs with a few sentences in them
  * (build output, test runs, server logs) stay logs.
  */
-import { commandOf, isDocumentCommand } from '../../engine/shell-command.js';
+import { commandOf, isDocumentCommand } from '../../hosts/outputs/shell-command.js';
 import type { ToolOutput } from '../../core/strategy.js';
 
 /** Web, docs and browser tools, and subagents (Claude Code's `Task`: its report is prose). */

@@ -9,6 +9,7 @@
  * a patch header, `sed -i`, a redirection), so an earlier read is never called stale by guesswork.
  */
 import type { ToolOutput } from '../../core/strategy.js';
+import { toolKind } from '../../hosts/index.js';
 
 /** Lines of a file, 1-based and inclusive; `last` may be Infinity (to the end). */
 export interface LineSpan {
@@ -20,13 +21,6 @@ export type FileOp =
   | { op: 'read'; path: string; span: LineSpan }
   | { op: 'write' | 'patch'; paths: string[] };
 
-const WRITE_TOOLS = new Set(['write_file', 'write', 'create_file', 'file_write', 'writefile', 'write_to_file', 'create']);
-const PATCH_TOOLS = new Set([
-  'patch', 'edit', 'edit_file', 'multiedit', 'multi_edit', 'str_replace', 'replace', 'apply_patch', 'apply_diff',
-  'replace_in_file', 'insert', 'search_replace', 'edit_block', 'notebookedit', 'notebook_edit',
-]);
-/** Editor tools that take a `command` argument (Anthropic's text editor, SWE-agent's). */
-const EDITOR_TOOLS = new Set(['str_replace_editor', 'str_replace_based_edit_tool', 'text_editor', 'editor']);
 const PATH_KEYS = ['path', 'file_path', 'filename', 'file', 'target_file', 'filepath', 'absolute_path', 'notebook_path'];
 
 const PATCH_HEADER = /^\*\*\* (?:Add|Update|Delete) File: (.+?)\s*$|^\*\*\* Move to: (.+?)\s*$/gm;
@@ -38,19 +32,20 @@ const SED_PRINT = /^\s*sed\s+-n\s+['"]?(\d+),(\d+)p['"]?\s+([^\s|;&]+)\s*$/;
 
 /** The file operation of one tool call, or null when it is none (or unclear). */
 export function fileOpOf(output: ToolOutput): FileOp | null {
-  const name = output.tool.toLowerCase();
+  const kind = toolKind(output.tool);
   const args = output.args;
   const command = typeof args.command === 'string' ? args.command : Array.isArray(args.command) ? args.command.filter((x) => typeof x === 'string').join(' ') : '';
-  if (EDITOR_TOOLS.has(name)) {
+  // Editor tools take a `command` argument (Anthropic's text editor, SWE-agent's).
+  if (kind === 'editor') {
     const path = firstString(args, PATH_KEYS);
     if (path && (command === 'create')) return { op: 'write', paths: [path] };
     if (path && ['str_replace', 'insert', 'undo_edit'].includes(command)) return { op: 'patch', paths: [path] };
   }
-  if (WRITE_TOOLS.has(name)) {
+  if (kind === 'write') {
     const path = firstString(args, PATH_KEYS) ?? output.path;
     return path ? { op: 'write', paths: [path] } : null;
   }
-  if (PATCH_TOOLS.has(name)) {
+  if (kind === 'edit') {
     const paths = patchPaths(args);
     const path = firstString(args, PATH_KEYS) ?? output.path;
     if (path) paths.add(path);

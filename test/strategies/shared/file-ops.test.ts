@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseEnvelope } from '../../../src/engine/envelope.js';
+import { parseEnvelope } from '../../../src/hosts/outputs/envelope.js';
 import { fileOpOf, normalizePath, samePath } from '../../../src/strategies/shared/file-ops.js';
 
 const op = (tool: string, args: Record<string, unknown>, output = 'ok') => fileOpOf(parseEnvelope(output, { tool, args }).output);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commandOf, isDocumentCommand, isSearchCommand } from '../../src/engine/shell-command.js';
+import { commandOf, isDocumentCommand, isSearchCommand } from '../../../src/hosts/outputs/shell-command.js';
 
 describe('commandOf', () => {
   it('reads a string, a Codex argv array and a bash -lc wrapper', () => {

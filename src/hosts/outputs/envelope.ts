@@ -6,16 +6,14 @@
  *
  * Invariant: parsing never throws; anything not understood is plain text of kind 'text'.
  */
+import { toolKind } from '../index.js';
 import { mainTextField, matchLine } from './envelope-fields.js';
 import type { NumberedBlock, ReadInfo } from './file-reads.js';
 import { fileLinesOf, headerPath, isEditTool, numberedBlock, toolRead } from './file-reads.js';
 import { shellRead } from './shell-reads.js';
 import { replaceField, topLevelFields, type FieldSpan } from './json-fields.js';
 import { commandOf, isSearchCommand } from './shell-command.js';
-import type { LinePlanItem, OutputKind, ToolOutput } from '../core/strategy.js';
-
-const LOG_TOOLS = new Set(['terminal', 'bash', 'shell', 'run', 'execute', 'exec', 'command', 'run_command', 'run_terminal_cmd', 'execute_command', 'process', 'python', 'sh']);
-const SEARCH_TOOLS = new Set(['search_files', 'grep', 'search', 'search_dir', 'search_file', 'find_file', 'glob', 'find', 'rg', 'ripgrep', 'codebase_search', 'file_search', 'search_file_content', 'list_directory', 'list_dir', 'ls', 'list']);
+import type { LinePlanItem, OutputKind, ToolOutput } from '../../core/strategy.js';
 
 
 /** A parsed tool result: what strategies see, and how to put a changed text back. */
@@ -198,9 +196,9 @@ interface Classified {
 }
 
 function classify(tool: string, args: Record<string, unknown>, lines: readonly string[], block: NumberedBlock | null): Classified {
-  const name = tool.toLowerCase();
+  const kind = toolKind(tool);
   const command = args.command ?? args.cmd;
-  if (SEARCH_TOOLS.has(name)) return { kind: 'search' };
+  if (kind === 'search') return { kind: 'search' };
   const byTool = toolRead(tool, args, lines, block);
   if (byTool) return { kind: 'file', ...(byTool.path !== undefined ? { path: byTool.path } : {}), read: byTool };
   // An edit's echo of the file (SWE-agent edit, Claude Code Edit) is kept whole: the agent checks its change there.
@@ -210,7 +208,7 @@ function classify(tool: string, args: Record<string, unknown>, lines: readonly s
   // grep, find, ls… through any shell-like tool (Codex's argv, `bash -lc`, `cd x && rg`): a listing, never cut like a log.
   if (isSearchCommand(commandOf(args))) return { kind: 'search' };
   const swePath = headerPath(lines);
-  if (LOG_TOOLS.has(name)) {
+  if (kind === 'shell') {
     // SWE-agent's `open` run through its shell prints a numbered window under a [File: …] header.
     if (swePath !== undefined && typeof command === 'string' && /^\s*open\b/.test(command)) return { kind: 'file', path: swePath, read: { path: swePath, firstLine: null, openEnd: false } };
     return { kind: 'log' };

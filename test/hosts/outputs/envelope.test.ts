@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseEnvelope } from '../../src/engine/envelope.js';
-import { topLevelFields } from '../../src/engine/json-fields.js';
+import { parseEnvelope } from '../../../src/hosts/outputs/envelope.js';
+import { topLevelFields } from '../../../src/hosts/outputs/json-fields.js';
 
 describe('top-level JSON fields', () => {
   it('finds each value span without re-serialising', () => {

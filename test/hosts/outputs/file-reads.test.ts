@@ -5,16 +5,16 @@
  * edit's echo).
  */
 import { describe, expect, it } from 'vitest';
-import { defaultConfig } from '../../src/config/keys.js';
-import { compressOutput } from '../../src/engine/compress.js';
-import { parseEnvelope } from '../../src/engine/envelope.js';
-import { toolWords } from '../../src/engine/file-reads.js';
-import { shellRead } from '../../src/engine/shell-reads.js';
-import { protectionFor } from '../../src/engine/protection.js';
+import { defaultConfig } from '../../../src/config/keys.js';
+import { compressOutput } from '../../../src/engine/compress.js';
+import { parseEnvelope } from '../../../src/hosts/outputs/envelope.js';
+import { toolWords } from '../../../src/hosts/outputs/file-reads.js';
+import { shellRead } from '../../../src/hosts/outputs/shell-reads.js';
+import { protectionFor } from '../../../src/engine/protection.js';
 
 /** A TypeScript service of `n` methods, each with a 6-line body. */
 function service(n = 12): string[] {
-  const out = ["import { db } from './db.js';", '', 'export const RETRIES = 3;', '', 'export class UserService {'];
+  const out = ["import { db } from '../../engine/db.js';", '', 'export const RETRIES = 3;', '', 'export class UserService {'];
   for (let k = 0; k < n; k++) {
     out.push(`  async method${k}(id: string): Promise<User> {`, '    const row = await db.find(id);', '    if (!row) {', `      return null;`, '    }', '    const user = toUser(row);', '    return user;', '  }');
   }

@@ -15,7 +15,7 @@
  *
  * Invariant: pure and linear; a result this module does not recognise is simply not a read.
  */
-import type { FileLines } from '../core/strategy.js';
+import type { FileLines } from '../../core/strategy.js';
 
 /** A consecutively numbered run of lines and the gutter that numbers them. */
 export interface NumberedBlock {

@@ -9,12 +9,12 @@
 import fc from 'fast-check';
 import type { Arbitrary } from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { defaultConfig } from '../../src/config/keys.js';
-import { compressOutput } from '../../src/engine/compress.js';
-import { protectionFor } from '../../src/engine/protection.js';
-import { replaySession } from '../../src/app/replay.js';
-import type { Message } from '../../src/core/message.js';
-import { MARKER_RE } from '../../src/strategies/single/code-filter/plan.js';
+import { defaultConfig } from '../../../src/config/keys.js';
+import { compressOutput } from '../../../src/engine/compress.js';
+import { protectionFor } from '../../../src/engine/protection.js';
+import { replaySession } from '../../../src/app/replay.js';
+import type { Message } from '../../../src/core/message.js';
+import { MARKER_RE } from '../../../src/strategies/single/code-filter/plan.js';
 
 /** Body statements per language family (each balanced), including the hard cases of each scanner. */
 const BODY: Record<string, readonly (readonly string[])[]> = {
