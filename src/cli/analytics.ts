@@ -14,7 +14,7 @@ import { expandHome, resolveDbPath } from '../config/paths.js';
 import { resolveStateDir } from '../hosts/state-dir.js';
 import { analyticsAction, classify, movedAside, openStore, pct, StoreError, type AnalyticsStore } from '../store/index.js';
 import { num } from './io.js';
-import type { Command } from './main.js';
+import type { Command } from './command.js';
 import { errorText } from '../core/errors.js';
 
 const USAGE = `usage: hmc analytics [--scope global|project] [--period all|day|month|recent|project|tool|strategy]

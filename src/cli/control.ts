@@ -9,7 +9,7 @@ import { createRuntime } from '../app/runtime.js';
 import { latestSavedSession } from '../engine/saved-sessions.js';
 import { resolveConfigPath, safeFileName } from '../config/paths.js';
 import { resolveStateDir } from '../hosts/state-dir.js';
-import type { Command } from './main.js';
+import type { Command } from './command.js';
 import { explicitConfig, UsageError } from './args.js';
 
 /** Actions about one session: from a terminal they mean the latest one saved. */

@@ -8,7 +8,7 @@
  * Invariant: stdout gets the URL on a line of its own as soon as the server listens, and nothing
  * else; SIGINT/SIGTERM stop the server cleanly (exit 0) and remove its --pid-file record.
  */
-import type { Command } from './main.js';
+import type { Command } from './command.js';
 import { loadConfigFile } from '../config/load.js';
 import { resolveConfigPath, resolveDbPath } from '../config/paths.js';
 import { resolveStateDir } from '../hosts/state-dir.js';

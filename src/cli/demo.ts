@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { defaultConfig } from '../config/keys.js';
 import { demoScripts, playSession } from '../demo/agent.js';
 import { createRuntime } from '../app/runtime.js';
-import type { Command } from './main.js';
+import type { Command } from './command.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 const USAGE = `usage: hmc demo [--port N] [--state-dir D] [--pace MS] [--once] [--no-history]

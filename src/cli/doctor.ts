@@ -20,7 +20,7 @@ import { HOSTS, type HostName } from '../hosts/index.js';
 import { resolveStateDir } from '../hosts/state-dir.js';
 import { formatCheck, installChecks, type Check } from '../../bin/install-check.js';
 import { checkDatabase } from './doctor-db.js';
-import type { Command } from './main.js';
+import type { Command } from './command.js';
 import { errorLine } from '../core/errors.js';
 
 /** Per registered host: its home (`hermesHome`, from `--hermes-home`) and whether to skip its checks (`noHermes`). */

@@ -13,7 +13,7 @@ import { isRecord } from '../hosts/outputs/envelope.js';
 import { protectionFor } from '../engine/protection.js';
 import { countTokens } from '../core/tokens.js';
 import { resolveConfigPath } from '../config/paths.js';
-import type { Command } from './main.js';
+import type { Command } from './command.js';
 import { explicitConfig, UsageError } from './args.js';
 import { readStdin } from './io.js';
 

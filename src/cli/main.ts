@@ -1,6 +1,7 @@
 /**
- * The `hmc` command line: dispatches to one module per subcommand (DESIGN §10), loaded lazily so
- * `hmc filter` does not pay for SQLite or the HTTP server.
+ * The `hmc` command line: dispatches to one module per subcommand (DESIGN §10) through the command
+ * registry (commands.ts), which loads each lazily so `hmc filter` does not pay for SQLite or the
+ * HTTP server.
  *
  * Invariant: stdout carries only the command's output (the sidecar's protocol lines); every
  * diagnostic goes to stderr; an unexpected error is one line and exit code 1, never a stack dump.
@@ -8,44 +9,14 @@
  * usage error names what is wrong and prints the usage (exit 2).
  */
 import { EXIT_PROBLEM, EXIT_USAGE, parseArgsProblem, UsageError, wantsHelp } from './args.js';
+import type { Command } from './command.js';
+import { COMMANDS } from './commands.js';
 import { errorText } from '../core/errors.js';
-
-export interface Command {
-  summary: string;
-  /** `usage: hmc <name> …` and one line per option; printed by `--help` and after a usage error. */
-  usage?: string;
-  run(argv: string[]): Promise<number>;
-}
-
-const COMMANDS: Record<string, () => Promise<Command>> = {
-  sidecar: async () => (await import('./sidecar.js')).command,
-  dashboard: async () => (await import('./dashboard.js')).command,
-  demo: async () => (await import('./demo.js')).command,
-  replay: async () => (await import('./replay.js')).command,
-  filter: async () => (await import('./filter.js')).command,
-  analytics: async () => (await import('./analytics.js')).command,
-  control: async () => (await import('./control.js')).command,
-  doctor: async () => (await import('./doctor.js')).command,
-};
 
 const USAGE = `usage: hmc <command> [options]
 
 commands:
-  sidecar --stdio            the sidecar the Hermes plugin starts (protocol v1 on stdin/stdout)
-  dashboard [start|stop|status] [--port N] [--state-dir D]
-                             the live dashboard over a state dir (start: in the background)
-  demo [--port N] [--state-dir D]
-                             record a session on this project's files and watch it live
-  replay <session.json> [--json] [--record]
-                             run a recorded session through the hooks and report the savings
-  filter [--tool T] [--args JSON] [--error] [--jsonl]
-                             compress stdin as one tool output (or one JSON case per line)
-  analytics [--scope S] [--period P] [--limit N] [--json|--csv]
-                             savings history from the analytics database
-  control <action> [key=value...]
-                             any hmc_control action outside Hermes
-  doctor                     check Node, the native SQLite module, the state dir and the config
-`;
+${COMMANDS.map((c) => `  ${c.help}\n`).join('')}`;
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
@@ -58,14 +29,14 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
-  const load = COMMANDS[name];
-  if (!load) {
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (!entry) {
     process.stderr.write(`hmc: unknown command "${name}"\n${USAGE}`);
     return 2;
   }
   let command: Command | undefined;
   try {
-    command = await load();
+    command = await entry.load();
     if (command.usage && wantsHelp(rest)) {
       process.stdout.write(withNewline(command.usage));
       return 0;

@@ -11,7 +11,7 @@ import { loadConfigFile } from '../config/load.js';
 import { parseSession, replaySession, type ReplayReport } from '../app/replay.js';
 import { createRuntime } from '../app/runtime.js';
 import { resolveConfigPath } from '../config/paths.js';
-import type { Command } from './main.js';
+import type { Command } from './command.js';
 import { explicitConfig, readableFile, UsageError } from './args.js';
 import { count, num, table } from './io.js';
 import { errorText } from '../core/errors.js';

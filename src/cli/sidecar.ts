@@ -17,7 +17,7 @@ import { resolveStateDir } from '../hosts/state-dir.js';
 import { Connection } from '../protocol/dispatch.js';
 import { llmCompleteParams } from '../protocol/guards.js';
 import { DEFAULT_MAX_LINE_BYTES, LineSplitter, serializeRecord } from '../protocol/jsonl.js';
-import type { Command } from './main.js';
+import type { Command } from './command.js';
 
 const USAGE = 'usage: hmc sidecar --stdio [--state-dir D] [--config PATH]';
 const LOG_ROTATE_BYTES = 5 * 1024 * 1024;
