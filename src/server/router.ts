@@ -27,44 +27,33 @@ import { metrics } from './routes/metrics.js';
 import { staticFiles } from './routes/static.js';
 import { errorText } from '../core/errors.js';
 
-const EXACT: Record<string, RouteHandler> = {
-  '/events': events,
-  '/metrics': metrics,
-  '/api/summary': apiSummary,
-  '/api/analytics': apiAnalytics,
-  '/api/strategies': apiStrategies,
-  '/api/tools': apiTools,
-  '/api/days': apiDays,
-  '/api/months': apiMonths,
-  '/api/projects': apiProjects,
-  '/api/sessions': apiSessions,
-  '/api/events': apiEvents,
-  '/api/health': apiHealth,
-  '/api/phases': apiPhases,
-};
-
 /**
- * The query parameters each route reads. Anything else is a 400 naming it (issue 11:
- * `/api/analytics?period=x` answered 200, ignoring a parameter `hmc analytics` rejects). The page
- * and static files take none that matter and are not checked.
+ * One row per route: its path (exact, or a pattern whose groups are the handler's params) and
+ * the query parameters it reads. Anything else is a 400 naming it (issue 11: `/api/analytics?period=x`
+ * answered 200, ignoring a parameter `hmc analytics` rejects). The page and static files take
+ * none that matter and are not checked.
  */
-const QUERY = new Map<RouteHandler, readonly string[]>([
-  [events, ['last_event_id']],
-  [metrics, []],
-  [apiSummary, []],
-  [apiAnalytics, ['project']],
-  [apiStrategies, ['project']],
-  [apiTools, ['project', 'limit']],
-  [apiDays, ['days', 'project']],
-  [apiMonths, ['months', 'project']],
-  [apiProjects, ['limit']],
-  [apiSessions, ['limit', 'offset', 'sort', 'order', 'search', 'project']],
-  [apiEvents, ['since', 'limit']],
-  [apiHealth, []],
-  [apiPhases, ['session', 'q', 'phase', 'limit']],
-  [apiSession, []],
-  [apiInspect, []],
-]);
+const ROUTES: readonly { path: string | RegExp; query: readonly string[]; handler: RouteHandler }[] = [
+  { path: '/events', query: ['last_event_id'], handler: events },
+  { path: '/metrics', query: [], handler: metrics },
+  { path: '/api/summary', query: [], handler: apiSummary },
+  { path: '/api/analytics', query: ['project'], handler: apiAnalytics },
+  { path: '/api/strategies', query: ['project'], handler: apiStrategies },
+  { path: '/api/tools', query: ['project', 'limit'], handler: apiTools },
+  { path: '/api/days', query: ['days', 'project'], handler: apiDays },
+  { path: '/api/months', query: ['months', 'project'], handler: apiMonths },
+  { path: '/api/projects', query: ['limit'], handler: apiProjects },
+  { path: '/api/sessions', query: ['limit', 'offset', 'sort', 'order', 'search', 'project'], handler: apiSessions },
+  { path: '/api/events', query: ['since', 'limit'], handler: apiEvents },
+  { path: '/api/health', query: [], handler: apiHealth },
+  { path: '/api/phases', query: ['session', 'q', 'phase', 'limit'], handler: apiPhases },
+  { path: /^\/api\/sessions\/([^/]+)$/, query: [], handler: apiSession },
+  { path: /^\/api\/inspect\/([^/]+)$/, query: [], handler: apiInspect },
+];
+
+const EXACT = new Map(ROUTES.flatMap((r) => (typeof r.path === 'string' ? [[r.path, r.handler] as const] : [])));
+const PATTERNS = ROUTES.flatMap((r) => (typeof r.path === 'string' ? [] : [[r.path, r.handler] as const]));
+const QUERY = new Map<RouteHandler, readonly string[]>(ROUTES.map((r) => [r.handler, r.query]));
 
 /** The first query parameter a route does not take, as a QueryError; none for unchecked routes. */
 function checkQuery(handler: RouteHandler, q: URLSearchParams): void {
@@ -77,13 +66,8 @@ function checkQuery(handler: RouteHandler, q: URLSearchParams): void {
   }
 }
 
-const PATTERNS: [RegExp, RouteHandler][] = [
-  [/^\/api\/sessions\/([^/]+)$/, apiSession],
-  [/^\/api\/inspect\/([^/]+)$/, apiInspect],
-];
-
 function route(pathname: string): { handler: RouteHandler; params: string[] } | null {
-  const exact = EXACT[pathname];
+  const exact = EXACT.get(pathname);
   if (exact) return { handler: exact, params: [] };
   for (const [re, handler] of PATTERNS) {
     const m = re.exec(pathname);

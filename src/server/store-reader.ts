@@ -9,48 +9,37 @@
  * (a writer moved a damaged one aside) is opened afresh.
  */
 import { existsSync, statSync } from 'node:fs';
-import type { PhaseEntry, PhaseSearchOptions, PhaseSearchResult } from '../store/phase-types.js';
-import type { DayRow, MonthRow, ProjectRow, SessionDetail, SessionRow, SessionsQuery, Summary } from '../store/rows.js';
 import { errorText } from '../core/errors.js';
+import type { AnalyticsStore } from '../store/db.js';
+import { EMPTY_ANSWERS, type StoreQueries } from '../store/queries.js';
 
 export type { SessionRow, SessionSort, SessionsQuery, Summary } from '../store/rows.js';
 export { SESSION_SORTS } from '../store/rows.js';
 
-/** The subset of `AnalyticsStore` (src/store/index.ts) the dashboard reads. */
-export interface StoreReader {
-  summary(q?: { project?: string }): Summary;
-  byDay(q: { days: number; project?: string }): DayRow[];
-  byMonth(q: { months: number; project?: string }): MonthRow[];
-  byProject(q: { limit: number }): ProjectRow[];
-  byStrategy(q?: { project?: string }): { strategy: string; saved: number }[];
-  byTool(q?: { project?: string; limit?: number }): { tool: string; saved: number }[];
-  sessions(q: SessionsQuery): { rows: SessionRow[]; total: number };
-  session(id: string): SessionDetail | null;
-  /** A session's summarised phases (the session index), oldest first. */
-  phases(sessionId: string): PhaseEntry[];
-  /** Phases matching every word of `query`, best first (FTS5, else a LIKE scan). */
-  searchPhases(query: string, opts: PhaseSearchOptions): PhaseSearchResult;
-  close(): void;
-}
-
-export const EMPTY_SUMMARY: Summary = {
-  total_saved: 0, total_sessions: 0, total_input: 0, total_sent: 0, total_output: 0, savings_pct: 0, by_strategy: {}, by_tool: {},
-};
+/** What the dashboard reads of the store (src/store): every query, the session index, close. */
+export type StoreReader = StoreQueries & Pick<AnalyticsStore, 'phases' | 'searchPhases' | 'close'>;
 
 /** Answers every query with nothing; used while there is no database. */
 export const EMPTY_STORE: StoreReader = {
-  summary: () => ({ ...EMPTY_SUMMARY, by_strategy: {}, by_tool: {} }),
-  byDay: () => [],
-  byMonth: () => [],
-  byProject: () => [],
-  byStrategy: () => [],
-  byTool: () => [],
-  sessions: () => ({ rows: [], total: 0 }),
-  session: () => null,
+  ...EMPTY_ANSWERS,
   phases: () => [],
   searchPhases: () => ({ hits: [], method: 'like' }),
   close: () => undefined,
 };
+
+type Query = (...args: unknown[]) => unknown;
+
+/** Each query of `reader` (each key of EMPTY_STORE but close) run through `guard`, with its empty answer. */
+function guardEach(reader: StoreReader, guard: (run: Query, empty: Query) => Query): StoreReader {
+  // Queries are looked up by name: EMPTY_STORE is a StoreReader, so its keys are all of them.
+  const queries = reader as unknown as Record<string, Query>;
+  const empties = EMPTY_STORE as unknown as Record<string, Query>;
+  const out: Record<string, Query> = { close: () => reader.close() };
+  for (const name of Object.keys(EMPTY_STORE)) {
+    if (name !== 'close') out[name] = guard((...a) => (queries[name] as Query).apply(reader, a), empties[name] as Query);
+  }
+  return out as unknown as StoreReader;
+}
 
 export type StoreOpener = (path: string) => Promise<StoreReader>;
 
@@ -100,10 +89,10 @@ export function storeAccess(dbPath: string | null, opener: StoreOpener, log: (li
   };
 
   /** Queries that meet a damaged page answer empty and mark the store damaged (retried later). */
-  const guarded = (reader: StoreReader): StoreReader => {
-    const guard = <A extends unknown[], R>(fn: (...a: A) => R, empty: (...a: A) => R) => (...a: A): R => {
+  const guarded = (reader: StoreReader): StoreReader =>
+    guardEach(reader, (run, empty) => (...a) => {
       try {
-        return fn(...a);
+        return run(...a);
       } catch (err) {
         if (!isDamage(err) || reader !== store) throw err;
         if (state !== 'corrupt') log(`hmc dashboard: ${dbPath ?? ''} is damaged (${errorText(err)}); showing no history until it is replaced`);
@@ -112,21 +101,7 @@ export function storeAccess(dbPath: string | null, opener: StoreOpener, log: (li
         lastTry = Date.now();
         return empty(...a);
       }
-    };
-    return {
-      summary: guard(reader.summary.bind(reader), EMPTY_STORE.summary),
-      byDay: guard(reader.byDay.bind(reader), EMPTY_STORE.byDay),
-      byMonth: guard(reader.byMonth.bind(reader), EMPTY_STORE.byMonth),
-      byProject: guard(reader.byProject.bind(reader), EMPTY_STORE.byProject),
-      byStrategy: guard(reader.byStrategy.bind(reader), EMPTY_STORE.byStrategy),
-      byTool: guard(reader.byTool.bind(reader), EMPTY_STORE.byTool),
-      sessions: guard(reader.sessions.bind(reader), EMPTY_STORE.sessions),
-      session: guard(reader.session.bind(reader), EMPTY_STORE.session),
-      phases: guard(reader.phases.bind(reader), EMPTY_STORE.phases),
-      searchPhases: guard(reader.searchPhases.bind(reader), EMPTY_STORE.searchPhases),
-      close: () => reader.close(),
-    };
-  };
+    });
 
   return {
     async get() {

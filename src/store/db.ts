@@ -18,18 +18,8 @@ import { LATEST_VERSION, migrate, schemaVersion } from './migrations.js';
 import { ensurePhaseSearch, fts5Available, hasPhaseSearch, PhaseQueries } from './phase-queries.js';
 import { cleanPhase, phaseProblem } from './phase-record.js';
 import type { PhaseEntry, PhaseSearchOptions, PhaseSearchResult } from './phase-types.js';
-import { Queries } from './queries.js';
+import { Queries, type StoreQueries } from './queries.js';
 import { cleanRecord, type CleanRecord } from './record.js';
-import type {
-  DayRow,
-  MonthRow,
-  ProjectRow,
-  RecentRow,
-  SessionDetail,
-  SessionRow,
-  SessionsQuery,
-  Summary,
-} from './rows.js';
 import type { SessionRecord } from './types.js';
 import { errorText } from '../core/errors.js';
 
@@ -54,26 +44,13 @@ export interface StoreOptions {
   fts?: boolean;
 }
 
-/** A time window's `now` may be pinned per query (tests); otherwise the store's clock. */
-interface Clocked {
-  now?: number;
-}
-
-export interface AnalyticsStore {
+/** The store: its queries (queries.ts, each a method here as it is there), and the writes. */
+export interface AnalyticsStore extends StoreQueries {
   readonly path: string;
   /** Replaces everything recorded for the session, in one transaction. Throws on failure. */
   recordSession(rec: SessionRecord): void;
   /** Several sessions in one transaction (the recorder's batches). */
   recordSessions(recs: readonly SessionRecord[]): void;
-  summary(q?: { project?: string }): Summary;
-  byDay(q: { days: number; project?: string } & Clocked): DayRow[];
-  byMonth(q: { months: number; project?: string } & Clocked): MonthRow[];
-  recent(q: { limit: number; project?: string }): RecentRow[];
-  byProject(q: { limit: number }): ProjectRow[];
-  byStrategy(q?: { project?: string }): { strategy: string; saved: number }[];
-  byTool(q?: { project?: string; limit?: number }): { tool: string; saved: number }[];
-  sessions(q: SessionsQuery): { rows: SessionRow[]; total: number };
-  session(id: string): SessionDetail | null;
   /** Adds or replaces phases of the session index (by session_id and phase_id), in one transaction. */
   recordPhases(entries: readonly PhaseEntry[]): void;
   /** A session's phases, oldest first. */
@@ -171,8 +148,7 @@ function quickCheck(db: Database.Database, path: string): void {
   }
 }
 
-class SqliteStore implements AnalyticsStore {
-  private readonly q: Queries;
+class SqliteStore extends Queries implements AnalyticsStore {
   private readonly phaseQ: PhaseQueries;
   private readonly write: ((recs: readonly CleanRecord[]) => void) | null;
   private readonly retention: ((cutoff: number) => number) | null;
@@ -182,11 +158,11 @@ class SqliteStore implements AnalyticsStore {
     private readonly db: Database.Database,
     private readonly retentionDays: number | undefined,
     private readonly log: (line: string) => void,
-    private readonly clock: () => number,
+    clock: () => number,
     readonly: boolean,
     fts: boolean,
   ) {
-    this.q = new Queries(db);
+    super(db, clock);
     this.phaseQ = new PhaseQueries(db, fts, !readonly);
     this.write = readonly ? null : prepareWrite(db);
     this.retention = readonly ? null : prepareRetention(db);
@@ -209,42 +185,6 @@ class SqliteStore implements AnalyticsStore {
     if (!this.write) throw new StoreError('HMC_READONLY', `analytics database ${this.path} is open read-only`);
     const clean = recs.map(cleanRecord); // bad records throw before anything is written
     this.write(clean);
-  }
-
-  summary(q: { project?: string } = {}): Summary {
-    return this.q.summary(q.project);
-  }
-
-  byDay(q: { days: number; project?: string; now?: number }): DayRow[] {
-    return this.q.byDay(q.days, q.now ?? this.clock(), q.project);
-  }
-
-  byMonth(q: { months: number; project?: string; now?: number }): MonthRow[] {
-    return this.q.byMonth(q.months, q.now ?? this.clock(), q.project);
-  }
-
-  recent(q: { limit: number; project?: string }): RecentRow[] {
-    return this.q.recent(q.limit, q.project);
-  }
-
-  byProject(q: { limit: number }): ProjectRow[] {
-    return this.q.byProject(q.limit);
-  }
-
-  byStrategy(q: { project?: string } = {}): { strategy: string; saved: number }[] {
-    return this.q.byStrategy(q.project);
-  }
-
-  byTool(q: { project?: string; limit?: number } = {}): { tool: string; saved: number }[] {
-    return this.q.byTool(q.project, q.limit ?? 10_000);
-  }
-
-  sessions(q: SessionsQuery): { rows: SessionRow[]; total: number } {
-    return this.q.sessions(q);
-  }
-
-  session(id: string): SessionDetail | null {
-    return this.q.session(id);
   }
 
   recordPhases(entries: readonly PhaseEntry[]): void {

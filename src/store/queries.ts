@@ -1,6 +1,8 @@
 /**
  * The read side of the analytics store: every statement prepared once (with and without the
- * project filter) and the small amount of shaping the answers need.
+ * project filter), the small amount of shaping the answers need, and what each query answers
+ * while there is no database. The store (db.ts) is these queries plus the writes; the dashboard
+ * reads them as they are (server/store-reader.ts), so a new chart's query is written here once.
  *
  * Invariant: windows are exact UTC calendar days/months ending at `now` (no N+1); a project
  * filter matches the exact path or anything under it, compared as a byte range, so `*`, `?`, `[`,
@@ -88,6 +90,11 @@ const SORT_SQL: Record<SessionSort, string> = {
 const SESSION_COLUMNS =
   'id, project_path, platform, model, started_at, ended_at, turns, tool_calls, input_raw, input_hmc, saved, context_peak';
 
+/** A query's window may end at a pinned time (tests); else the store's clock. */
+interface Clocked {
+  now?: number;
+}
+
 export class Queries {
   private readonly totals: Pair;
   private readonly strategies: Pair;
@@ -103,7 +110,7 @@ export class Queries {
   private readonly oneTools: Database.Statement;
   private readonly oneTurns: Database.Statement;
 
-  constructor(db: Database.Database) {
+  constructor(db: Database.Database, protected readonly clock: () => number = Date.now) {
     this.totals = new Pair(db, (w) => `SELECT COUNT(*) AS sessions, COALESCE(SUM(saved), 0) AS saved,
       COALESCE(SUM(input_raw), 0) AS input FROM sessions${w(false)}`);
     this.strategies = new Pair(db, (w) => `SELECT strategy, SUM(saved) AS saved FROM strategy_totals${w(false)}
@@ -147,7 +154,8 @@ export class Queries {
       FROM session_turn WHERE session_id = ? ORDER BY turn`);
   }
 
-  summary(project?: string): Summary {
+  summary(q: { project?: string } = {}): Summary {
+    const project = q.project;
     const t = this.totals.rows(project)[0] ?? {};
     const saved = n(t.saved);
     const input = n(t.input);
@@ -158,21 +166,23 @@ export class Queries {
       total_sent: input - saved,
       total_output: input - saved,
       savings_pct: pct(saved, input),
-      by_strategy: toObject(this.byStrategy(project), 'strategy'),
-      by_tool: toObject(this.byTool(project, MAX_ROWS), 'tool'),
+      by_strategy: toObject(this.byStrategy({ ...(project === undefined ? {} : { project }) }), 'strategy'),
+      by_tool: toObject(this.byTool({ ...(project === undefined ? {} : { project }), limit: MAX_ROWS }), 'tool'),
     };
   }
 
-  byStrategy(project?: string): { strategy: string; saved: number }[] {
-    return this.strategies.rows(project).map((r) => ({ strategy: s(r.strategy), saved: n(r.saved) }));
+  byStrategy(q: { project?: string } = {}): { strategy: string; saved: number }[] {
+    return this.strategies.rows(q.project).map((r) => ({ strategy: s(r.strategy), saved: n(r.saved) }));
   }
 
-  byTool(project: string | undefined, limit: number): { tool: string; saved: number }[] {
-    return this.tools.rows(project, { limit: clampCount(limit, MAX_ROWS) }).map((r) => ({ tool: s(r.tool), saved: n(r.saved) }));
+  byTool(q: { project?: string; limit?: number } = {}): { tool: string; saved: number }[] {
+    return this.tools.rows(q.project, { limit: clampCount(q.limit ?? MAX_ROWS, MAX_ROWS) }).map((r) => ({ tool: s(r.tool), saved: n(r.saved) }));
   }
 
-  byDay(days: number, now: number, project?: string): DayRow[] {
-    const count = clampCount(days, MAX_DAYS);
+  byDay(q: { days: number; project?: string } & Clocked): DayRow[] {
+    const { project } = q;
+    const now = q.now ?? this.clock();
+    const count = clampCount(q.days, MAX_DAYS);
     const today = Math.floor(now / DAY_MS) * DAY_MS;
     const start = today - (count - 1) * DAY_MS;
     const found = new Map<number, Row>();
@@ -185,8 +195,10 @@ export class Queries {
     return out;
   }
 
-  byMonth(months: number, now: number, project?: string): MonthRow[] {
-    const count = clampCount(months, MAX_MONTHS);
+  byMonth(q: { months: number; project?: string } & Clocked): MonthRow[] {
+    const { project } = q;
+    const now = q.now ?? this.clock();
+    const count = clampCount(q.months, MAX_MONTHS);
     const d = new Date(now);
     const y = d.getUTCFullYear();
     const m = d.getUTCMonth();
@@ -209,8 +221,8 @@ export class Queries {
     return out;
   }
 
-  recent(limit: number, project?: string): RecentRow[] {
-    return this.recentRows.rows(project, { limit: clampCount(limit, MAX_ROWS) }).map((r) => ({
+  recent(q: { limit: number; project?: string }): RecentRow[] {
+    return this.recentRows.rows(q.project, { limit: clampCount(q.limit, MAX_ROWS) }).map((r) => ({
       session_id: s(r.id),
       timestamp: isoSecond(n(r.started_at)),
       project_path: s(r.project_path),
@@ -226,8 +238,8 @@ export class Queries {
     }));
   }
 
-  byProject(limit: number): ProjectRow[] {
-    return (this.projects.all({ limit: clampCount(limit, MAX_ROWS) }) as Row[]).map((r) => ({
+  byProject(q: { limit: number }): ProjectRow[] {
+    return (this.projects.all({ limit: clampCount(q.limit, MAX_ROWS) }) as Row[]).map((r) => ({
       project_path: s(r.project_path),
       saved_tokens: n(r.saved),
       input_tokens: n(r.input),
@@ -286,6 +298,22 @@ export class Queries {
     };
   }
 }
+
+/** The queries the store answers (the public methods of Queries). */
+export type StoreQueries = Pick<Queries, keyof Queries>;
+
+/** What each query answers while there is no database: the page shows zeros instead of failing. */
+export const EMPTY_ANSWERS: StoreQueries = {
+  summary: () => ({ total_saved: 0, total_sessions: 0, total_input: 0, total_sent: 0, total_output: 0, savings_pct: 0, by_strategy: {}, by_tool: {} }),
+  byStrategy: () => [],
+  byTool: () => [],
+  byDay: () => [],
+  byMonth: () => [],
+  recent: () => [],
+  byProject: () => [],
+  sessions: () => ({ rows: [], total: 0 }),
+  session: () => null,
+};
 
 function sessionRow(r: Row): SessionRow {
   return {

@@ -3,7 +3,7 @@
  * store (sort, order, search, project, per day/month/project), for server and browser tests.
  */
 import type { SessionRecord } from '../../src/store/types.js';
-import type { SessionRow, SessionsQuery, StoreReader } from '../../src/server/store-reader.js';
+import { EMPTY_STORE, type SessionRow, type SessionsQuery, type StoreReader } from '../../src/server/store-reader.js';
 
 function saved(r: SessionRecord): number {
   return Math.max(0, r.input_tokens_raw - r.input_tokens_hmc);
@@ -33,6 +33,8 @@ export function fakeStore(records: SessionRecord[]): StoreReader {
     return [...m.entries()].sort((a, b) => a[0].localeCompare(b[0]));
   };
   return {
+    // A query this fake does not model answers empty, as the dashboard's does with no database.
+    ...EMPTY_STORE,
     summary(q = {}) {
       const rs = pick(q.project);
       const by_strategy: Record<string, number> = {};
