@@ -34,13 +34,14 @@ from hermes_runs import Sandbox, _install, wire_tokens  # noqa: E402  (the end-t
 from test_e2e_accounting import raw_request  # noqa: E402
 
 # The test command of the main session: six strategy test files, verbose (about 30 KB of log).
-TESTS = ("NO_COLOR=1 npx vitest run --reporter=verbose test/strategies/error-purge.test.ts test/strategies/truncation.test.ts"
-         " test/strategies/dedup.test.ts test/strategies/placeholders.test.ts test/strategies/short-circuit.test.ts"
-         " test/strategies/signals.test.ts")
+TESTS = ("NO_COLOR=1 npx vitest run --reporter=verbose test/strategies/list-wide/error-purge.test.ts"
+         " test/strategies/single/truncation.test.ts test/strategies/list-wide/dedup.test.ts"
+         " test/strategies/list-wide/placeholders.test.ts test/strategies/single/short-circuit.test.ts"
+         " test/strategies/shared/signals.test.ts")
 SERVER_TESTS = ("NO_COLOR=1 npx vitest run --reporter=verbose test/server/api.test.ts test/server/events.test.ts"
                 " test/server/inspect-view.test.ts test/server/security.test.ts")
 # The bug planted in the work copy (the agent's patch takes it out again).
-BUG_FILE = "src/strategies/error-purge.ts"
+BUG_FILE = "src/strategies/list-wide/error-purge.ts"
 GOOD, BAD = "age >= minAge) stale.add", "age > minAge) stale.add"
 
 # Each session: (mode, [(user text, [(tool, args), ...])]). The model server matches a turn by

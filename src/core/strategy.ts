@@ -40,7 +40,7 @@ export interface ToolOutput {
   isError: boolean;
 }
 
-/** Where a file read's own lines are inside its output (engine/file-reads.ts). */
+/** Where a file read's own lines are inside its output (hosts/outputs/file-reads.ts). */
 export interface FileLines {
   start: number;
   end: number;

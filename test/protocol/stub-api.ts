@@ -2,7 +2,7 @@
  * A stub `HmcHostApi` for the protocol tests: compresses long tool results to a marker, keeps the
  * raw messages per session for `base` + `append`, and throws ResyncError on a base it does not hold.
  *
- * Invariant: it behaves like the contract in src/engine/api.ts says, nothing more.
+ * Invariant: it behaves like the contract in src/core/host-api.ts says, nothing more.
  */
 import { ResyncError } from '../../src/core/host-api.js';
 import type { HmcHostApi, PreLlmCallParams, PreLlmCallResult } from '../../src/core/host-api.js';

@@ -1,7 +1,7 @@
 /**
  * Where a tool result's main text lives inside a JSON envelope (DESIGN §5): Hermes' `terminal`
  * puts its log in `output`, `read_file` its lines in `content`, `search_files` its hits in
- * `matches`. Shared by the engine's envelope parser (src/engine/envelope.ts) and the inspector's
+ * `matches`. Shared by the envelope parser (envelope.ts beside it) and the inspector's
  * view (src/server/inspect-view.ts), so both read an envelope the same way.
  *
  * Invariant: pure, no imports; a text field counts only when it holds a string.
