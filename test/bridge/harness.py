@@ -2,9 +2,9 @@
 with any Python 3, including a system Python without pytest (Debian's, PEP 668).
 
 Job: `BridgeCase` gives each test a temporary HERMES_HOME, a fake `hermes_cli` (VALID_HOOKS /
-VALID_MIDDLEWARE) for the bridge's feature detection, `load_bridge()` (a fresh copy of the
-repo-root __init__.py registered on a ctx), `hmc_logs()` (the bridge's warnings) and `setenv` /
-`setattr` that are undone after the test.
+VALID_MIDDLEWARE) for the bridge's feature detection, `load_bridge()` (a fresh copy of the plugin,
+imported as Hermes imports it, registered on a ctx), `hmc_logs()` (the bridge's warnings) and
+`setenv` / `setattr` that are undone after the test.
 Invariant: every change to os.environ, sys.modules or a module is undone, and every sidecar a
 test started is closed, even when the test fails.
 
@@ -41,6 +41,25 @@ needs_node = unittest.skipUnless(shutil.which("node"), "node is not on PATH")
 
 def fake_sidecar_command(*extra):
     return json.dumps([sys.executable, str(HERE / "fake_sidecar.py"), *extra])
+
+
+def load_plugin(case, slug, plugin_dir=REPO):
+    """The plugin directory imported the way Hermes imports it (hermes_cli/plugins.py,
+    `_load_directory_module`, 0.16 and 0.19): `__init__.py` as the package `hermes_plugins.<slug>`
+    whose path is the directory, so the face's relative imports find `hmc_bridge/`. A fresh copy
+    per slug; the modules are dropped from sys.modules after the test."""
+    if "hermes_plugins" not in sys.modules:
+        parent = types.ModuleType("hermes_plugins")
+        parent.__path__ = []
+        sys.modules["hermes_plugins"] = parent
+        case.addCleanup(sys.modules.pop, "hermes_plugins", None)
+    name = "hermes_plugins." + slug
+    spec = importlib.util.spec_from_file_location(name, Path(plugin_dir) / "__init__.py", submodule_search_locations=[str(plugin_dir)])
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    case.addCleanup(lambda: [sys.modules.pop(k) for k in list(sys.modules) if k == name or k.startswith(name + ".")])
+    spec.loader.exec_module(mod)
+    return mod
 
 
 class _Records(logging.Handler):
@@ -104,9 +123,7 @@ class BridgeCase(unittest.TestCase):
         started is closed after the test."""
         for key, value in env.items():
             self.setenv(key, value)
-        spec = importlib.util.spec_from_file_location("hmc_bridge_%d" % next(_n), REPO / "__init__.py")
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
+        mod = load_plugin(self, "hmc_t%d" % next(_n))
         bridge = mod.register(ctx)
         if bridge is not None:
             self.addCleanup(bridge.sidecar.close)

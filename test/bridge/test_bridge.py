@@ -226,7 +226,7 @@ class BridgeTests(BridgeCase):
     def test_sidecar_killed_mid_turn_changes_nothing_and_restarts_later(self):
         ctx = FakeCtx()
         mod, bridge = self.load_bridge(ctx, HMC_SIDECAR_COMMAND=fake_sidecar_command())
-        self.setattr(mod, "BACKOFF_MAX", 0.2)
+        self.setattr(mod.hmc_bridge.sidecar, "BACKOFF_MAX", 0.2)
         killed = []
 
         def kill_once():
@@ -247,7 +247,7 @@ class BridgeTests(BridgeCase):
     def test_hanging_sidecar_times_out_and_the_turn_goes_on(self):
         ctx = FakeCtx()
         mod, _ = self.load_bridge(ctx, HMC_SIDECAR_COMMAND=fake_sidecar_command("--hang", "pre_llm_call"))
-        self.setattr(mod, "HOOK_TIMEOUT", 0.3)
+        self.setattr(mod.hmc_bridge.sidecar, "HOOK_TIMEOUT", 0.3)
         started = time.monotonic()
         host = FakeHermes(ctx)
         host.run_turn(*TURNS[0])
@@ -457,8 +457,8 @@ class BridgeTests(BridgeCase):
         mod, bridge = self.load_bridge(FakeCtx())
         assert bridge.context_length == 131072
         (self.home / "config.yaml").write_text("model:\n  provider: custom\ncontext_length: 99\n")
-        assert mod._configured_context_length(self.home / "config.yaml") is None
-        assert mod._configured_context_length(self.home / "missing.yaml") is None
+        assert mod.hmc_bridge.hermes.configured_context_length(self.home / "config.yaml") is None
+        assert mod.hmc_bridge.hermes.configured_context_length(self.home / "missing.yaml") is None
         seen = spy_calls(bridge)
         bridge.pre_llm_call(session_id="s", conversation_history=[{"role": "user", "content": "hi"}], model="m")
         assert ("pre_llm_call", sorted(["session_id", "messages", "model", "context_length", "compression_threshold"])) in seen
@@ -474,12 +474,12 @@ class BridgeTests(BridgeCase):
             has_hermes = False
         if not has_hermes:
             assert bridge.compression_threshold == 0.6
-            assert mod._hermes_compression_threshold(config, None) == 0.6
+            assert mod.hmc_bridge.hermes.compression_threshold(config, None) == 0.6
         config.write_text("compression:\n  enabled: false\n  threshold: 0.6\n")
-        assert mod._hermes_compression_threshold(config, 200000) is None
+        assert mod.hmc_bridge.hermes.compression_threshold(config, 200000) is None
         config.write_text("compression:\n  threshold: 7\n")
-        assert mod._hermes_compression_threshold(config, None) == 0.5
-        assert mod._hermes_compression_threshold(self.home / "missing.yaml", None) == 0.5
+        assert mod.hmc_bridge.hermes.compression_threshold(config, None) == 0.5
+        assert mod.hmc_bridge.hermes.compression_threshold(self.home / "missing.yaml", None) == 0.5
 
 
 if __name__ == "__main__":

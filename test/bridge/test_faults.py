@@ -36,11 +36,11 @@ class BigCallTests(BridgeCase):
     def test_a_resumed_100k_message_session_answers_within_the_hook_budget(self):
         ctx = FakeCtx()
         mod, bridge = self.load_bridge(ctx)
-        self.assertEqual(mod.HOOK_TIMEOUT, 2.0)
+        self.assertEqual(mod.hmc_bridge.sidecar.HOOK_TIMEOUT, 2.0)
         history = long_history(100_000)
         snapshot = copy.deepcopy(history)
         sizes = []
-        real = mod._dumps
+        real = mod.hmc_bridge.sidecar._dumps
 
         def dumps(record):
             data = real(record)
@@ -48,12 +48,12 @@ class BigCallTests(BridgeCase):
                 sizes.append((len(data), (record.get("params") or {}).get("partial") is True))
             return data
 
-        self.setattr(mod, "_dumps", dumps)
+        self.setattr(mod.hmc_bridge.sidecar, "_dumps", dumps)
         bridge.pre_llm_call(session_id="resumed", conversation_history=list(history), user_message="go on", model="m")
         # Streamed: stretches of about STREAM_BYTES, then the real call; no line near the limit.
         self.assertGreater(len([s for s in sizes if s[1]]), 3)
         self.assertFalse(sizes[-1][1])
-        self.assertLess(max(size for size, _ in sizes), 2 * mod.STREAM_BYTES)
+        self.assertLess(max(size for size, _ in sizes), 2 * mod.hmc_bridge.bridge.STREAM_BYTES)
         bridge.on_session_end(session_id="resumed", completed=True)
         # Answered within the limit: no timeout, no restart, the conversation back as it was.
         self.assertEqual([l for l in self.hmc_logs() if "did not answer" in l or "exited" in l], [])
@@ -69,7 +69,7 @@ class BigCallTests(BridgeCase):
     def test_a_line_over_the_sidecar_limit_passes_through_with_one_log_line(self):
         ctx = FakeCtx()
         mod, bridge = self.load_bridge(ctx, HMC_SIDECAR_COMMAND=fake_sidecar_command("--max-line", "25000"))
-        self.setattr(mod, "HOOK_TIMEOUT", 1.0)
+        self.setattr(mod.hmc_bridge.sidecar, "HOOK_TIMEOUT", 1.0)
         host = FakeHermes(ctx)
         # A history whose pre_llm_call line is over the limit, on every turn.
         host.history.append({"role": "user", "content": "x" * 30_000})
@@ -115,13 +115,13 @@ class RecoveryTimes(BridgeCase):
         bridge.sidecar.proc.kill()
         bridge.sidecar.proc.wait()
         took = self.recovered_after(bridge)
-        self.assertLess(took, mod.BACKOFF_MAX)
+        self.assertLess(took, mod.hmc_bridge.sidecar.BACKOFF_MAX)
         self.assertEqual(bridge.sidecar.generation, 2)
         print("\n[fault] bridge: sidecar killed -> compressing again after %.2f s" % took)
 
     def test_hung_sidecar_is_replaced_after_the_timeout_and_the_backoff(self):
         mod, bridge = self.load_bridge(FakeCtx(), HMC_SIDECAR_COMMAND=fake_sidecar_command("--hang", "pre_llm_call"))
-        self.setattr(mod, "HOOK_TIMEOUT", 0.5)
+        self.setattr(mod.hmc_bridge.sidecar, "HOOK_TIMEOUT", 0.5)
         started = time.monotonic()
         bridge.pre_llm_call(session_id="r", conversation_history=[{"role": "user", "content": "hi"}], model="m")
         hung = time.monotonic() - started
