@@ -14,7 +14,7 @@ import json
 import logging
 import threading
 
-from . import hermes, views
+from . import control_schema, hermes, views
 
 log = logging.getLogger("hmc")
 
@@ -36,6 +36,11 @@ class Bridge:
         self._lock = threading.RLock()
         self._refused = False
         self._tools_cache = {}
+        self.tool_schema = {}  # the hmc_control schema as registered (plugin.py), kept up to date
+
+    def hello_answered(self, result):
+        """What the sidecar's hello answer tells the host: the hmc_control schema."""
+        control_schema.update(self.tool_schema, result.get("control_schema"))
 
     def _session(self, session_id):
         sid = session_id or ""

@@ -15,7 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import hermes
+from . import control_schema, hermes
 from .bridge import Bridge
 from .sidecar import Sidecar
 
@@ -23,40 +23,6 @@ log = logging.getLogger("hmc")
 
 PLUGIN_DIR = Path(__file__).resolve().parents[1]  # the plugin's root: plugin.yaml, bin/, dist/
 MIN_NODE = (20, 0)
-
-CONTROL_SCHEMA = {
-    "name": "hmc_control",
-    "description": (
-        "Control Hermes Context Manager (HMC), which shrinks tool outputs in what the model sees. "
-        "Actions: status, context, stats, index (this session's summarised phases; query to search them, "
-        "scope=global for all sessions; phase=N for one phase's whole summary), "
-        "analytics (scope, period=all|day|month|recent|project, "
-        "limit), dashboard (sub_action=start|stop|status), sweep (count), manual_set (enabled), "
-        "manual_status, recall (id, lines): the exact text a marker like (recall id=r... lines=41-160) stands for; "
-        "of a summarised phase, its exact messages a page at a time (messages, or message with lines)."
-    ),
-    "parameters": {
-        "type": "object",
-        "properties": {
-            "action": {"type": "string", "description": "status, context, stats, index, recall, analytics, dashboard, sweep, manual_set or manual_status"},
-            "id": {"type": "string", "description": "recall: the id a marker prints (recall id=r...)"},
-            "lines": {"type": "string", "description": "recall: the lines a marker names, e.g. 41-160 (omit for the whole output); with message, that message's lines"},
-            "messages": {"type": "string", "description": "recall of a summarised phase: which of its messages, e.g. 21-40 (an answer says which come next)"},
-            "message": {"type": "integer", "description": "recall of a summarised phase: one message too big for a page, read with lines"},
-            "count": {"type": "integer", "description": "sweep: how many recent tool outputs to prune"},
-            "enabled": {"type": "boolean", "description": "manual_set: turn manual mode on or off"},
-            "query": {"type": "string", "description": "index: words to search the summarised phases for"},
-            "phase": {"type": "integer", "description": "index: the phase number whose whole summary to show"},
-            "session": {"type": "string", "description": "index: another session's id (from a scope=global hit) to list or read"},
-            "scope": {"type": "string", "description": "analytics: global or project; index: session (default) or global"},
-            "period": {"type": "string", "description": "analytics: all, day, month, recent or project"},
-            "limit": {"type": "integer", "description": "analytics: rows (days, months or sessions); index: hits of a search (default 10)"},
-            "sub_action": {"type": "string", "description": "dashboard: start, stop or status"},
-        },
-        "required": ["action"],
-    },
-}
-
 
 def _node_problem(node):
     """Why Node cannot run the sidecar (checked once, on the first start), or None."""
@@ -122,7 +88,8 @@ def register(ctx, **_kw):
         context_length = hermes.configured_context_length(config_file)
         bridge = Bridge(None, llm, context_length, hermes.compression_threshold(config_file, context_length))
         precheck = None if os.environ.get("HMC_SIDECAR_COMMAND") else (lambda: _node_problem(node))
-        sidecar = Sidecar(lambda: _sidecar_argv(node), bridge.host_request, hello, precheck)
+        bridge.tool_schema = control_schema.load(PLUGIN_DIR)
+        sidecar = Sidecar(lambda: _sidecar_argv(node), bridge.host_request, hello, precheck, bridge.hello_answered)
         bridge.sidecar = sidecar
         atexit.register(sidecar.close)
         hooks = ["pre_tool_call", "post_tool_call", "pre_llm_call", "on_session_end", "on_session_finalize"]
@@ -133,8 +100,8 @@ def register(ctx, **_kw):
         # there becomes the stored session row (docs/hermes.md). The middleware changes only the wire.
         if features["middleware"]:
             ctx.register_middleware("llm_request", bridge.llm_request)
-        ctx.register_tool(name="hmc_control", toolset="hmc_tools", schema=CONTROL_SCHEMA, handler=bridge.hmc_control,
-                          description=CONTROL_SCHEMA["description"], emoji="\U0001F9ED")
+        ctx.register_tool(name="hmc_control", toolset="hmc_tools", schema=bridge.tool_schema, handler=bridge.hmc_control,
+                          description=bridge.tool_schema["description"], emoji="\U0001F9ED")
         if hasattr(ctx, "register_command"):
             ctx.register_command("hmc", bridge.command, description="HMC: status, stats, analytics, dashboard action=start …",
                                  args_hint="status | stats | analytics | dashboard action=start")

@@ -31,11 +31,12 @@ def _dumps(record):
 class Sidecar:
     """One supervised sidecar process: framing, a reader thread, per-call timeouts, restarts."""
 
-    def __init__(self, argv_fn, on_request, hello_params, precheck=None):
+    def __init__(self, argv_fn, on_request, hello_params, precheck=None, on_hello=None):
         self.argv_fn = argv_fn  # builds the command line on first use
         self.precheck = precheck  # returns a reason to stay off (e.g. Node too old), or None
         self.argv = None
         self.on_request = on_request
+        self.on_hello = on_hello  # told each hello answer's result (a dict)
         self.hello_params = hello_params
         self.proc = None
         self.generation = 0
@@ -97,6 +98,11 @@ class Sidecar:
         limit = result.get("max_line_bytes")
         if isinstance(limit, int) and not isinstance(limit, bool) and limit > 0:
             self.max_line_bytes = limit
+        if self.on_hello is not None:
+            try:
+                self.on_hello(result)
+            except Exception as exc:  # what the host does with the answer never stops the sidecar
+                log.warning("hmc: the sidecar's hello answer could not be taken in (%s: %s)", type(exc).__name__, exc)
         return True
 
     def _fail(self, reason, proc):

@@ -5,6 +5,7 @@
  *
  * Invariant: no method throws into the host; bad params get a pass-through answer (DESIGN §4.6).
  */
+import type { ToolSchema } from './control-schema.js';
 import type { Message } from './types.js';
 
 export interface HelloParams {
@@ -18,6 +19,8 @@ export interface HelloResult {
   version: string;
   protocol: 1;
   capabilities: string[];
+  /** The `hmc_control` tool schema, for a host to register (the Hermes bridge updates its copy). */
+  control_schema?: ToolSchema;
 }
 
 export interface PreToolCallParams {

@@ -33,6 +33,7 @@ import type {
 import { ResyncError } from './api.js';
 import { compressOutput, type CompressContext, type Compression } from './compress.js';
 import { controlAction, commandText, type ControlDeps } from './control.js';
+import { CONTROL_TOOL_SCHEMA } from './control-schema.js';
 import { parseArgs } from './envelope.js';
 import { applyListWide, DEFAULT_CONTEXT_WINDOW } from './batch.js';
 import { Layer1, type StagedPhase } from './layer1.js';
@@ -116,7 +117,7 @@ export class Engine implements HmcHostApi {
 
   hello(params: HelloParams): HelloResult {
     if (Array.isArray(params.capabilities)) this.hostCapabilities = params.capabilities.filter((c): c is string => typeof c === 'string');
-    return { version: VERSION, protocol: 1, capabilities: ['append', 'replace', 'edits', 'model_call', 'llm.complete', 'partial'] };
+    return { version: VERSION, protocol: 1, capabilities: ['append', 'replace', 'edits', 'model_call', 'llm.complete', 'partial'], control_schema: CONTROL_TOOL_SCHEMA };
   }
 
   preToolCall(p: PreToolCallParams): Record<string, never> {

@@ -333,6 +333,7 @@ class BridgeTests(BridgeCase):
         assert sorted(ctx.hooks) == ["on_session_end", "on_session_finalize", "on_session_reset", "post_tool_call", "pre_llm_call", "pre_tool_call"]
 
 
+    @needs_build  # the schema registered is the built one (dist/hmc_control.schema.json)
     def test_control_tool_command_and_llm_complete(self):
         ctx = FakeCtx()
         self.load_bridge(ctx, HMC_SIDECAR_COMMAND=fake_sidecar_command())
