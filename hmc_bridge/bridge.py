@@ -19,18 +19,18 @@ from . import control_schema, hermes, views
 log = logging.getLogger("hmc")
 
 CONTROL_TIMEOUT = 20.0
-STREAM_BYTES = 4 * 1024 * 1024  # a long history goes to the sidecar in stretches of about this size
 _PARTIAL_KEYS = ("session_id", "model", "platform", "context_length")  # what a streamed stretch carries
 
 
 class Bridge:
     """Hermes hooks → protocol calls; applies and restores edits. Every method fails open."""
 
-    def __init__(self, sidecar, llm=None, context_length=None, compression_threshold=None):
+    def __init__(self, sidecar, llm=None):
         self.sidecar = sidecar
         self.llm = llm
-        self.context_length = context_length
-        self.compression_threshold = compression_threshold
+        self.context_length = None  # the window, from Hermes' config (hello's host_config)
+        self.compression_threshold = None  # where Hermes' compressor fires, a share of the window
+        self.stream_bytes = None  # the size of a stretch of a long history (hello), None: send it whole
         self.sessions = {}
         self.last_session = ""
         self._lock = threading.RLock()
@@ -39,8 +39,14 @@ class Bridge:
         self.tool_schema = {}  # the hmc_control schema as registered (plugin.py), kept up to date
 
     def hello_answered(self, result):
-        """What the sidecar's hello answer tells the host: the hmc_control schema."""
+        """What the sidecar's hello answer tells the host: the hmc_control schema, the stretch size
+        for a long history, and the figures of Hermes' config, sent with each call from now on."""
         control_schema.update(self.tool_schema, result.get("control_schema"))
+        self.stream_bytes = _positive(result.get("stream_bytes"), int)
+        config = result.get("host_config") if isinstance(result.get("host_config"), dict) else {}
+        self.context_length = _positive(config.get("context_length"), int)
+        share = _positive(config.get("compression_threshold"), (int, float))
+        self.compression_threshold = hermes.trigger_share(self.context_length, share) if share else None
 
     def _session(self, session_id):
         sid = session_id or ""
@@ -83,6 +89,7 @@ class Bridge:
         views.restore(sess)
         if not isinstance(messages, list):
             return None
+        self.sidecar.ensure()  # a first start answers hello, whose figures go with this call
         params = dict(kw)
         params["session_id"] = kw.get("session_id") or ""
         if self.context_length:
@@ -134,15 +141,15 @@ class Bridge:
         return answer, len(new)
 
     def _stream(self, params, messages):
-        """A long history (a resumed session) goes ahead in `partial` calls of about STREAM_BYTES, so no
+        """A long history (a resumed session) goes ahead in `partial` calls of about `stream_bytes`, so no
         call carries, or makes the sidecar work on, more than that (issue 11: one 100 K-message call
         outlasted the hook limit). Returns how many messages the sidecar now holds, 0 to send all."""
-        if not self.sidecar.ensure() or "partial" not in self.sidecar.capabilities:
+        if not self.sidecar.ensure() or "partial" not in self.sidecar.capabilities or not self.stream_bytes:
             return 0
         ends, size = [], 0
         for i, msg in enumerate(messages):
             size += views.approx_bytes(msg)
-            if size >= STREAM_BYTES:
+            if size >= self.stream_bytes:
                 ends.append(i + 1)
                 size = 0
         held = 0
@@ -295,6 +302,11 @@ class Bridge:
 def _result(answer):
     result = answer.get("result") if isinstance(answer, dict) else None
     return result if isinstance(result, dict) else {}
+
+
+def _positive(value, kind):
+    """`value` when it is a number of `kind` above 0 (never a bool), else None."""
+    return value if isinstance(value, kind) and not isinstance(value, bool) and value > 0 else None
 
 
 def _error_code(answer):

@@ -1,6 +1,6 @@
-"""What the bridge asks of Hermes itself: where its home is, what its config says about the window
-and its compressor, which hooks and middleware this version offers, its own rough measure of a
-request, and its tool registry. Each answer comes from Hermes' own code where it can be imported,
+"""What the bridge asks of Hermes itself: where its home is, which hooks and middleware this version
+offers, where its compressor really fires, its own rough measure of a request, and its tool
+registry. Each answer comes from Hermes' own code where it can be imported,
 else from the rule that code follows.
 
 Invariant: every lookup fails soft (None, or the documented fallback); nothing here raises into a
@@ -8,7 +8,6 @@ hook, and nothing here decides what HMC does with the answer.
 """
 import logging
 import os
-import re
 import shutil
 from pathlib import Path
 
@@ -52,44 +51,14 @@ def install_skill(plugin_dir):
         shutil.copyfile(source, target)
 
 
-# -- Hermes' config: the window and its compressor ------------------------------------------------
-_MODEL_BLOCK = re.compile(r"^model:[ \t]*\n((?:[ \t]+.*\n?|[ \t]*\n)*)", re.M)
-_CONTEXT_LENGTH = re.compile(r"^[ \t]+context_length:[ \t]*(\d+)[ \t]*(?:#.*)?$", re.M)
-
-
-def configured_context_length(config_file):
-    """The model's window as Hermes uses it (`model.context_length` in its config.yaml), or None.
-    Hooks are not told the window; read it once, without a YAML library and without the network."""
-    try:
-        text = Path(config_file).read_text(encoding="utf-8")
-    except OSError:
-        return None
-    block = _MODEL_BLOCK.search(text)
-    found = _CONTEXT_LENGTH.search(block.group(1)) if block else None
-    return int(found.group(1)) if found and int(found.group(1)) > 0 else None
-
-
-_COMPRESSION_BLOCK = re.compile(r"^compression:[ \t]*\n((?:[ \t]+.*\n?|[ \t]*\n)*)", re.M)
-_THRESHOLD = re.compile(r"^[ \t]+threshold:[ \t]*([0-9.]+)[ \t]*(?:#.*)?$", re.M)
-_DISABLED = re.compile(r"^[ \t]+enabled:[ \t]*(false|no|off)[ \t]*(?:#.*)?$", re.M | re.I)
-
-
-def compression_threshold(config_file, context_length):
-    """Where Hermes' own compressor fires, as a share of the window (None when it is off).
-    Layer 1 fires below it, so HMC's cheaper pass comes first. `compression.threshold` from
-    Hermes' config.yaml (default 0.5); when Hermes' own rules for the effective trigger can be
-    imported (small-window floor, 64K minimum), they are applied as Hermes applies them."""
-    try:
-        text = Path(config_file).read_text(encoding="utf-8")
-    except OSError:
-        text = ""
-    block = _COMPRESSION_BLOCK.search(text)
-    if block and _DISABLED.search(block.group(1)):
-        return None
-    found = _THRESHOLD.search(block.group(1)) if block else None
-    share = float(found.group(1)) if found else 0.5
-    if not 0 < share <= 1:
-        share = 0.5
+# -- where Hermes' compressor fires ----------------------------------------------------------------
+def trigger_share(context_length, share):
+    """Where Hermes' own compressor really fires, as a share of the window, for the `share` of its
+    config (the sidecar reads that in Hermes' config.yaml: hello's `host_config`). Hermes raises it
+    by rules of its own that differ by version; they are applied here with Hermes' code (0.19: at
+    least 0.75 under a 512 K window, at least 64 K tokens, 85 % of a window that floor meets; 0.16:
+    at least 64 K tokens, as its compressor computes it). Without Hermes' code, or without a
+    window, the share as it is."""
     if not context_length:
         return share
     try:

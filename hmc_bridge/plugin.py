@@ -83,10 +83,10 @@ def register(ctx, **_kw):
             llm = None
         per_call = features["middleware"] or features["pre_api_request"]
         caps = ["append"] + (["model_call"] if per_call else []) + (["llm.complete"] if llm is not None else [])
-        hello = {"host": "hermes", "protocol": 1, "capabilities": caps, "plugin_dir": str(PLUGIN_DIR)}
-        config_file = hermes.hermes_home() / "config.yaml"
-        context_length = hermes.configured_context_length(config_file)
-        bridge = Bridge(None, llm, context_length, hermes.compression_threshold(config_file, context_length))
+        # The sidecar reads Hermes' config (window, compressor threshold) and answers its figures.
+        hello = {"host": "hermes", "protocol": 1, "capabilities": caps, "plugin_dir": str(PLUGIN_DIR),
+                 "hermes_config": str(hermes.hermes_home() / "config.yaml")}
+        bridge = Bridge(None, llm)
         precheck = None if os.environ.get("HMC_SIDECAR_COMMAND") else (lambda: _node_problem(node))
         bridge.tool_schema = control_schema.load(PLUGIN_DIR)
         sidecar = Sidecar(lambda: _sidecar_argv(node), bridge.host_request, hello, precheck, bridge.hello_answered)

@@ -5,6 +5,7 @@
  *
  * Invariant: no method throws into the host; bad params get a pass-through answer (DESIGN §4.6).
  */
+import type { HermesConfigFacts } from '../hosts/hermes/config-file.js';
 import type { ToolSchema } from './control-schema.js';
 import type { Message } from './types.js';
 
@@ -12,6 +13,8 @@ export interface HelloParams {
   host?: string;
   protocol?: number;
   capabilities?: string[];
+  /** The path of Hermes' config.yaml: the answer's `host_config` is read from it. */
+  hermes_config?: string;
   [key: string]: unknown;
 }
 
@@ -21,6 +24,10 @@ export interface HelloResult {
   capabilities: string[];
   /** The `hmc_control` tool schema, for a host to register (the Hermes bridge updates its copy). */
   control_schema?: ToolSchema;
+  /** The size of one stretch of a long history sent ahead with `partial` (capability "partial"). */
+  stream_bytes?: number;
+  /** What the sidecar read in the host config file the hello named (`hermes_config`): send these with each call. */
+  host_config?: HermesConfigFacts;
 }
 
 export interface PreToolCallParams {

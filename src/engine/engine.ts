@@ -12,7 +12,6 @@ import type { EventSink } from '../events/types.js';
 import type { PhaseIndex } from '../store/phase-types.js';
 import type { SessionRecord, SessionRecorder } from '../store/types.js';
 import { argsFingerprint } from '../strategies/dedup.js';
-import { VERSION } from '../version.js';
 import type {
   CommandParams,
   ControlParams,
@@ -33,8 +32,8 @@ import type {
 import { ResyncError } from './api.js';
 import { compressOutput, type CompressContext, type Compression } from './compress.js';
 import { controlAction, commandText, type ControlDeps } from './control.js';
-import { CONTROL_TOOL_SCHEMA } from './control-schema.js';
 import { parseArgs } from './envelope.js';
+import { helloAnswer } from './hello.js';
 import { applyListWide, DEFAULT_CONTEXT_WINDOW } from './batch.js';
 import { Layer1, type StagedPhase } from './layer1.js';
 import type { PhaseEntry } from '../store/phase-types.js';
@@ -117,7 +116,7 @@ export class Engine implements HmcHostApi {
 
   hello(params: HelloParams): HelloResult {
     if (Array.isArray(params.capabilities)) this.hostCapabilities = params.capabilities.filter((c): c is string => typeof c === 'string');
-    return { version: VERSION, protocol: 1, capabilities: ['append', 'replace', 'edits', 'model_call', 'llm.complete', 'partial'], control_schema: CONTROL_TOOL_SCHEMA };
+    return helloAnswer(params);
   }
 
   preToolCall(p: PreToolCallParams): Record<string, never> {

@@ -53,7 +53,7 @@ class BigCallTests(BridgeCase):
         # Streamed: stretches of about STREAM_BYTES, then the real call; no line near the limit.
         self.assertGreater(len([s for s in sizes if s[1]]), 3)
         self.assertFalse(sizes[-1][1])
-        self.assertLess(max(size for size, _ in sizes), 2 * mod.hmc_bridge.bridge.STREAM_BYTES)
+        self.assertLess(max(size for size, _ in sizes), 2 * bridge.stream_bytes)  # the stretch size hello told
         bridge.on_session_end(session_id="resumed", completed=True)
         # Answered within the limit: no timeout, no restart, the conversation back as it was.
         self.assertEqual([l for l in self.hmc_logs() if "did not answer" in l or "exited" in l], [])
