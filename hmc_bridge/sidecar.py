@@ -1,15 +1,18 @@
 """The sidecar process (`hmc sidecar --stdio`) as the bridge sees it: started on first use, one JSON
-line per call each way (protocol v1, DESIGN §3), a reader thread matching answers to calls, a
-timeout on every call, and a restart with a growing pause after any failure.
+line per call each way (protocol v1, DESIGN §3), a writer thread and a reader thread per process,
+a timeout on every call, and a restart with a growing pause after any failure.
 
 Invariant: a call returns the sidecar's answer or None, never raises and never outlasts its
-timeout by more than a moment; every failure is one log line under the "hmc" logger, the process
-is stopped, and the next start waits for the backoff.
+timeout by more than a moment, whatever the size of its request: the line is written by the
+writer thread, so a sidecar that stopped reading its stdin holds up no hook (issue 19, finding 1:
+a 200 KB request to a stopped sidecar blocked Hermes over 30 s). Every failure is one log line
+under the "hmc" logger, the process is stopped, and the next start waits for the backoff.
 """
 import itertools
 import json
 import logging
 import os
+import queue
 import subprocess
 import threading
 import time
@@ -47,9 +50,9 @@ class Sidecar:
         self.started_at = 0.0
         self._ids = itertools.count(1)
         self._pending = {}
+        self._writer = None  # the running process's _Writer (None when there is none)
         self._lock = threading.RLock()  # process lifecycle
         self._plock = threading.Lock()  # pending table (the reader thread needs it while a start waits)
-        self._write_lock = threading.Lock()
         self._stderr = deque(maxlen=5)
         self.max_line_bytes = MAX_LINE_BYTES
         self._oversize_logged = set()
@@ -79,13 +82,14 @@ class Sidecar:
             self.proc = None
             self._fail("could not start (%s)" % exc, None)
             return False
-        self.proc = proc
+        writer = _Writer(proc, lambda exc: self._fail("could not be written to (%s)" % exc, proc))
+        self.proc, self._writer = proc, writer
         self.generation += 1
         self.started_at = time.monotonic()
         self._stderr.clear()
         err = threading.Thread(target=self._drain_stderr, args=(proc,), name="hmc-sidecar-stderr", daemon=True)
         err.start()
-        threading.Thread(target=self._read, args=(proc, err), name="hmc-sidecar-reader", daemon=True).start()
+        threading.Thread(target=self._read, args=(proc, writer, err), name="hmc-sidecar-reader", daemon=True).start()
         answer = self._call_started("hello", self.hello_params, START_TIMEOUT)
         if answer is None:
             return False
@@ -110,7 +114,8 @@ class Sidecar:
         with self._lock:
             if proc is not None and self.proc is not proc:
                 return  # a stale report about a process already replaced or stopped
-            self.proc = None
+            writer = self._writer
+            self.proc = self._writer = None
             self.failures += 1
             delay = min(BACKOFF_MAX, 2.0 ** (self.failures - 1))
             self.next_start = time.monotonic() + delay
@@ -118,6 +123,8 @@ class Sidecar:
             log.warning("hmc: sidecar %s%s; hooks pass through untouched, restart in %.0fs", reason, last, delay)
         if proc is not None:
             _stop(proc)
+        if writer is not None:
+            writer.close()  # its thread ends (a write stuck on the dead process's pipe fails first)
         self._wake_all()
 
     def _wake_all(self):
@@ -127,12 +134,15 @@ class Sidecar:
             event.set()
 
     def close(self):
+        """Ends the sidecar: its stdin closes after what is queued (on EOF it saves and exits),
+        then it has 3 s before it is killed."""
         with self._lock:
-            proc, self.proc = self.proc, None
+            proc, writer = self.proc, self._writer
+            self.proc = self._writer = None
             self.disabled = self.disabled or "closed"
         if proc is not None:
+            writer.close()
             try:
-                proc.stdin.close()
                 proc.wait(timeout=3)
             except Exception:
                 _stop(proc)
@@ -145,9 +155,10 @@ class Sidecar:
         return self._call_started(method, params, timeout or HOOK_TIMEOUT)
 
     def _call_started(self, method, params, timeout):
-        proc = self.proc
-        if proc is None:
+        writer = self._writer
+        if writer is None:
             return None
+        proc = writer.proc
         rid = next(self._ids)
         try:
             data = _dumps({"id": rid, "method": method, "params": params})
@@ -161,29 +172,25 @@ class Sidecar:
                 log.warning("hmc: %s of %d bytes is over the sidecar's line limit of %d; passed through untouched (said once)",
                             method, len(data), self.max_line_bytes)
             return None
-        event, slot = threading.Event(), {}
+        event, slot, written = threading.Event(), {}, threading.Event()
         with self._plock:
             self._pending[rid] = (event, slot)
-        try:
-            with self._write_lock:
-                proc.stdin.write(data)
-                proc.stdin.flush()
-        except (OSError, ValueError) as exc:
-            with self._plock:
-                self._pending.pop(rid, None)
-            self._fail("could not be written to (%s)" % exc, proc)
-            return None
+        writer.send(data, written)
+        # The wait covers the write: a sidecar that stopped reading is a hung one.
         if not event.wait(timeout):
             with self._plock:
                 self._pending.pop(rid, None)
-            self._fail("did not answer %s within %.1fs" % (method, timeout), proc)
+            if written.is_set():
+                self._fail("did not answer %s within %.1fs" % (method, timeout), proc)
+            else:
+                self._fail("stopped reading: %s (%d bytes) not taken in within %.1fs" % (method, len(data), timeout), proc)
             return None
         answer = slot.get("answer")
         if answer is not None and self.failures and time.monotonic() - self.started_at > BACKOFF_MAX:
             self.failures = 0
         return answer
 
-    def _read(self, proc, stderr_thread):
+    def _read(self, proc, writer, stderr_thread):
         try:
             for line in iter(proc.stdout.readline, b""):
                 try:
@@ -194,7 +201,7 @@ class Sidecar:
                 if not isinstance(record, dict):
                     continue
                 if "method" in record:
-                    threading.Thread(target=self._answer, args=(proc, record), daemon=True).start()
+                    threading.Thread(target=self._answer, args=(writer, record), daemon=True).start()
                     continue
                 with self._plock:
                     waiter = self._pending.pop(record.get("id"), None)
@@ -219,7 +226,7 @@ class Sidecar:
         except (OSError, ValueError):
             pass
 
-    def _answer(self, proc, record):
+    def _answer(self, writer, record):
         rid = record.get("id")
         try:
             result = self.on_request(record.get("method"), record.get("params") or {})
@@ -227,12 +234,52 @@ class Sidecar:
         except Exception as exc:
             reply = {"id": rid, "error": {"code": "host_error", "message": str(exc)[:300]}}
         try:
-            if self.proc is proc:
-                with self._write_lock:
-                    proc.stdin.write(_dumps(reply))
-                    proc.stdin.flush()
-        except (OSError, ValueError, TypeError):
+            if self._writer is writer:
+                writer.send(_dumps(reply))
+        except (TypeError, ValueError):
             pass
+
+
+class _Writer:
+    """Writes lines to one process's stdin, in order, on a thread of its own: no caller waits on a
+    full pipe. A write that fails is reported once (`on_error`) and ends the thread; `close`
+    closes stdin after the lines already queued."""
+
+    def __init__(self, proc, on_error):
+        self.proc = proc
+        self._on_error = on_error
+        self._queue = queue.SimpleQueue()
+        threading.Thread(target=self._run, name="hmc-sidecar-writer", daemon=True).start()
+
+    def send(self, data, written=None):
+        """Queues one line; `written` (an Event) is set once the sidecar's pipe has taken it in."""
+        self._queue.put((data, written))
+
+    def close(self):
+        self._queue.put(None)
+
+    def _run(self):
+        stdin = self.proc.stdin
+        try:
+            while True:
+                item = self._queue.get()
+                if item is None:
+                    break
+                data, written = item
+                stdin.write(data)
+                stdin.flush()
+                if written is not None:
+                    written.set()
+        except (OSError, ValueError) as exc:
+            self._on_error(exc)
+        _close(stdin)
+
+
+def _close(pipe):
+    try:
+        pipe.close()
+    except (OSError, ValueError):
+        pass
 
 
 def _stop(proc):

@@ -3,7 +3,8 @@
 Job: speak protocol v1 like the contract says (edits for long tool results, base + append with
 resync, one conversation shared by pre_llm_call and pre_model_call, model-call views answered as
 deltas against the host's view, replace on long post_tool_call results, an llm.complete round trip
-on hmc_control action=ask), and on request hang (`--hang METHOD`), die (`--die-on METHOD`), or refuse
+on hmc_control action=ask), and on request hang (`--hang METHOD`), die (`--die-on METHOD`), stop reading its stdin after hello
+(`--deaf`), or refuse
 lines over `--max-line N` bytes the way a framing limit does (an answer with `id: null`, the limit
 told in `hello` as `max_line_bytes`); `--no-model-call` leaves the capability out; `--schema FILE`
 sends that JSON file as hello's `control_schema`, `--host-config JSON` that value as its
@@ -102,3 +103,5 @@ for line in sys.stdin:
         send({"id": req.get("id"), "error": result["__error__"]})
     else:
         send({"id": req.get("id"), "result": result})
+    if "--deaf" in args and req.get("method") == "hello":
+        time.sleep(3600)  # alive, never reading again: the pipe fills up
