@@ -6,7 +6,8 @@ Invariant: a call returns the sidecar's answer or None, never raises and never o
 timeout by more than a moment, whatever the size of its request: the line is written by the
 writer thread, so a sidecar that stopped reading its stdin holds up no hook (issue 19, finding 1:
 a 200 KB request to a stopped sidecar blocked Hermes over 30 s). Every failure is one log line
-under the "hmc" logger, the process is stopped, and the next start waits for the backoff.
+under the "hmc" logger, the process is stopped, and the next start waits for the backoff. Every
+pipe is closed by the thread that used it.
 """
 import itertools
 import json
@@ -210,6 +211,7 @@ class Sidecar:
                     waiter[0].set()
         except (OSError, ValueError):
             pass
+        _close(proc.stdout)
         code = proc.wait()
         stderr_thread.join(timeout=1)  # so the failure line can quote the sidecar's last words
         if self.proc is proc:
@@ -225,6 +227,7 @@ class Sidecar:
                     log.debug("%s", text)
         except (OSError, ValueError):
             pass
+        _close(proc.stderr)
 
     def _answer(self, writer, record):
         rid = record.get("id")

@@ -6,11 +6,13 @@ VALID_MIDDLEWARE) for the bridge's feature detection, `load_bridge()` (a fresh c
 imported as Hermes imports it, registered on a ctx), `hmc_logs()` (the bridge's warnings) and
 `setenv` / `setattr` that are undone after the test.
 Invariant: every change to os.environ, sys.modules or a module is undone, and every sidecar a
-test started is closed, even when the test fails.
+test started is closed, even when the test fails. A test that leaves a file, pipe or process
+unclosed fails (a ResourceWarning once its cleanups ran, issue 17: there were 28).
 
 The tests that run the real sidecar (`node bin/hmc.js sidecar --stdio`) need `npm run build`
 first; without `dist/` they skip with a message saying so.
 """
+import gc
 import importlib.util
 import itertools
 import json
@@ -21,6 +23,7 @@ import sys
 import tempfile
 import types
 import unittest
+import warnings
 from pathlib import Path
 from unittest import mock
 
@@ -88,6 +91,7 @@ class BridgeCase(unittest.TestCase):
     `hermes_cli` (`self.hermes_cli`)."""
 
     def setUp(self):
+        self.addCleanup(self._no_resource_left, self._catch_resource_warnings())  # runs last
         self.tmp = Path(tempfile.mkdtemp(prefix="hmc-bridge-"))
         self.addCleanup(shutil.rmtree, self.tmp, True)
         env = mock.patch.dict(os.environ)
@@ -109,6 +113,22 @@ class BridgeCase(unittest.TestCase):
         logger.setLevel(logging.DEBUG)
         self.addCleanup(logger.removeHandler, self._records)
         self.addCleanup(logger.setLevel, old_level)
+
+    def _catch_resource_warnings(self):
+        catcher = warnings.catch_warnings(record=True)
+        caught = catcher.__enter__()
+        warnings.simplefilter("always", ResourceWarning)
+        return catcher, caught
+
+    def _no_resource_left(self, catching):
+        catcher, caught = catching
+        gc.collect()  # what the test dropped unclosed warns now
+        catcher.__exit__(None, None, None)
+        for w in caught:  # other warnings are shown as usual
+            if not issubclass(w.category, ResourceWarning):
+                warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+        leaked = ["%s (%s:%s)" % (w.message, w.filename, w.lineno) for w in caught if issubclass(w.category, ResourceWarning)]
+        self.assertEqual(leaked, [], "left unclosed")
 
     def setenv(self, key, value):
         os.environ[key] = value  # undone by the patch.dict of setUp
