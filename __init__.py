@@ -8,8 +8,9 @@ this file (docs/hermes.md "The bridge"):
   turn (`pre_llm_call`) or on one request's own copies (`pre_model_call`), and restored;
 - `hmc_bridge/bridge.py`: Hermes' hooks, `llm_request` middleware (or `pre_api_request` on
   Hermes without it), the `hmc_control` tool, `/hmc` and `ctx.llm`, as protocol calls;
-- `hmc_bridge/hermes.py`: what the bridge asks of Hermes itself (home, config, features, its
-  own rough measure of a request, its tool registry);
+- `hmc_bridge/hermes.py`: what the bridge asks of Hermes itself (home, features, its
+  compressor's floors, its own rough measure of a request, its tool registry);
+- `hmc_bridge/control_schema.py`: the `hmc_control` schema it registers (built from TypeScript);
 - `hmc_bridge/plugin.py`: `register(ctx)`, the wiring.
 
 Invariant: fail open. No decision is taken in Python; any error (Node missing or too old, the
