@@ -31,12 +31,12 @@ class Bridge:
         self.context_length = None  # the window, from Hermes' config (hello's host_config)
         self.compression_threshold = None  # where Hermes' compressor fires, a share of the window
         self.stream_bytes = None  # the size of a stretch of a long history (hello), None: send it whole
+        self.tool_schema = {}  # the hmc_control schema as registered (plugin.py), kept up to date
         self.sessions = {}
         self.last_session = ""
         self._lock = threading.RLock()
         self._refused = False
         self._tools_cache = {}
-        self.tool_schema = {}  # the hmc_control schema as registered (plugin.py), kept up to date
 
     def hello_answered(self, result):
         """What the sidecar's hello answer tells the host: the hmc_control schema, the stretch size

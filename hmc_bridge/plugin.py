@@ -24,6 +24,7 @@ log = logging.getLogger("hmc")
 PLUGIN_DIR = Path(__file__).resolve().parents[1]  # the plugin's root: plugin.yaml, bin/, dist/
 MIN_NODE = (20, 0)
 
+
 def _node_problem(node):
     """Why Node cannot run the sidecar (checked once, on the first start), or None."""
     try:
