@@ -28,8 +28,10 @@ sys.path.insert(0, str(REPO / "test" / "bridge"))
 def load_bridge():
     from fake_host import FakeCtx
 
-    spec = importlib.util.spec_from_file_location("hmc_bridge_bench", REPO / "__init__.py")
+    # As Hermes imports the plugin: a package named after it, so the face finds hmc_bridge/.
+    spec = importlib.util.spec_from_file_location("hmc_plugin_bench", REPO / "__init__.py", submodule_search_locations=[str(REPO)])
     mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
     spec.loader.exec_module(mod)
     ctx = FakeCtx()
     bridge = mod.register(ctx)

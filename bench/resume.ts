@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
+import { STREAM_BYTES } from '../src/engine/hello.js';
 
 export interface ResumeRow {
   name: string;
@@ -48,8 +49,7 @@ function peakRss(pid: number): number {
 /** How the history reaches the sidecar: in one line (any host), or streamed as the bridge does. */
 export type ResumeMode = 'whole' | 'streamed';
 
-/** The bridge's stretch size (STREAM_BYTES in __init__.py) and its size estimate per message. */
-const STREAM_BYTES = 4 * 1024 * 1024;
+/** The bridge's size estimate per message (approx_bytes in hmc_bridge/views.py); the stretch size is the sidecar's own. */
 function approxBytes(m: unknown): number {
   const msg = m as { content?: unknown; tool_calls?: { function?: { arguments?: unknown } }[] };
   let n = 64 + (typeof msg.content === 'string' ? msg.content.length : 0);

@@ -9,10 +9,31 @@
  */
 import type { Message } from './message.js';
 
+/** A tool's JSON schema as hosts register it (OpenAI function format). */
+export interface ToolSchema {
+  name: string;
+  description: string;
+  parameters: {
+    type: 'object';
+    properties: Record<string, { type: string; description: string }>;
+    required: string[];
+  };
+}
+
+/** What the sidecar read in the host's own config file: figures a host sends back with each call. */
+export interface HostConfigFacts {
+  /** The model's window, when the host's config names a positive whole number. */
+  context_length?: number;
+  /** Where the host's own compressor fires (0 < share <= 1); absent when it is off. */
+  compression_threshold?: number;
+}
+
 export interface HelloParams {
   host?: string;
   protocol?: number;
   capabilities?: string[];
+  /** The path of Hermes' config.yaml: the answer's `host_config` is read from it. */
+  hermes_config?: string;
   [key: string]: unknown;
 }
 
@@ -20,6 +41,12 @@ export interface HelloResult {
   version: string;
   protocol: 1;
   capabilities: string[];
+  /** The `hmc_control` tool schema, for a host to register (the Hermes bridge updates its copy). */
+  control_schema?: ToolSchema;
+  /** The size of one stretch of a long history sent ahead with `partial` (capability "partial"). */
+  stream_bytes?: number;
+  /** What the sidecar read in the host config file the hello named (`hermes_config`): send these with each call. */
+  host_config?: HostConfigFacts;
 }
 
 export interface PreToolCallParams {

@@ -17,7 +17,7 @@ import type {
   PreLlmCallResult, PreModelCallParams, PreModelCallResult, PreToolCallParams, SessionEndParams, SessionFinalizeParams,
 } from '../core/host-api.js';
 import type { Message } from '../core/message.js';
-import { VERSION } from '../core/version.js';
+import { helloAnswer } from './hello.js';
 import type { EventSink } from '../events/types.js';
 import type { PhaseIndex } from '../store/phase-types.js';
 import type { SessionRecord, SessionRecorder } from '../store/types.js';
@@ -97,7 +97,7 @@ export class Engine implements HmcHostApi {
 
   hello(params: HelloParams): HelloResult {
     if (params.capabilities) this.hostCapabilities = [...params.capabilities];
-    return { version: VERSION, protocol: 1, capabilities: ['append', 'replace', 'edits', 'model_call', 'llm.complete', 'partial'] };
+    return helloAnswer(params);
   }
 
   preToolCall(p: PreToolCallParams): Record<string, never> {

@@ -3,9 +3,12 @@
 Job: speak protocol v1 like the contract says (edits for long tool results, base + append with
 resync, one conversation shared by pre_llm_call and pre_model_call, model-call views answered as
 deltas against the host's view, replace on long post_tool_call results, an llm.complete round trip
-on hmc_control action=ask), and on request hang (`--hang METHOD`), die (`--die-on METHOD`), or refuse
+on hmc_control action=ask), and on request hang (`--hang METHOD`), die (`--die-on METHOD`), stop reading its stdin after hello
+(`--deaf`), or refuse
 lines over `--max-line N` bytes the way a framing limit does (an answer with `id: null`, the limit
-told in `hello` as `max_line_bytes`); `--no-model-call` leaves the capability out. Every request is
+told in `hello` as `max_line_bytes`); `--no-model-call` leaves the capability out; `--schema FILE`
+sends that JSON file as hello's `control_schema`, `--host-config JSON` that value as its
+`host_config`. Every request is
 appended to $HMC_FAKE_LOG when set.
 Invariant: stdout carries protocol lines only.
 """
@@ -19,6 +22,8 @@ args = sys.argv[1:]
 hang = args[args.index("--hang") + 1] if "--hang" in args else None
 die_on = args[args.index("--die-on") + 1] if "--die-on" in args else None
 max_line = int(args[args.index("--max-line") + 1]) if "--max-line" in args else None
+schema_file = args[args.index("--schema") + 1] if "--schema" in args else None
+host_config = json.loads(args[args.index("--host-config") + 1]) if "--host-config" in args else None
 held = {}
 views = {}  # session -> (view id, {index: content})
 LOG = os.environ.get("HMC_FAKE_LOG")
@@ -42,6 +47,11 @@ def handle(req):
     if method == "hello":
         caps = ["append"] + ([] if "--no-model-call" in args else ["model_call"])
         hello = {"version": "fake", "protocol": 1, "capabilities": caps}
+        if host_config is not None:
+            hello["host_config"] = host_config
+        if schema_file:
+            with open(schema_file) as f:
+                hello["control_schema"] = json.load(f)
         return dict(hello, max_line_bytes=max_line) if max_line else hello
     if method == "post_tool_call":
         r = params.get("result")
@@ -93,3 +103,5 @@ for line in sys.stdin:
         send({"id": req.get("id"), "error": result["__error__"]})
     else:
         send({"id": req.get("id"), "result": result})
+    if "--deaf" in args and req.get("method") == "hello":
+        time.sleep(3600)  # alive, never reading again: the pipe fills up

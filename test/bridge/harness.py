@@ -2,15 +2,17 @@
 with any Python 3, including a system Python without pytest (Debian's, PEP 668).
 
 Job: `BridgeCase` gives each test a temporary HERMES_HOME, a fake `hermes_cli` (VALID_HOOKS /
-VALID_MIDDLEWARE) for the bridge's feature detection, `load_bridge()` (a fresh copy of the
-repo-root __init__.py registered on a ctx), `hmc_logs()` (the bridge's warnings) and `setenv` /
-`setattr` that are undone after the test.
+VALID_MIDDLEWARE) for the bridge's feature detection, `load_bridge()` (a fresh copy of the plugin,
+imported as Hermes imports it, registered on a ctx), `hmc_logs()` (the bridge's warnings) and
+`setenv` / `setattr` that are undone after the test.
 Invariant: every change to os.environ, sys.modules or a module is undone, and every sidecar a
-test started is closed, even when the test fails.
+test started is closed, even when the test fails. A test that leaves a file, pipe or process
+unclosed fails (a ResourceWarning once its cleanups ran, issue 17: there were 28).
 
 The tests that run the real sidecar (`node bin/hmc.js sidecar --stdio`) need `npm run build`
 first; without `dist/` they skip with a message saying so.
 """
+import gc
 import importlib.util
 import itertools
 import json
@@ -21,6 +23,7 @@ import sys
 import tempfile
 import types
 import unittest
+import warnings
 from pathlib import Path
 from unittest import mock
 
@@ -41,6 +44,25 @@ needs_node = unittest.skipUnless(shutil.which("node"), "node is not on PATH")
 
 def fake_sidecar_command(*extra):
     return json.dumps([sys.executable, str(HERE / "fake_sidecar.py"), *extra])
+
+
+def load_plugin(case, slug, plugin_dir=REPO):
+    """The plugin directory imported the way Hermes imports it (hermes_cli/plugins.py,
+    `_load_directory_module`, 0.16 and 0.19): `__init__.py` as the package `hermes_plugins.<slug>`
+    whose path is the directory, so the face's relative imports find `hmc_bridge/`. A fresh copy
+    per slug; the modules are dropped from sys.modules after the test."""
+    if "hermes_plugins" not in sys.modules:
+        parent = types.ModuleType("hermes_plugins")
+        parent.__path__ = []
+        sys.modules["hermes_plugins"] = parent
+        case.addCleanup(sys.modules.pop, "hermes_plugins", None)
+    name = "hermes_plugins." + slug
+    spec = importlib.util.spec_from_file_location(name, Path(plugin_dir) / "__init__.py", submodule_search_locations=[str(plugin_dir)])
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    case.addCleanup(lambda: [sys.modules.pop(k) for k in list(sys.modules) if k == name or k.startswith(name + ".")])
+    spec.loader.exec_module(mod)
+    return mod
 
 
 class _Records(logging.Handler):
@@ -69,6 +91,7 @@ class BridgeCase(unittest.TestCase):
     `hermes_cli` (`self.hermes_cli`)."""
 
     def setUp(self):
+        self.addCleanup(self._no_resource_left, self._catch_resource_warnings())  # runs last
         self.tmp = Path(tempfile.mkdtemp(prefix="hmc-bridge-"))
         self.addCleanup(shutil.rmtree, self.tmp, True)
         env = mock.patch.dict(os.environ)
@@ -91,6 +114,22 @@ class BridgeCase(unittest.TestCase):
         self.addCleanup(logger.removeHandler, self._records)
         self.addCleanup(logger.setLevel, old_level)
 
+    def _catch_resource_warnings(self):
+        catcher = warnings.catch_warnings(record=True)
+        caught = catcher.__enter__()
+        warnings.simplefilter("always", ResourceWarning)
+        return catcher, caught
+
+    def _no_resource_left(self, catching):
+        catcher, caught = catching
+        gc.collect()  # what the test dropped unclosed warns now
+        catcher.__exit__(None, None, None)
+        for w in caught:  # other warnings are shown as usual
+            if not issubclass(w.category, ResourceWarning):
+                warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+        leaked = ["%s (%s:%s)" % (w.message, w.filename, w.lineno) for w in caught if issubclass(w.category, ResourceWarning)]
+        self.assertEqual(leaked, [], "left unclosed")
+
     def setenv(self, key, value):
         os.environ[key] = value  # undone by the patch.dict of setUp
 
@@ -104,9 +143,7 @@ class BridgeCase(unittest.TestCase):
         started is closed after the test."""
         for key, value in env.items():
             self.setenv(key, value)
-        spec = importlib.util.spec_from_file_location("hmc_bridge_%d" % next(_n), REPO / "__init__.py")
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
+        mod = load_plugin(self, "hmc_t%d" % next(_n))
         bridge = mod.register(ctx)
         if bridge is not None:
             self.addCleanup(bridge.sidecar.close)

@@ -226,7 +226,7 @@ class BridgeTests(BridgeCase):
     def test_sidecar_killed_mid_turn_changes_nothing_and_restarts_later(self):
         ctx = FakeCtx()
         mod, bridge = self.load_bridge(ctx, HMC_SIDECAR_COMMAND=fake_sidecar_command())
-        self.setattr(mod, "BACKOFF_MAX", 0.2)
+        self.setattr(mod.hmc_bridge.sidecar, "BACKOFF_MAX", 0.2)
         killed = []
 
         def kill_once():
@@ -247,7 +247,7 @@ class BridgeTests(BridgeCase):
     def test_hanging_sidecar_times_out_and_the_turn_goes_on(self):
         ctx = FakeCtx()
         mod, _ = self.load_bridge(ctx, HMC_SIDECAR_COMMAND=fake_sidecar_command("--hang", "pre_llm_call"))
-        self.setattr(mod, "HOOK_TIMEOUT", 0.3)
+        self.setattr(mod.hmc_bridge.sidecar, "HOOK_TIMEOUT", 0.3)
         started = time.monotonic()
         host = FakeHermes(ctx)
         host.run_turn(*TURNS[0])
@@ -333,6 +333,7 @@ class BridgeTests(BridgeCase):
         assert sorted(ctx.hooks) == ["on_session_end", "on_session_finalize", "on_session_reset", "post_tool_call", "pre_llm_call", "pre_tool_call"]
 
 
+    @needs_build  # the schema registered is the built one (dist/hmc_control.schema.json)
     def test_control_tool_command_and_llm_complete(self):
         ctx = FakeCtx()
         self.load_bridge(ctx, HMC_SIDECAR_COMMAND=fake_sidecar_command())
@@ -450,23 +451,25 @@ class BridgeTests(BridgeCase):
         assert killed and self.hmc_logs()
 
 
+    @needs_node
+    @needs_build  # the sidecar reads Hermes' config.yaml (its cases: test/hosts/hermes/config-file.test.ts)
     def test_the_context_window_comes_from_hermes_config(self):
         (self.home / "config.yaml").write_text(
             "plugins:\n  enabled: [hmc]\nmodel:\n  provider: custom\n  # the window\n  context_length: 131072  # tokens\n  default: m\ncompression:\n  context_length: 5\n"
         )
         mod, bridge = self.load_bridge(FakeCtx())
-        assert bridge.context_length == 131072
-        (self.home / "config.yaml").write_text("model:\n  provider: custom\ncontext_length: 99\n")
-        assert mod._configured_context_length(self.home / "config.yaml") is None
-        assert mod._configured_context_length(self.home / "missing.yaml") is None
+        assert bridge.sidecar.hello_params["hermes_config"] == str(self.home / "config.yaml")
         seen = spy_calls(bridge)
         bridge.pre_llm_call(session_id="s", conversation_history=[{"role": "user", "content": "hi"}], model="m")
+        assert bridge.context_length == 131072
         assert ("pre_llm_call", sorted(["session_id", "messages", "model", "context_length", "compression_threshold"])) in seen
 
+    @needs_node
+    @needs_build
     def test_hermes_compression_threshold_comes_from_its_config(self):
         (self.home / "config.yaml").write_text("model:\n  context_length: 200000\ncompression:\n  enabled: true\n  threshold: 0.6  # share\n")
         mod, bridge = self.load_bridge(FakeCtx())
-        config = self.home / "config.yaml"
+        bridge.pre_llm_call(session_id="s", conversation_history=[{"role": "user", "content": "hi"}], model="m")
         try:
             import agent.context_compressor  # noqa: F401  (a real Hermes applies its own floors)
             has_hermes = True
@@ -474,12 +477,28 @@ class BridgeTests(BridgeCase):
             has_hermes = False
         if not has_hermes:
             assert bridge.compression_threshold == 0.6
-            assert mod._hermes_compression_threshold(config, None) == 0.6
-        config.write_text("compression:\n  enabled: false\n  threshold: 0.6\n")
-        assert mod._hermes_compression_threshold(config, 200000) is None
-        config.write_text("compression:\n  threshold: 7\n")
-        assert mod._hermes_compression_threshold(config, None) == 0.5
-        assert mod._hermes_compression_threshold(self.home / "missing.yaml", None) == 0.5
+        assert mod.hmc_bridge.hermes.trigger_share(None, 0.6) == 0.6  # no window: the share as it is
+        (self.home / "config.yaml").write_text("compression:\n  enabled: false\n  threshold: 0.6\n")
+        _, off = self.load_bridge(FakeCtx())
+        seen = spy_calls(off)
+        off.pre_llm_call(session_id="s", conversation_history=[{"role": "user", "content": "hi"}], model="m")
+        assert off.compression_threshold is None and off.context_length is None
+        assert ("pre_llm_call", sorted(["session_id", "messages", "model"])) in seen
+
+    def test_a_hello_without_host_figures_sends_none_and_odd_figures_are_ignored(self):
+        for figures in (None, {"context_length": "131072", "compression_threshold": True}, {"context_length": -1, "compression_threshold": 0}):
+            with self.subTest(figures=figures):
+                extra = ("--host-config", json.dumps(figures)) if figures is not None else ()
+                _, bridge = self.load_bridge(FakeCtx(), HMC_SIDECAR_COMMAND=fake_sidecar_command(*extra))
+                seen = spy_calls(bridge)
+                bridge.pre_llm_call(session_id="s", conversation_history=[{"role": "user", "content": "hi"}], model="m")
+                assert (bridge.context_length, bridge.compression_threshold, bridge.stream_bytes) == (None, None, None)
+                assert ("pre_llm_call", sorted(["session_id", "messages", "model"])) in seen
+        _, bridge = self.load_bridge(FakeCtx(), HMC_SIDECAR_COMMAND=fake_sidecar_command("--host-config", json.dumps({"context_length": 64000, "compression_threshold": 0.7})))
+        seen = spy_calls(bridge)
+        bridge.pre_llm_call(session_id="s", conversation_history=[{"role": "user", "content": "hi"}], model="m")
+        assert bridge.context_length == 64000
+        assert ("pre_llm_call", sorted(["session_id", "messages", "model", "context_length", "compression_threshold"])) in seen
 
 
 if __name__ == "__main__":

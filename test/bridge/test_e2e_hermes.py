@@ -12,7 +12,7 @@ import unittest
 from harness import REPO
 from hermes_runs import INSTALLS, Sandbox, needs_hermes, sidecar_children
 
-SOURCE = "bridge_copy.py"  # a real, large source file: a copy of the bridge itself
+SOURCE = "bridge_copy.py"  # a real, large source file: the bridge package's modules, one after another
 TESTS = "\n".join(["import os, unittest", "", "class T(unittest.TestCase):"]
                   + ["    def test_%03d(self):\n        self.assertEqual(%d, %d)" % (i, i, i) for i in range(150)]
                   + ["    def test_fix(self):\n        self.assertEqual(os.environ.get('FIXED', '0'), '1', 'the bug is still there')",
@@ -27,7 +27,8 @@ SCRIPT = {
 
 
 def files():
-    return {SOURCE: (REPO / "__init__.py").read_text(), "test_mod.py": TESTS}
+    source = "\n\n".join(p.read_text() for p in sorted((REPO / "hmc_bridge").glob("*.py")))
+    return {SOURCE: source, "test_mod.py": TESTS}
 
 
 def tool_messages(body):

@@ -5,6 +5,9 @@ a timeout, and a restart, every time. Also: the sidecar killed, hung and restart
 the bridge takes to be back (figures in docs/faults.md)."""
 import copy
 import json
+import os
+import signal
+import threading
 import time
 import unittest
 
@@ -36,11 +39,11 @@ class BigCallTests(BridgeCase):
     def test_a_resumed_100k_message_session_answers_within_the_hook_budget(self):
         ctx = FakeCtx()
         mod, bridge = self.load_bridge(ctx)
-        self.assertEqual(mod.HOOK_TIMEOUT, 2.0)
+        self.assertEqual(mod.hmc_bridge.sidecar.HOOK_TIMEOUT, 2.0)
         history = long_history(100_000)
         snapshot = copy.deepcopy(history)
         sizes = []
-        real = mod._dumps
+        real = mod.hmc_bridge.sidecar._dumps
 
         def dumps(record):
             data = real(record)
@@ -48,12 +51,12 @@ class BigCallTests(BridgeCase):
                 sizes.append((len(data), (record.get("params") or {}).get("partial") is True))
             return data
 
-        self.setattr(mod, "_dumps", dumps)
+        self.setattr(mod.hmc_bridge.sidecar, "_dumps", dumps)
         bridge.pre_llm_call(session_id="resumed", conversation_history=list(history), user_message="go on", model="m")
         # Streamed: stretches of about STREAM_BYTES, then the real call; no line near the limit.
         self.assertGreater(len([s for s in sizes if s[1]]), 3)
         self.assertFalse(sizes[-1][1])
-        self.assertLess(max(size for size, _ in sizes), 2 * mod.STREAM_BYTES)
+        self.assertLess(max(size for size, _ in sizes), 2 * bridge.stream_bytes)  # the stretch size hello told
         bridge.on_session_end(session_id="resumed", completed=True)
         # Answered within the limit: no timeout, no restart, the conversation back as it was.
         self.assertEqual([l for l in self.hmc_logs() if "did not answer" in l or "exited" in l], [])
@@ -69,7 +72,7 @@ class BigCallTests(BridgeCase):
     def test_a_line_over_the_sidecar_limit_passes_through_with_one_log_line(self):
         ctx = FakeCtx()
         mod, bridge = self.load_bridge(ctx, HMC_SIDECAR_COMMAND=fake_sidecar_command("--max-line", "25000"))
-        self.setattr(mod, "HOOK_TIMEOUT", 1.0)
+        self.setattr(mod.hmc_bridge.sidecar, "HOOK_TIMEOUT", 1.0)
         host = FakeHermes(ctx)
         # A history whose pre_llm_call line is over the limit, on every turn.
         host.history.append({"role": "user", "content": "x" * 30_000})
@@ -97,38 +100,120 @@ class BigCallTests(BridgeCase):
         self.assertEqual(bridge.sidecar.generation, 1)
 
 
+def recovered_after(case, bridge, deadline=10.0):
+    """Seconds until a hook is answered again (the bridge passes through meanwhile)."""
+    start = time.monotonic()
+    while time.monotonic() - start < deadline:
+        answer = bridge.sidecar.call("pre_tool_call", {"session_id": "r", "tool_name": "t", "args": {}})
+        if answer is not None and "result" in answer:
+            return time.monotonic() - start
+        time.sleep(0.02)
+    case.fail("the sidecar did not come back")
+
+
 class RecoveryTimes(BridgeCase):
     """How long the bridge passes through after a sidecar fault before it compresses again."""
-
-    def recovered_after(self, bridge, deadline=10.0):
-        start = time.monotonic()
-        while time.monotonic() - start < deadline:
-            answer = bridge.sidecar.call("pre_tool_call", {"session_id": "r", "tool_name": "t", "args": {}})
-            if answer is not None and "result" in answer:
-                return time.monotonic() - start
-            time.sleep(0.02)
-        self.fail("the sidecar did not come back")
 
     def test_killed_sidecar_is_back_after_the_backoff(self):
         mod, bridge = self.load_bridge(FakeCtx(), HMC_SIDECAR_COMMAND=fake_sidecar_command())
         self.assertIsNotNone(bridge.sidecar.call("pre_tool_call", {"session_id": "r", "tool_name": "t", "args": {}}))
         bridge.sidecar.proc.kill()
         bridge.sidecar.proc.wait()
-        took = self.recovered_after(bridge)
-        self.assertLess(took, mod.BACKOFF_MAX)
+        took = recovered_after(self, bridge)
+        self.assertLess(took, mod.hmc_bridge.sidecar.BACKOFF_MAX)
         self.assertEqual(bridge.sidecar.generation, 2)
         print("\n[fault] bridge: sidecar killed -> compressing again after %.2f s" % took)
 
     def test_hung_sidecar_is_replaced_after_the_timeout_and_the_backoff(self):
         mod, bridge = self.load_bridge(FakeCtx(), HMC_SIDECAR_COMMAND=fake_sidecar_command("--hang", "pre_llm_call"))
-        self.setattr(mod, "HOOK_TIMEOUT", 0.5)
+        self.setattr(mod.hmc_bridge.sidecar, "HOOK_TIMEOUT", 0.5)
         started = time.monotonic()
         bridge.pre_llm_call(session_id="r", conversation_history=[{"role": "user", "content": "hi"}], model="m")
         hung = time.monotonic() - started
         self.assertLess(hung, 1.5)
-        took = self.recovered_after(bridge)
+        took = recovered_after(self, bridge)
         self.assertEqual(bridge.sidecar.generation, 2)
         print("\n[fault] bridge: sidecar hung -> hook passed through after %.2f s, compressing again %.2f s later" % (hung, took))
+
+
+class StoppedReadingTests(BridgeCase):
+    """Issue 19, finding 1: the bridge wrote a request before its timed wait began, so a sidecar
+    that stopped reading blocked the hook for as long as it stayed stopped once the request was
+    bigger than the pipe (64 KiB): 200 KB to a stopped sidecar was still blocked after 30 s. Every
+    hook must pass through within the limit, whatever the size, and later hooks work again."""
+
+    SIZES = (1_000, 60_000, 200_000, 4_000_000)
+    MARGIN = 0.5
+
+    def timed(self, fn, limit, **kw):
+        """How long `fn(**kw)` took; fails (instead of hanging) when it is still running well past the limit."""
+        started = time.monotonic()
+        worker = threading.Thread(target=fn, kwargs=kw, daemon=True)
+        worker.start()
+        worker.join(limit + 10)
+        self.assertFalse(worker.is_alive(), "the hook is still blocked %.0f s after it began" % (time.monotonic() - started))
+        return time.monotonic() - started
+
+    def writers(self):
+        return [t for t in threading.enumerate() if t.name == "hmc-sidecar-writer"]
+
+    def stall(self, size, limit, stop, *fake_args):
+        """One hook carrying `size` bytes to a sidecar that `stop` made stop reading: (seconds, log lines)."""
+        mod, bridge = self.load_bridge(FakeCtx(), HMC_SIDECAR_COMMAND=fake_sidecar_command(*fake_args))
+        self.setattr(mod.hmc_bridge.sidecar, "HOOK_TIMEOUT", limit)
+        self.assertTrue(bridge.sidecar.ensure())  # started: hello answered
+        stop(bridge.sidecar.proc)
+        took = self.timed(bridge.post_tool_call, limit, session_id="s", tool_name="terminal", args={}, tool_call_id="c", result="x" * size)
+        return bridge, took, self.hmc_logs()
+
+    def sigstop(self, proc):
+        os.kill(proc.pid, signal.SIGSTOP)
+        self.addCleanup(lambda: proc.poll() is None and os.kill(proc.pid, signal.SIGKILL))
+
+    def test_a_stopped_sidecar_holds_no_hook_past_the_limit_whatever_the_size(self):
+        figures = []
+        for size in self.SIZES:
+            with self.subTest(size=size):
+                self._records.records.clear()
+                bridge, took, logs = self.stall(size, 1.0, self.sigstop)
+                self.assertLessEqual(took, 1.0 + self.MARGIN)
+                self.assertEqual(len(logs), 1, logs)  # one line, and the late broken pipe adds none
+                self.assertIn("stopped reading" if size > 100_000 else "did not answer", logs[0])
+                # Killed and restarted after the backoff: later hooks are answered again.
+                self.assertIsNone(bridge.sidecar.proc)
+                back = recovered_after(self, bridge)
+                figures.append("%d B: through after %.2f s, compressing again %.2f s later" % (size, took, back))
+                self.assertEqual(bridge.sidecar.generation, 2)
+                bridge.post_tool_call(session_id="s", tool_name="terminal", args={}, tool_call_id="c2", result="y" * size)
+                self.assertEqual(len(self.hmc_logs()), 1, self.hmc_logs())
+                bridge.sidecar.close()
+        time.sleep(0.2)
+        self.assertEqual(self.writers(), [])  # each stopped sidecar's writer thread ended with its pipe
+        print("\n[fault] bridge: sidecar stopped (SIGSTOP), hook limit 1 s: " + "; ".join(figures))
+
+    def test_the_default_2s_limit_holds_for_a_200kb_pre_llm_call_to_a_stopped_sidecar(self):
+        ctx = FakeCtx()
+        mod, bridge = self.load_bridge(ctx, HMC_SIDECAR_COMMAND=fake_sidecar_command())
+        self.assertEqual(mod.hmc_bridge.sidecar.HOOK_TIMEOUT, 2.0)
+        host = FakeHermes(ctx)
+        host.history.append({"role": "user", "content": "z" * 200_000})
+        host.history.append({"role": "assistant", "content": "noted"})
+        before = copy.deepcopy(host.history)
+        host.run_turn(*TURNS[0])  # the sidecar is up and holds the session
+        self.sigstop(bridge.sidecar.proc)
+        took = self.timed(bridge.pre_llm_call, 2.0, session_id=host.session_id, conversation_history=list(host.history) + [{"role": "user", "content": "more"}], model="m")
+        self.assertLessEqual(took, 2.0 + self.MARGIN)
+        self.assertEqual(host.history[:len(before)], before)
+        print("\n[fault] bridge: sidecar stopped, 200 KB pre_llm_call at the default limit: passed through after %.2f s" % took)
+
+    def test_a_sidecar_that_never_reads_again_is_treated_as_hung(self):
+        for size in self.SIZES:
+            with self.subTest(size=size):
+                self._records.records.clear()
+                _, took, logs = self.stall(size, 1.0, lambda proc: None, "--deaf")
+                self.assertLessEqual(took, 1.0 + self.MARGIN)
+                self.assertEqual(len(logs), 1, logs)
+                self.assertIn("restart in", logs[0])
 
 
 if __name__ == "__main__":

@@ -1,0 +1,155 @@
+"""What the bridge asks of Hermes itself: where its home is, which hooks and middleware this version
+offers, where its compressor really fires, its own rough measure of a request, and its tool
+registry. Each answer comes from Hermes' own code where it can be imported,
+else from the rule that code follows.
+
+Invariant: every lookup fails soft (None, or the documented fallback); nothing here raises into a
+hook, and nothing here decides what HMC does with the answer.
+"""
+import logging
+import os
+import shutil
+from pathlib import Path
+
+log = logging.getLogger("hmc")
+
+
+def hermes_home():
+    try:
+        from hermes_constants import get_hermes_home
+
+        return Path(get_hermes_home())
+    except Exception:
+        return Path(os.environ.get("HERMES_HOME") or Path.home() / ".hermes")
+
+
+def features(ctx):
+    """The hooks and middleware this Hermes offers (its registries' names), by feature."""
+    try:
+        from hermes_cli.plugins import VALID_HOOKS
+    except Exception:
+        VALID_HOOKS = set()
+    try:
+        from hermes_cli.middleware import VALID_MIDDLEWARE
+    except Exception:
+        VALID_MIDDLEWARE = set()
+    middleware = hasattr(ctx, "register_middleware") and "llm_request" in VALID_MIDDLEWARE
+    return {
+        "middleware": middleware,
+        # Hermes without request middleware (0.16): its pre_api_request hook gets the request's own
+        # message dicts, copies made for that one call, so editing them changes that request only.
+        "pre_api_request": not middleware and "pre_api_request" in VALID_HOOKS,
+        "on_session_reset": "on_session_reset" in VALID_HOOKS,
+    }
+
+
+def install_skill(plugin_dir):
+    source = plugin_dir / "skills" / "hmc" / "SKILL.md"
+    target = hermes_home() / "skills" / "hmc" / "SKILL.md"
+    if source.is_file() and not target.exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target)
+
+
+# -- where Hermes' compressor fires ----------------------------------------------------------------
+def trigger_share(context_length, share):
+    """Where Hermes' own compressor really fires, as a share of the window, for the `share` of its
+    config (the sidecar reads that in Hermes' config.yaml: hello's `host_config`). Hermes raises it
+    by rules of its own that differ by version; they are applied here with Hermes' code (0.19: at
+    least 0.75 under a 512 K window, at least 64 K tokens, 85 % of a window that floor meets; 0.16:
+    at least 64 K tokens, as its compressor computes it). Without Hermes' code, or without a
+    window, the share as it is."""
+    if not context_length:
+        return share
+    try:
+        from agent.context_compressor import ContextCompressor
+        effective = getattr(ContextCompressor, "_effective_threshold_percent", None)
+        if callable(effective):
+            share = float(effective(context_length, share))
+        tokens = getattr(ContextCompressor, "_compute_threshold_tokens", None)
+        if callable(tokens):
+            return min(1.0, float(tokens(context_length, share, None)) / context_length)
+        from agent.model_metadata import MINIMUM_CONTEXT_LENGTH
+        return min(1.0, max(context_length * share, MINIMUM_CONTEXT_LENGTH) / context_length)
+    except Exception:
+        return share
+
+
+# -- Hermes' own rough measure of a request ------------------------------------------------------
+_MESSAGE_CHARS = []  # Hermes' per-message character count, looked up once (a failed import searches sys.path)
+
+
+def _hermes_message_chars():
+    """Hermes' own character count of one message (images aside), else the rule it follows."""
+    if not _MESSAGE_CHARS:
+        try:
+            from agent.model_metadata import _estimate_message_chars as count
+        except Exception:
+            def count(msg):
+                return len(str(msg))
+        _MESSAGE_CHARS.append(count)
+    return _MESSAGE_CHARS[0]
+
+
+def _hermes_tools_tokens(tools):
+    """Hermes' own rough count of the tool schemas (0.19 sums their main fields; 0.16 `str(tools)` / 4)."""
+    if not tools:
+        return 0
+    try:
+        from agent.model_metadata import _estimate_tools_tokens_rough
+
+        return int(_estimate_tools_tokens_rough(tools))
+    except Exception:
+        return (len(str(tools)) + 3) // 4
+
+
+def host_tokens(sess, messages, offset, base, tools, tools_key):
+    """Hermes' rough measure of this request as its compressor judges it (0.16, 0.19:
+    `estimate_request_tokens_rough`, characters / 4 of every message and of the tool schemas),
+    before HMC's edits. Layer 1 fires at its share of Hermes' threshold in these units
+    (docs/hermes.md "Layer 1 beside Hermes' compressor"). The `base` messages the sidecar holds
+    unchanged keep the count they had when they were new (an in-place edit of an earlier turn is
+    counted raw: a little more than Hermes counts)."""
+    chars_of = _hermes_message_chars()
+    keep = base if base is not None and base <= len(sess.measured) else 0
+    sess.measured = sess.measured[:keep] + [chars_of(m) for m in messages[offset + keep:]]
+    head = sum(chars_of(m) for m in messages[:offset])  # the system prompt
+    if sess.tools_tokens[0] != tools_key:
+        sess.tools_tokens = (tools_key, _hermes_tools_tokens(tools))
+    return (head + sum(sess.measured) + 3) // 4 + sess.tools_tokens[1]
+
+
+# -- the tool schemas a 0.16 pre_api_request shows ----------------------------------------------
+def hook_tools(seen, cache):
+    """The request's tool schemas, on Hermes without middleware: its hook shows them depth-limited
+    (values below depth 8 of the payload read "<str depth limit>"). Rebuilt from Hermes' tool
+    registry by name, and used only when they match what the hook showed; else what it showed.
+    `cache` (a dict) keeps the last answer."""
+    names = tuple((t.get("function") or {}).get("name") for t in seen if isinstance(t, dict))
+    cached = cache.get(names)
+    if cached is None:
+        cached = seen
+        try:
+            from tools.registry import registry
+
+            by_name = {t["function"]["name"]: t for t in registry.get_definitions(set(names), quiet=True)}
+            rebuilt = [by_name[n] for n in names]
+            if _depth_limited(rebuilt, 2) == seen:  # payload → body → tools: the list is at depth 2
+                cached = rebuilt
+        except Exception as exc:
+            log.debug("hmc: tool schemas not rebuilt (%s)", exc)
+        cache.clear()
+        cache[names] = cached
+    return cached
+
+
+def _depth_limited(value, depth):
+    """`value` as Hermes 0.16 shows it to hooks (run_agent._hook_jsonable: nothing below depth 8)."""
+    if depth > 8:
+        return "<%s depth limit>" % type(value).__name__
+    if isinstance(value, dict):
+        return {str(k): _depth_limited(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_depth_limited(v, depth + 1) for v in value]
+    return value
+

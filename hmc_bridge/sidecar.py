@@ -1,0 +1,294 @@
+"""The sidecar process (`hmc sidecar --stdio`) as the bridge sees it: started on first use, one JSON
+line per call each way (protocol v1, DESIGN §3), a writer thread and a reader thread per process,
+a timeout on every call, and a restart with a growing pause after any failure.
+
+Invariant: a call returns the sidecar's answer or None, never raises and never outlasts its
+timeout by more than a moment, whatever the size of its request: the line is written by the
+writer thread, so a sidecar that stopped reading its stdin holds up no hook (issue 19, finding 1:
+a 200 KB request to a stopped sidecar blocked Hermes over 30 s). Every failure is one log line
+under the "hmc" logger, the process is stopped, and the next start waits for the backoff. Every
+pipe is closed by the thread that used it.
+"""
+import itertools
+import json
+import logging
+import os
+import queue
+import subprocess
+import threading
+import time
+from collections import deque
+
+log = logging.getLogger("hmc")
+
+HOOK_TIMEOUT = float(os.environ.get("HMC_HOOK_TIMEOUT", "2"))
+START_TIMEOUT = float(os.environ.get("HMC_START_TIMEOUT", "15"))
+BACKOFF_MAX = 60.0
+MAX_LINE_BYTES = 256 * 1024 * 1024  # the sidecar's line limit, unless its hello says otherwise
+
+
+def _dumps(record):
+    # default=str: some kwargs are SDK objects; ensure_ascii keeps lone surrogates legal JSON.
+    return (json.dumps(record, default=str, separators=(",", ":")) + "\n").encode("utf-8")
+
+
+class Sidecar:
+    """One supervised sidecar process: framing, a reader thread, per-call timeouts, restarts."""
+
+    def __init__(self, argv_fn, on_request, hello_params, precheck=None, on_hello=None):
+        self.argv_fn = argv_fn  # builds the command line on first use
+        self.precheck = precheck  # returns a reason to stay off (e.g. Node too old), or None
+        self.argv = None
+        self.on_request = on_request
+        self.on_hello = on_hello  # told each hello answer's result (a dict)
+        self.hello_params = hello_params
+        self.proc = None
+        self.generation = 0
+        self.capabilities = []
+        self.disabled = None
+        self.failures = 0
+        self.next_start = 0.0
+        self.started_at = 0.0
+        self._ids = itertools.count(1)
+        self._pending = {}
+        self._writer = None  # the running process's _Writer (None when there is none)
+        self._lock = threading.RLock()  # process lifecycle
+        self._plock = threading.Lock()  # pending table (the reader thread needs it while a start waits)
+        self._stderr = deque(maxlen=5)
+        self.max_line_bytes = MAX_LINE_BYTES
+        self._oversize_logged = set()
+
+    # -- supervision ---------------------------------------------------------------------------
+    def ensure(self):
+        with self._lock:
+            if self.proc is not None:
+                code = self.proc.poll()
+                if code is None:
+                    return True
+                self._fail("exited (code %s)" % code, self.proc)
+            if self.argv is None and not self.disabled:
+                self.disabled = self.precheck() if self.precheck else None
+                if self.disabled:
+                    log.warning("hmc: %s; HMC is off and Hermes runs untouched", self.disabled)
+                self.argv = self.argv_fn()
+            if self.disabled or time.monotonic() < self.next_start:
+                return False
+            return self._start()
+
+    def _start(self):
+        try:
+            # Hermes' working directory is inherited: the engine names the project after it.
+            proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        except OSError as exc:
+            self.proc = None
+            self._fail("could not start (%s)" % exc, None)
+            return False
+        writer = _Writer(proc, lambda exc: self._fail("could not be written to (%s)" % exc, proc))
+        self.proc, self._writer = proc, writer
+        self.generation += 1
+        self.started_at = time.monotonic()
+        self._stderr.clear()
+        err = threading.Thread(target=self._drain_stderr, args=(proc,), name="hmc-sidecar-stderr", daemon=True)
+        err.start()
+        threading.Thread(target=self._read, args=(proc, writer, err), name="hmc-sidecar-reader", daemon=True).start()
+        answer = self._call_started("hello", self.hello_params, START_TIMEOUT)
+        if answer is None:
+            return False
+        result = answer.get("result")
+        if not isinstance(result, dict):
+            self._fail("answered hello with %s" % json.dumps(answer)[:200], proc)
+            return False
+        caps = result.get("capabilities")
+        self.capabilities = [c for c in caps if isinstance(c, str)] if isinstance(caps, list) else []
+        limit = result.get("max_line_bytes")
+        if isinstance(limit, int) and not isinstance(limit, bool) and limit > 0:
+            self.max_line_bytes = limit
+        if self.on_hello is not None:
+            try:
+                self.on_hello(result)
+            except Exception as exc:  # what the host does with the answer never stops the sidecar
+                log.warning("hmc: the sidecar's hello answer could not be taken in (%s: %s)", type(exc).__name__, exc)
+        return True
+
+    def _fail(self, reason, proc):
+        """One line per failure; stop the process; retry on a later hook after a growing pause."""
+        with self._lock:
+            if proc is not None and self.proc is not proc:
+                return  # a stale report about a process already replaced or stopped
+            writer = self._writer
+            self.proc = self._writer = None
+            self.failures += 1
+            delay = min(BACKOFF_MAX, 2.0 ** (self.failures - 1))
+            self.next_start = time.monotonic() + delay
+            last = (" (stderr: %s)" % self._stderr[-1]) if self._stderr else ""
+            log.warning("hmc: sidecar %s%s; hooks pass through untouched, restart in %.0fs", reason, last, delay)
+        if proc is not None:
+            _stop(proc)
+        if writer is not None:
+            writer.close()  # its thread ends (a write stuck on the dead process's pipe fails first)
+        self._wake_all()
+
+    def _wake_all(self):
+        with self._plock:
+            pending, self._pending = self._pending, {}
+        for event, _slot in pending.values():
+            event.set()
+
+    def close(self):
+        """Ends the sidecar: its stdin closes after what is queued (on EOF it saves and exits),
+        then it has 3 s before it is killed."""
+        with self._lock:
+            proc, writer = self.proc, self._writer
+            self.proc = self._writer = None
+            self.disabled = self.disabled or "closed"
+        if proc is not None:
+            writer.close()
+            try:
+                proc.wait(timeout=3)
+            except Exception:
+                _stop(proc)
+
+    # -- calls ---------------------------------------------------------------------------------
+    def call(self, method, params, timeout=None):
+        """The sidecar's answer (a dict with "result" or "error"), or None when it is unavailable."""
+        if not self.ensure():
+            return None
+        return self._call_started(method, params, timeout or HOOK_TIMEOUT)
+
+    def _call_started(self, method, params, timeout):
+        writer = self._writer
+        if writer is None:
+            return None
+        proc = writer.proc
+        rid = next(self._ids)
+        try:
+            data = _dumps({"id": rid, "method": method, "params": params})
+        except (TypeError, ValueError) as exc:
+            log.warning("hmc: could not encode %s (%s); passed through", method, exc)
+            return None
+        if len(data) > self.max_line_bytes:
+            # The sidecar would skip such a line; sending it only costs time (issue 11).
+            if not self._oversize_logged:  # once per process: every later hook would repeat it
+                self._oversize_logged.add(method)
+                log.warning("hmc: %s of %d bytes is over the sidecar's line limit of %d; passed through untouched (said once)",
+                            method, len(data), self.max_line_bytes)
+            return None
+        event, slot, written = threading.Event(), {}, threading.Event()
+        with self._plock:
+            self._pending[rid] = (event, slot)
+        writer.send(data, written)
+        # The wait covers the write: a sidecar that stopped reading is a hung one.
+        if not event.wait(timeout):
+            with self._plock:
+                self._pending.pop(rid, None)
+            if written.is_set():
+                self._fail("did not answer %s within %.1fs" % (method, timeout), proc)
+            else:
+                self._fail("stopped reading: %s (%d bytes) not taken in within %.1fs" % (method, len(data), timeout), proc)
+            return None
+        answer = slot.get("answer")
+        if answer is not None and self.failures and time.monotonic() - self.started_at > BACKOFF_MAX:
+            self.failures = 0
+        return answer
+
+    def _read(self, proc, writer, stderr_thread):
+        try:
+            for line in iter(proc.stdout.readline, b""):
+                try:
+                    record = json.loads(line)
+                except ValueError:
+                    log.debug("hmc: ignored a non-JSON line from the sidecar")
+                    continue
+                if not isinstance(record, dict):
+                    continue
+                if "method" in record:
+                    threading.Thread(target=self._answer, args=(writer, record), daemon=True).start()
+                    continue
+                with self._plock:
+                    waiter = self._pending.pop(record.get("id"), None)
+                if waiter is not None:
+                    waiter[1]["answer"] = record
+                    waiter[0].set()
+        except (OSError, ValueError):
+            pass
+        _close(proc.stdout)
+        code = proc.wait()
+        stderr_thread.join(timeout=1)  # so the failure line can quote the sidecar's last words
+        if self.proc is proc:
+            self._wake_all()
+            self._fail("exited (code %s)" % code, proc)
+
+    def _drain_stderr(self, proc):
+        try:
+            for raw in iter(proc.stderr.readline, b""):
+                text = raw.decode("utf-8", "replace").rstrip()
+                if text:
+                    self._stderr.append(text[:300])
+                    log.debug("%s", text)
+        except (OSError, ValueError):
+            pass
+        _close(proc.stderr)
+
+    def _answer(self, writer, record):
+        rid = record.get("id")
+        try:
+            result = self.on_request(record.get("method"), record.get("params") or {})
+            reply = {"id": rid, "result": result}
+        except Exception as exc:
+            reply = {"id": rid, "error": {"code": "host_error", "message": str(exc)[:300]}}
+        try:
+            if self._writer is writer:
+                writer.send(_dumps(reply))
+        except (TypeError, ValueError):
+            pass
+
+
+class _Writer:
+    """Writes lines to one process's stdin, in order, on a thread of its own: no caller waits on a
+    full pipe. A write that fails is reported once (`on_error`) and ends the thread; `close`
+    closes stdin after the lines already queued."""
+
+    def __init__(self, proc, on_error):
+        self.proc = proc
+        self._on_error = on_error
+        self._queue = queue.SimpleQueue()
+        threading.Thread(target=self._run, name="hmc-sidecar-writer", daemon=True).start()
+
+    def send(self, data, written=None):
+        """Queues one line; `written` (an Event) is set once the sidecar's pipe has taken it in."""
+        self._queue.put((data, written))
+
+    def close(self):
+        self._queue.put(None)
+
+    def _run(self):
+        stdin = self.proc.stdin
+        try:
+            while True:
+                item = self._queue.get()
+                if item is None:
+                    break
+                data, written = item
+                stdin.write(data)
+                stdin.flush()
+                if written is not None:
+                    written.set()
+        except (OSError, ValueError) as exc:
+            self._on_error(exc)
+        _close(stdin)
+
+
+def _close(pipe):
+    try:
+        pipe.close()
+    except (OSError, ValueError):
+        pass
+
+
+def _stop(proc):
+    try:
+        proc.kill()
+        proc.wait(timeout=2)
+    except Exception:
+        pass
+

@@ -1,0 +1,200 @@
+"""What the bridge keeps of each session, and the two ways it puts the sidecar's views on Hermes'
+messages: in place on the live dicts for one turn (`pre_llm_call`, undone by `restore`), and on
+one request's own copies (`pre_model_call`, the view kept complete between calls).
+
+Also how a Hermes message is shown to the sidecar: the content as Hermes sends it (`api_content`
+replayed, stripped), the wire fields only.
+
+Invariant: nothing here decides what to shorten; an edit is applied only where the message still
+holds what the sidecar holds, and `restore` puts back exactly what was there (the same object),
+unless someone else changed the message since.
+"""
+import json
+
+UNSENT = object()  # a session's system prompt before any was sent
+_WIRE_KEYS = ("tool_calls", "tool_call_id", "name")
+_ANCHORS = (0.0, 0.25, 0.5, 0.75)
+
+
+class Session:
+    """What the bridge knows of one session: the conversation the sidecar holds (as (role, content)
+    pairs in the form Hermes sends them), the edits applied in place on Hermes' live dicts this
+    turn, and the last model-call view."""
+
+    __slots__ = ("held", "generation", "backups", "inplace", "view", "view_id", "system", "tools_key", "measured", "tools_tokens")
+
+    def __init__(self):
+        self.held = None  # [(role, content)] as the sidecar holds them; None: unknown, send everything
+        self.generation = 0  # the sidecar process `held`, `view`, `system` and `tools_key` belong to
+        self.backups = []  # (live message dict, had content, original, edited)
+        self.inplace = {}  # index -> (content as Hermes sends the edited dict, raw content as held)
+        self.view = {}  # index -> content: the last pre_model_call view (complete)
+        self.view_id = None
+        self.system = UNSENT  # the system prompt last sent
+        self.tools_key = None  # names of the tool schemas last sent
+        self.measured = []  # Hermes' character count of each message after the system prompt, as last sent
+        self.tools_tokens = (None, 0)  # (tool names, Hermes' token estimate of their schemas)
+
+
+# -- a Hermes message as the sidecar is sent it -------------------------------------------------
+def sent_content(msg):
+    """The content Hermes sends for a live message (both 0.16 and 0.19 build every request this way):
+    `api_content` replayed for user and assistant rows that carry it (0.19), text `strip()`ped."""
+    content = msg.get("content")
+    if msg.get("role") in ("user", "assistant"):
+        stamped = msg.get("api_content")
+        if isinstance(stamped, str) and stamped:
+            content = stamped
+    return content.strip() if isinstance(content, str) else content
+
+
+def _sent_call(call):
+    """A tool call as Hermes sends it: Codex-only fields dropped, arguments re-serialised sorted."""
+    if not isinstance(call, dict):
+        return call
+    out = {k: v for k, v in call.items() if k not in ("call_id", "response_item_id", "extra_content")}
+    fn = call.get("function")
+    if isinstance(fn, dict) and isinstance(fn.get("arguments"), str):
+        try:
+            out["function"] = dict(fn, arguments=json.dumps(json.loads(fn["arguments"]), separators=(",", ":"), sort_keys=True))
+        except ValueError:
+            pass
+    return out
+
+
+def wire_message(msg, content):
+    """The message the sidecar is sent: role, content and the fields that cost tokens on the wire."""
+    out = {"role": msg.get("role"), "content": content}
+    for key in _WIRE_KEYS:
+        if key in msg:
+            out[key] = msg[key]
+    return out
+
+
+def live_message(msg):
+    out = wire_message(msg, sent_content(msg))
+    if isinstance(out.get("tool_calls"), list):
+        out["tool_calls"] = [_sent_call(c) for c in out["tool_calls"]]
+    return out
+
+
+def approx_bytes(msg):
+    """About how many bytes a message takes on the wire, cheaply (its text and tool-call arguments)."""
+    if not isinstance(msg, dict):
+        return 64
+    content = msg.get("content")
+    size = 64 + (len(content) if isinstance(content, str) else len(str(content)) if content is not None else 0)
+    calls = msg.get("tool_calls")
+    if isinstance(calls, list):
+        for call in calls:
+            fn = call.get("function") if isinstance(call, dict) else None
+            size += 64 + (len(str(fn.get("arguments", ""))) if isinstance(fn, dict) else 0)
+    return size
+
+
+def text_of(content):
+    """A request's content as text: Claude cache markers wrap the last messages in one text part."""
+    if isinstance(content, list) and len(content) == 1 and isinstance(content[0], dict) \
+            and content[0].get("type") == "text" and isinstance(content[0].get("text"), str):
+        return content[0]["text"]
+    return content
+
+
+def _set_text(msg, text):
+    content = msg.get("content")
+    msg["content"] = [dict(content[0], text=text)] if isinstance(content, list) and text_of(content) is not content else text
+
+
+def edits(listed, length):
+    """(index, content) pairs of a well-formed `edits` list, within `length` messages."""
+    for edit in listed if isinstance(listed, list) else []:
+        index = edit.get("index") if isinstance(edit, dict) else None
+        content = edit.get("content") if isinstance(edit, dict) else None
+        if isinstance(index, int) and not isinstance(index, bool) and 0 <= index < length and isinstance(content, str):
+            yield index, content
+
+
+# -- pre_llm_call: in place on the live dicts, for one turn -------------------------------------
+def apply_in_place(sess, messages, listed):
+    """Applies a pre_llm_call answer's edits on Hermes' live dicts, keeping what was there."""
+    edited = {id(b[0]) for b in sess.backups}  # a set: a long session carries tens of thousands of edits
+    for index, content in edits(listed, len(messages)):
+        msg = messages[index]
+        if not isinstance(msg, dict) or id(msg) in edited:
+            continue
+        edited.add(id(msg))
+        sess.backups.append((msg, "content" in msg, msg.get("content"), content))
+        msg["content"] = content
+        sess.inplace[index] = (content.strip(), sess.held[index][1])
+
+
+def restore(sess):
+    backups, sess.backups = sess.backups, []
+    sess.inplace = {}
+    for msg, had, original, edited in reversed(backups):
+        if msg.get("content") is edited:  # someone else changed it since: leave theirs alone
+            if had:
+                msg["content"] = original
+            else:
+                msg.pop("content", None)
+
+
+# -- pre_model_call: on one request's own copies ------------------------------------------------
+def base(sess, held, messages, offset):
+    """How many messages the sidecar holds unchanged (`held`, None if unknown), from a few anchors
+    (never every message); None when the history was rewritten (Hermes' compressor, /undo): then
+    everything is sent."""
+    if held is None or len(messages) - offset < len(held):
+        return None
+    for frac in _ANCHORS:
+        i = int(frac * (len(held) - 1))
+        if i < len(held) - 1 and not _same(sess, messages[offset + i], i):
+            return None
+    # The last one may differ alone: this turn's user message gains injected context; a steer
+    # note lands on the last tool result. The sidecar re-reads from there.
+    return len(held) if not held or _same(sess, messages[offset + len(held) - 1], len(held) - 1) else len(held) - 1
+
+
+def _same(sess, msg, i):
+    role, content = sess.held[i]
+    sent = text_of(msg.get("content"))
+    return msg.get("role") == role and (sent == content or (i in sess.inplace and sent == sess.inplace[i][0]))
+
+
+def raw(sess, msg, i):
+    """A request message as the sidecar holds it: an in-place edit of this turn maps back to raw."""
+    content = text_of(msg.get("content"))
+    edited = sess.inplace.get(i)
+    if edited is not None and content == edited[0]:
+        content = edited[1]
+    return wire_message(msg, content)
+
+
+def take_view(sess, result, length, sent_view):
+    """Keeps the complete view a pre_model_call answer describes: a delta `since` the view the
+    bridge named (`sent_view`), else whole."""
+    view = sess.view if result.get("since") is not None and result.get("since") == sent_view else {}
+    for index in result.get("removed") or []:
+        view.pop(index, None)
+    view.update(edits(result.get("edits"), length))
+    sess.view, sess.view_id = view, result.get("view") if isinstance(result.get("view"), int) else None
+
+
+def apply_view(sess, messages, offset):
+    """Puts the view on the request: each edit where the message still holds what the sidecar
+    holds; an in-place edit the view no longer wants goes back to raw. True when one changed."""
+    changed = stale = False
+    targets = dict.fromkeys(sess.inplace)
+    targets.update(sess.view)
+    for index in targets:
+        j = offset + index
+        if j >= len(messages) or index >= len(sess.held) or not _same(sess, messages[j], index):
+            stale = True
+            continue
+        content = sess.view.get(index, sess.held[index][1])
+        if text_of(messages[j].get("content")) != content:
+            _set_text(messages[j], content)
+            changed = True
+    if stale:  # a message changed under us: leave it raw, and send everything next time
+        sess.held, sess.view, sess.view_id = None, {}, None
+    return changed

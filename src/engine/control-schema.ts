@@ -1,0 +1,46 @@
+/**
+ * The `hmc_control` tool as a model is shown it (OpenAI function format): the one copy. The
+ * sidecar sends it in its `hello` answer; the build writes it to `dist/hmc_control.schema.json`,
+ * which the Hermes bridge registers before any sidecar has started (docs/hermes.md "The
+ * hmc_control schema").
+ *
+ * Invariant: every action the schema offers is one `controlAction` answers (CONTROL_HELP), and
+ * every action it answers is offered except `help` and `config`, which are for people
+ * (test/engine/control-schema.test.ts).
+ */
+import type { ToolSchema } from '../core/host-api.js';
+
+/** The actions offered to the model, in the order its description lists them. */
+export const MODEL_ACTIONS = ['status', 'context', 'stats', 'index', 'recall', 'analytics', 'dashboard', 'sweep', 'manual_set', 'manual_status'] as const;
+
+export const CONTROL_TOOL_SCHEMA: ToolSchema = {
+  name: 'hmc_control',
+  description:
+    'Control Hermes Context Manager (HMC), which shrinks tool outputs in what the model sees. ' +
+    "Actions: status, context, stats, index (this session's summarised phases; query to search them, " +
+    "scope=global for all sessions; phase=N for one phase's whole summary), " +
+    'analytics (scope, period=all|day|month|recent|project, ' +
+    'limit), dashboard (sub_action=start|stop|status), sweep (count), manual_set (enabled), ' +
+    'manual_status, recall (id, lines): the exact text a marker like (recall id=r... lines=41-160) stands for; ' +
+    'of a summarised phase, its exact messages a page at a time (messages, or message with lines).',
+  parameters: {
+    type: 'object',
+    properties: {
+      action: { type: 'string', description: `${MODEL_ACTIONS.slice(0, -1).join(', ')} or ${MODEL_ACTIONS[MODEL_ACTIONS.length - 1]}` },
+      id: { type: 'string', description: 'recall: the id a marker prints (recall id=r...)' },
+      lines: { type: 'string', description: "recall: the lines a marker names, e.g. 41-160 (omit for the whole output); with message, that message's lines" },
+      messages: { type: 'string', description: 'recall of a summarised phase: which of its messages, e.g. 21-40 (an answer says which come next)' },
+      message: { type: 'integer', description: 'recall of a summarised phase: one message too big for a page, read with lines' },
+      count: { type: 'integer', description: 'sweep: how many recent tool outputs to prune' },
+      enabled: { type: 'boolean', description: 'manual_set: turn manual mode on or off' },
+      query: { type: 'string', description: 'index: words to search the summarised phases for' },
+      phase: { type: 'integer', description: 'index: the phase number whose whole summary to show' },
+      session: { type: 'string', description: "index: another session's id (from a scope=global hit) to list or read" },
+      scope: { type: 'string', description: 'analytics: global or project; index: session (default) or global' },
+      period: { type: 'string', description: 'analytics: all, day, month, recent or project' },
+      limit: { type: 'integer', description: 'analytics: rows (days, months or sessions); index: hits of a search (default 10)' },
+      sub_action: { type: 'string', description: 'dashboard: start, stop or status' },
+    },
+    required: ['action'],
+  },
+};
