@@ -24,6 +24,7 @@ import time
 import unittest
 from pathlib import Path
 
+import wire_shapes as W
 from harness import REPO, built
 from model_server import MODEL, ModelServer
 
@@ -34,12 +35,16 @@ def _install(python):
     exe = Path(python).parent / "hermes"
     if not exe.exists():
         return None
-    version = subprocess.run([python, "-c", "import hermes_cli; print(hermes_cli.__version__)"], capture_output=True, text=True).stdout.strip()
-    return {"python": str(python), "hermes": str(exe), "version": version or "?"}
+    probe = ("import importlib.util, hermes_cli\n"
+             "print(hermes_cli.__version__)\n"
+             "print(__import__('anthropic').__version__ if importlib.util.find_spec('anthropic') else '')\n")
+    lines = subprocess.run([python, "-c", probe], capture_output=True, text=True).stdout.splitlines() + ["", ""]
+    # `anthropic`: the version of the package Hermes needs for the anthropic_messages shape ("" if absent).
+    return {"python": str(python), "hermes": str(exe), "version": lines[0].strip() or "?", "anthropic": lines[1].strip()}
 
 
 def hermes_installs():
-    """The Hermes installs to test: [{python, hermes, version}]."""
+    """The Hermes installs to test: [{python, hermes, version, anthropic}]."""
     listed = [p for p in os.environ.get("HMC_HERMES_PYTHON", "").split(os.pathsep) if p]
     if not listed:
         exe = shutil.which("hermes")
@@ -68,14 +73,46 @@ def needs_hermes(cls):
     return unittest.skip("; ".join(missing))(cls)
 
 
-HOME_CONFIG = """
-model:
+# How Hermes is pointed at the model server in each request shape (docs/hermes.md "Request shapes"):
+# chat completions through a `custom` provider; Anthropic messages through the same with
+# `api_mode: anthropic_messages` (hermes_cli/runtime_provider.py _resolve_plain_custom_api_mode
+# honours it; the `anthropic` package must be installed beside Hermes); Responses through a named
+# provider under `providers:` with `transport: codex_responses` (_get_named_custom_provider; a plain
+# `custom` provider ignores `api_mode: codex_responses` for a URL that is not OpenAI's).
+RESPONSES_PROVIDER = "e2e-responses"
+MODEL_CONFIG = {
+    W.CHAT: """model:
   provider: custom
   default: {model}
   base_url: http://127.0.0.1:{port}/v1
   api_key: sk-e2e
   context_length: {context_length}
-plugins:
+""",
+    W.ANTHROPIC: """model:
+  provider: custom
+  default: {model}
+  base_url: http://127.0.0.1:{port}/v1
+  api_key: sk-e2e
+  api_mode: anthropic_messages
+  context_length: {context_length}
+""",
+    W.RESPONSES: """model:
+  provider: %s
+  default: {model}
+  context_length: {context_length}
+providers:
+  %s:
+    base_url: http://127.0.0.1:{port}/v1
+    api_key: sk-e2e
+    default_model: {model}
+    transport: codex_responses
+""" % (RESPONSES_PROVIDER, RESPONSES_PROVIDER),
+}
+# A model name with "claude" in it: Hermes then places its Anthropic prompt-cache markers on an
+# `anthropic_messages` route (agent/agent_runtime_helpers.py anthropic_prompt_cache_policy).
+SHAPE_MODEL = {W.CHAT: MODEL, W.ANTHROPIC: "claude-scripted-e2e", W.RESPONSES: MODEL}
+
+HOME_CONFIG = """plugins:
   enabled: [{plugins}]
 security:
   tirith_enabled: false
@@ -109,13 +146,15 @@ class Sandbox:
     """One Hermes install in a throwaway HERMES_HOME, talking to a scripted model server."""
 
     def __init__(self, case, install, script, files, hmc_config=None, root=None, hmc=True, context_length=131072,
-                 compression=None, toolsets="file,terminal,hmc_tools", real_usage=False):
+                 compression=None, toolsets="file,terminal,hmc_tools", real_usage=False, shape=W.CHAT):
         """`root`: a folder to build the sandbox in and keep (scripts/real-session.py), else a
         temporary one removed when the test ends. `hmc` False: the plugin is installed but not
         enabled (Hermes as it runs without HMC). `compression`: Hermes' own compressor off (None)
         or on with these `compression:` keys. `real_usage`: the model server reports a request's
-        size as its prompt tokens, as a provider does."""
+        size as its prompt tokens, as a provider does. `shape`: the request shape Hermes sends
+        (wire_shapes.CHAT, ANTHROPIC or RESPONSES; MODEL_CONFIG)."""
         self.install = install
+        self.shape = shape
         self.toolsets = toolsets
         tmp = Path(root) if root else Path(tempfile.mkdtemp(prefix="hmc-e2e-"))
         if not root:
@@ -126,13 +165,14 @@ class Sandbox:
         for name, text in files.items():
             (self.work / name).parent.mkdir(parents=True, exist_ok=True)
             (self.work / name).write_text(text)
-        self.server = ModelServer(script, real_usage)
+        self.server = ModelServer(script, real_usage, SHAPE_MODEL[shape])
         case.addCleanup(self.server.close)
         (self.home / "plugins" / "hmc").symlink_to(REPO)
         (self.home / ".update_check").write_text(json.dumps({"ts": time.time(), "behind": 0, "rev": None, "ver": install["version"]}))
         compression = "\n".join("  %s: %s" % kv for kv in dict({"enabled": "true"}, **compression).items()) if compression is not None else "  enabled: false"
-        (self.home / "config.yaml").write_text(HOME_CONFIG.format(model=MODEL, port=self.server.port, context_length=context_length,
-                                                                  plugins="hmc" if hmc else "", compression=compression))
+        (self.home / "config.yaml").write_text(
+            MODEL_CONFIG[shape].format(model=SHAPE_MODEL[shape], port=self.server.port, context_length=context_length)
+            + HOME_CONFIG.format(plugins="hmc" if hmc else "", compression=compression))
         self.state = self.home / "hmc_state"
         proxy = "http://127.0.0.1:%d" % self.server.port
         self.env = {"PATH": os.environ["PATH"], "HOME": str(user_home), "HERMES_HOME": str(self.home), "LANG": "C.UTF-8",
