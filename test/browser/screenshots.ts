@@ -1,6 +1,6 @@
 /**
  * Screenshots from seeded data (fixtures, not a real session): the dashboard in light and dark,
- * at desktop (1280×800) and phone (390×844) width, full page, with the inspector open, and the
+ * at desktop (1440×900) and phone (390×844) width, full page, with the inspector open, and the
  * inspector alone on a Hermes `terminal` and `read_file` result compressed by the real engine, go
  * to test-results/screenshots/ (not committed: to look at a page change with a live session and
  * many sessions); the session index panel in light and dark, one phase open and then a search,
@@ -28,7 +28,7 @@ export async function takeScreenshots(): Promise<string[]> {
   const written: string[] = [];
   try {
     for (const scheme of ['light', 'dark'] as const) {
-      for (const [name, viewport] of [['desktop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]] as const) {
+      for (const [name, viewport] of [['desktop', { width: 1440, height: 900 }], ['phone', { width: 390, height: 844 }]] as const) {
         const page = await browser.newPage({ viewport, colorScheme: scheme, deviceScaleFactor: 1, reducedMotion: 'reduce' });
         await page.goto(s.dash.url);
         await page.getByTestId('conn').filter({ hasText: 'Live' }).waitFor();

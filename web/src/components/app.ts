@@ -3,6 +3,9 @@
  * per-turn charts, the session's summarised phases, history, sessions and projects, the live log
  * and the inspector.
  *
+ * The address bar is the page's state for what is open (route.ts): the session drill-down, the
+ * inspector, the card a link points at, the project filter. Opening one pushes a history entry.
+ *
  * Invariant: one live feed for the page; lifetime data is refetched when a session ends or the
  * connection comes back (`epoch`) and every 30 s, never per event.
  */
@@ -12,6 +15,11 @@ import { getJson } from '../api.js';
 import { LiveFeed, useFeed } from '../live.js';
 import { analyticsResponse, projectsResponse, strategiesResponse, toolsResponse, type AnalyticsResponse, type ProjectRow } from '../schema.js';
 import { fmtPct, fmtTokens, shortId } from '../format.js';
+import { formatHash, OVERVIEW, type Target } from '../route.js';
+import { RouteContext } from '../route-context.js';
+import { useRoute } from '../use-route.js';
+import { useFollowRoute } from '../use-follow-route.js';
+import { CardTitle } from './card-title.js';
 import { Header } from './header.js';
 import { CurrentSession } from './current-session.js';
 import { Lifetime } from './lifetime.js';
@@ -35,9 +43,15 @@ export function App({ feed }: { feed: LiveFeed }) {
   const [strategies, setStrategies] = useState<[string, number][]>([]);
   const [tools, setTools] = useState<[string, number][]>([]);
   const [projects, setProjects] = useState<ProjectRow[]>([]);
-  const [project, setProject] = useState('');
-  const [selected, setSelected] = useState<string | null>(null);
-  const [inspect, setInspect] = useState<string | null>(null);
+  const [routeState, navigate] = useRoute();
+  const { route } = routeState;
+  const { project, target } = route;
+  const selected = target.kind === 'session' ? target.id : null;
+  const inspect = target.kind === 'inspect' ? target.id : null;
+  const go = (t: Target, p = project): void => navigate({ target: t, project: p });
+  const setProject = (p: string): void => go(target, p);
+  const routeApi = useMemo(() => ({ route, navigate }), [route, navigate]);
+  useFollowRoute(target, routeState.seq);
   const epoch = live.epoch + tick;
 
   useEffect(() => {
@@ -59,28 +73,40 @@ export function App({ feed }: { feed: LiveFeed }) {
   const series = useMemo(() => (cur?.points ?? []).map((p) => ({ turn: p.turn, context_percent: p.context_percent, saved: p.delta_saved })), [cur?.points]);
   const announce = cur ? `Current session: ${fmtTokens(cur.saved)} tokens saved, context ${fmtPct(cur.context_percent)}.` : '';
 
-  return html`
+  const closeSession = (id: string): void => {
+    go(OVERVIEW.target);
+    // Back to where it was opened from: its row's button, else the Sessions heading.
+    const row = [...document.querySelectorAll<HTMLElement>('tr[data-session-id]')].find((tr) => tr.dataset.sessionId === id);
+    (row?.querySelector('button') ?? document.getElementById('sess-h'))?.focus();
+  };
+
+  return html`<${RouteContext.Provider} value=${routeApi}>
     <a class="skip" href="#main">Skip to the figures</a>
     <${Header} conn=${live.conn} current=${cur} />
     <main id="main">
       <h2 class="sr-only">Overview</h2>
+      ${routeState.invalid ? html`<p class="notice span-12" role="alert" data-testid="bad-link">This link cannot be opened: ${routeState.invalid}.${' '}
+        <a href=${formatHash({ ...OVERVIEW, project })}>Show the overview</a></p>` : null}
       <${CurrentSession} current=${cur} />
       <${Lifetime} data=${analytics} />
-      <${BreakdownCard} title="Saved by strategy" id="strat-h" testid="by-strategy" session=${cur ? cur.by_strategy : null} lifetime=${strategies} />
-      <${BreakdownCard} title="Saved by tool" id="tool-h" testid="by-tool" session=${cur ? cur.by_tool : null} lifetime=${tools} alt=${true} />
+      <${BreakdownCard} title="Saved by strategy" view="strategies" noun="strategy" testid="by-strategy" session=${cur ? cur.by_strategy : null}
+        sessionId=${cur ? cur.session_id : null} lifetime=${strategies} />
+      <${BreakdownCard} title="Saved by tool" view="tools" noun="tool" testid="by-tool" session=${cur ? cur.by_tool : null}
+        sessionId=${cur ? cur.session_id : null} lifetime=${tools} alt=${true} />
       <section class="card span-12" aria-labelledby="turns-h" data-testid="turns">
-        <div class="card-head"><h2 id="turns-h">This session, turn by turn</h2>${cur ? html`<span class="hint">session ${shortId(cur.session_id)}</span>` : null}</div>
-        ${cur ? html`<${TurnCharts} series=${series} label=${`session ${shortId(cur.session_id)}`} />` : html`<p class="empty">Charts appear with the first turn.</p>`}
+        <div class="card-head"><${CardTitle} view="turns" title="This session, turn by turn" />${cur ? html`<span class="hint">session ${shortId(cur.session_id)}</span>` : null}</div>
+        ${cur ? html`<${TurnCharts} series=${series} label=${`session ${shortId(cur.session_id)}`} sessionId=${cur.session_id} />` : html`<p class="empty">Charts appear with the first turn.</p>`}
       </section>
       <${PhasesPanel} sessionId=${cur ? cur.session_id : null} events=${live.events} epoch=${epoch} />
-      <${EventLog} events=${live.events} onInspect=${(id: string) => setInspect(id)} />
-      <${Inspector} id=${inspect} onClose=${() => setInspect(null)} />
+      <${EventLog} events=${live.events} onInspect=${(id: string) => go({ kind: 'inspect', id })} />
+      <${Inspector} id=${inspect} onClose=${() => go(OVERVIEW.target)} />
       <${HistoryCharts} epoch=${epoch} project=${project} />
       <${SessionsTable} epoch=${epoch} project=${project} projects=${projects.map((p) => p.project_path)} onProject=${setProject}
-        selected=${selected} onSelect=${(id: string) => setSelected(id)} />
-      ${selected ? html`<${SessionDetail} id=${selected} epoch=${epoch} onClose=${() => setSelected(null)} />` : null}
+        selected=${selected} onSelect=${(id: string) => go({ kind: 'session', id })} />
+      ${selected ? html`<${SessionDetail} id=${selected} epoch=${epoch} onClose=${() => closeSession(selected)} />` : null}
       <${Projects} rows=${projects} project=${project} onProject=${setProject} />
     </main>
     <footer>HMC dashboard · live over Server-Sent Events (/events) · JSON at /api · Prometheus at /metrics · bound to 127.0.0.1</footer>
-    <${Announcer} text=${announce} />`;
+    <${Announcer} text=${announce} />
+  <//>`;
 }

@@ -8,18 +8,20 @@ import { html } from 'htm/preact';
 import type { LiveSession } from '../schema.js';
 import { fmtPct, fmtTokens, shortPath } from '../format.js';
 import { Gauge } from './gauge.js';
+import { statClass } from './stat-class.js';
+import { CardTitle } from './card-title.js';
 
 export function CurrentSession({ current }: { current: LiveSession | null }) {
   if (!current) {
     return html`<section class="card span-7" aria-labelledby="cur-h">
-      <div class="card-head"><h2 id="cur-h">Current session</h2></div>
+      <div class="card-head"><${CardTitle} view="current" title="Current session" /></div>
       <p class="empty">Waiting for the next model call… Savings appear here as soon as a session sends its first turn.</p>
     </section>`;
   }
   const pctOfInput = current.input_tokens.raw > 0 ? (current.input_tokens.raw - current.input_tokens.hmc) / current.input_tokens.raw : null;
   return html`<section class="card span-7" aria-labelledby="cur-h" data-testid="current">
     <div class="card-head">
-      <h2 id="cur-h">Current session</h2>
+      <${CardTitle} view="current" title="Current session" />
       ${current.ended ? html`<span class="pill">ended</span>` : html`<span class="pill live">live</span>`}
     </div>
     <div class="hero">
@@ -34,11 +36,11 @@ export function CurrentSession({ current }: { current: LiveSession | null }) {
       <div class="stat"><div class="v" data-testid="cur-turns">${current.turns}</div><div class="k">turns</div></div>
       <div class="stat"><div class="v" data-testid="cur-tools">${current.tool_calls}</div><div class="k">tool calls</div></div>
       <div class="stat"><div class="v">${fmtTokens(current.context_tokens)}</div><div class="k">context tokens${current.context_window ? ` of ${fmtTokens(current.context_window)}` : ''}</div></div>
-      <div class="stat"><div class="v small" data-testid="cur-model">${current.model || '--'}</div><div class="k">model</div></div>
+      <div class=${statClass(current.model)}><div class="v small name" data-testid="cur-model" title=${current.model}>${current.model || '--'}</div><div class="k">model</div></div>
     </div>
     <div class="meta">
       <span>project <b title=${current.project_path}>${shortPath(current.project_path)}</b></span>
-      <span>session <b>${current.session_id}</b></span>
+      <span>session <b class="path">${current.session_id}</b></span>
       ${current.platform ? html`<span>via <b>${current.platform}</b></span>` : null}
     </div>
   </section>`;

@@ -1,19 +1,30 @@
 /**
- * The text alternative of a chart: its data as a table, folded under a <details>.
+ * The text alternative of a chart: its data as a table, folded under a <details>, and beside it
+ * the same rows as a CSV file (exact figures, csv.ts) when the chart passes them.
  *
  * Invariant: every chart on the page has one, with the same values the chart draws.
  */
 import { html } from 'htm/preact';
+import type { CsvTable } from '../csv.js';
+import { CsvButton } from './csv-button.js';
+import { ScrollWrap } from './scroll-wrap.js';
 
-export function DataTable({ caption, columns, rows }: { caption: string; columns: string[]; rows: string[][] }) {
-  return html`<details class="alt">
-    <summary>Show as a table</summary>
-    <div class="table-wrap">
-      <table>
-        <caption class="sr-only">${caption}</caption>
-        <thead><tr>${columns.map((c, i) => html`<th class=${i > 0 ? 'num' : ''} scope="col">${c}</th>`)}</tr></thead>
-        <tbody>${rows.map((r) => html`<tr>${r.map((c, i) => (i === 0 ? html`<th scope="row">${c}</th>` : html`<td class="num">${c}</td>`))}</tr>`)}</tbody>
-      </table>
-    </div>
-  </details>`;
+export function DataTable({ caption, columns, rows, csv }: {
+  caption: string; columns: string[]; rows: string[][];
+  /** The rows as exact values, and the file name's parts. */
+  csv?: { table: () => CsvTable; name: string[] };
+}) {
+  return html`<div class="alt-row">
+    <details class="alt">
+      <summary>Show as a table</summary>
+      <${ScrollWrap} label=${caption}>
+        <table>
+          <caption class="sr-only">${caption}</caption>
+          <thead><tr>${columns.map((c, i) => html`<th class=${i > 0 ? 'num' : ''} scope="col">${c}</th>`)}</tr></thead>
+          <tbody>${rows.map((r) => html`<tr>${r.map((c, i) => (i === 0 ? html`<th scope="row">${c}</th>` : html`<td class="num">${c}</td>`))}</tr>`)}</tbody>
+        </table>
+      <//>
+    </details>
+    ${csv ? html`<${CsvButton} what=${caption} name=${csv.name} disabled=${rows.length === 0} build=${csv.table} />` : null}
+  </div>`;
 }

@@ -10,6 +10,7 @@ import { html } from 'htm/preact';
 import { useMemo, useState } from 'preact/hooks';
 import type { HmcEvent } from '../schema.js';
 import { count, fmtClock, fmtPct, fmtTokens, shortId } from '../format.js';
+import { CardTitle } from './card-title.js';
 
 const MAX_SHOWN = 300;
 type Filter = 'all' | 'turn' | 'tool' | 'phase' | 'session_end';
@@ -30,7 +31,7 @@ export function EventLog({ events, onInspect }: { events: HmcEvent[]; onInspect:
   const waiting = paused ? events.filter((e) => !paused.includes(e)).length : 0;
   return html`<section class="card span-5" aria-labelledby="log-h" data-testid="log">
     <div class="card-head">
-      <h2 id="log-h">Live events</h2>
+      <${CardTitle} view="events" title="Live events" />
       <button type="button" class="btn" aria-pressed=${paused !== null} onClick=${() => setPaused(paused ? null : events)}>
         ${paused ? `Resume${waiting ? ` (${waiting} new)` : ''}` : 'Pause'}</button>
     </div>
@@ -72,8 +73,7 @@ function line(e: HmcEvent, onInspect: (id: string) => void) {
   }
   if (e.type === 'phase') {
     return html`<span class="kind phase">${e.updated ? 'phase updated' : 'phase'}</span>
-      <span class="ptopic">${e.topic}</span> · turns ${e.turn_from === e.turn_to ? e.turn_from : `${e.turn_from}–${e.turn_to}`}
-      · <span class="saved">${fmtTokens(e.tokens_before)} → ${fmtTokens(e.tokens_after)}</span>${sid}`;
+      <span class="ptopic">${e.topic}</span>${` · turns ${e.turn_from === e.turn_to ? e.turn_from : `${e.turn_from}–${e.turn_to}`} · `}<span class="saved">${fmtTokens(e.tokens_before)} → ${fmtTokens(e.tokens_after)}</span>${sid}`;
   }
   return html`<span class="kind session_end">session ended</span> ${fmtTokens(e.total_saved)} saved in ${count(e.turns, 'turn')}${sid}`;
 }

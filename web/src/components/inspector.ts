@@ -13,6 +13,7 @@ import { getJson } from '../api.js';
 import { inspectRecord, type InspectRecord, type OutputView } from '../schema.js';
 import { lineDiff, type DiffLine } from '../diff.js';
 import { count, fmtTokens } from '../format.js';
+import { CardTitle } from './card-title.js';
 
 const MAX_LINES = 2000;
 /** Runs longer than this are folded to their first and last FOLD_KEEP lines until expanded. */
@@ -85,7 +86,7 @@ export function Inspector({ id, onClose }: { id: string | null; onClose: () => v
 
   if (!id) {
     return html`<section class="card span-7" aria-labelledby="insp-h" data-testid="inspector">
-      <div class="card-head"><h2 id="insp-h">Inspector</h2></div>
+      <div class="card-head"><${CardTitle} view="inspector" title="Inspector" /></div>
       <p class="empty">Choose a tool in the live events to see its output before and after compression.</p>
     </section>`;
   }
@@ -97,7 +98,7 @@ export function Inspector({ id, onClose }: { id: string | null; onClose: () => v
   const added = diff.filter((l) => l.op === 'add').length;
   return html`<section class="card span-7" aria-labelledby="insp-h" data-testid="inspector">
     <div class="card-head">
-      <h2 id="insp-h" tabindex="-1" ref=${heading}>Inspector${rec && rec !== 'missing' ? html`: <span class="id">${rec.tool_name}</span>` : null}</h2>
+      <${CardTitle} view="inspector" title="Inspector" target=${{ kind: 'inspect', id }} headingRef=${heading}>Inspector${rec && rec !== 'missing' ? html`: <span class="id">${rec.tool_name}</span>` : null}<//>
       <div class="toolbar">
         <div class="seg" role="group" aria-label="Show">
           ${(['diff', 'before', 'after'] as const).map((v) => html`<button type="button" aria-pressed=${view === v} onClick=${() => setView(v)}>${v === 'diff' ? 'Diff' : v === 'before' ? 'Before' : 'After'}</button>`)}
@@ -105,7 +106,7 @@ export function Inspector({ id, onClose }: { id: string | null; onClose: () => v
         <button type="button" class="btn" onClick=${onClose}>Close</button>
       </div>
     </div>
-    ${rec === null ? html`<p class="empty">Loading…</p>` : rec === 'missing' ? html`<p class="empty">This output is no longer kept (or the inspector is off).</p>` : html`
+    ${rec === null ? html`<p class="empty">Loading…</p>` : rec === 'missing' ? html`<p class="empty" data-testid="no-output">No such output: <code>${id}</code> is no longer kept, or the inspector is off.</p>` : html`
       <div class="meta">
         <span><b>${fmtTokens(rec.tokens_before)}</b> → <b>${fmtTokens(rec.tokens_after)}</b> tokens</span>
         <span>strategies <b>${rec.strategies.join(', ') || 'none'}</b></span>

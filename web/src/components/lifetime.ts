@@ -7,10 +7,11 @@
 import { html } from 'htm/preact';
 import type { AnalyticsResponse } from '../schema.js';
 import { fmtMoney, fmtTokens } from '../format.js';
+import { CardTitle } from './card-title.js';
 
 export function Lifetime({ data }: { data: AnalyticsResponse | null }) {
   return html`<section class="card span-5" aria-labelledby="life-h" data-testid="lifetime">
-    <div class="card-head"><h2 id="life-h">Lifetime</h2>
+    <div class="card-head"><${CardTitle} view="lifetime" title="Lifetime" />
       ${data && data.store !== 'ok' ? html`<span class="pill">no analytics yet</span>` : null}</div>
     <div class="big-label">Tokens saved, all sessions</div>
     <div class="big" data-testid="life-saved">${fmtTokens(data?.total_saved ?? 0)}</div>

@@ -13,6 +13,7 @@ import { getJson, query } from '../api.js';
 import { phaseSearchResponse, phasesResponse, type HmcEvent, type PhaseEntry, type PhaseHit as Hit, type PhaseEvent } from '../schema.js';
 import { count, fmtTokens, shortId } from '../format.js';
 import { PhaseHit } from './phase-hit.js';
+import { CardTitle } from './card-title.js';
 import { PhaseItem, type ShownPhase } from './phase-item.js';
 
 const SEARCH_DELAY_MS = 250;
@@ -86,7 +87,7 @@ export function PhasesPanel({ sessionId, events, epoch }: { sessionId: string | 
   const saved = phases.reduce((n, p) => n + Math.max(0, p.tokens_before - p.tokens_after), 0);
   return html`<section class="card span-12" aria-labelledby="phases-h" data-testid="phases">
     <div class="card-head">
-      <h2 id="phases-h">Summarised phases</h2>
+      <${CardTitle} view="phases" title="Summarised phases" />
       ${sessionId ? html`<span class="hint">session ${shortId(sessionId)} · ${count(phases.length, 'phase')}${saved > 0 ? ` · ${fmtTokens(saved)} tokens saved` : ''}</span>` : null}
     </div>
     <div class="toolbar phase-search" role="search">

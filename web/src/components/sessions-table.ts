@@ -1,24 +1,53 @@
 /**
  * Every recorded session, sorted and filtered by the server (/api/sessions), a page at a time;
- * a session opens its drill-down.
+ * a session opens its drill-down (its deep link, `#/session/<id>`). Where the card is narrower
+ * than the table (a phone, a tablet), each row becomes a small card with the key figures first
+ * (saved, %, turns) and the header a row of sort buttons (styles.css, `table.stack`). "CSV"
+ * downloads every matching session, in the table's order, with exact figures.
  *
- * Invariant: sort headers are buttons with aria-sort; the search is debounced; the table is
- * refetched when lifetime figures may have changed (`epoch`).
+ * Invariant: sort headers are buttons with aria-sort; the table keeps its semantics in the card
+ * layout (explicit roles); the search is debounced; the table is refetched when lifetime
+ * figures may have changed (`epoch`).
  */
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import { getJson, query } from '../api.js';
 import { sessionsResponse, type SessionRow } from '../schema.js';
 import { fmtDateTime, fmtTokens, shortId, shortPath } from '../format.js';
+import { isoTime, type CsvTable } from '../csv.js';
+import { CsvButton } from './csv-button.js';
+import { ScrollWrap } from './scroll-wrap.js';
+import { CardTitle } from './card-title.js';
 
 type Sort = 'started_at' | 'saved' | 'input' | 'turns' | 'tool_calls' | 'savings_pct' | 'project_path' | 'model';
 const PAGE = 10;
-const COLUMNS: { key: Sort | null; label: string; num: boolean }[] = [
-  { key: null, label: 'Session', num: false }, { key: 'started_at', label: 'Started', num: false },
-  { key: 'project_path', label: 'Project', num: false }, { key: 'model', label: 'Model', num: false },
-  { key: 'turns', label: 'Turns', num: true }, { key: 'tool_calls', label: 'Tools', num: true },
-  { key: 'input', label: 'Input', num: true }, { key: 'saved', label: 'Saved', num: true }, { key: 'savings_pct', label: '%', num: true },
+/** The API's largest page: the CSV export asks for the matching sessions this many at a time. */
+const EXPORT_PAGE = 500;
+const COLUMNS: { key: Sort | null; label: string; num: boolean; cls: string }[] = [
+  { key: null, label: 'Session', num: false, cls: 'c-id' }, { key: 'started_at', label: 'Started', num: false, cls: 'c-started' },
+  { key: 'project_path', label: 'Project', num: false, cls: 'c-project' }, { key: 'model', label: 'Model', num: false, cls: 'c-model' },
+  { key: 'turns', label: 'Turns', num: true, cls: 'c-turns' }, { key: 'tool_calls', label: 'Tools', num: true, cls: 'c-tools' },
+  { key: 'input', label: 'Input', num: true, cls: 'c-input' }, { key: 'saved', label: 'Saved', num: true, cls: 'c-saved' },
+  { key: 'savings_pct', label: '%', num: true, cls: 'c-pct' },
 ];
+
+export const SESSIONS_CSV_HEADER = ['session_id', 'started_at', 'project_path', 'model', 'turns', 'tool_calls', 'input_tokens', 'saved_tokens', 'savings_pct', 'live'];
+
+export function sessionsCsvRow(r: SessionRow): (string | number | boolean)[] {
+  return [r.session_id, isoTime(r.started_at), r.project_path, r.model, r.turns, r.tool_calls, r.input_tokens_raw, r.saved, r.savings_pct, r.live === true];
+}
+
+/** Every session the table's filter matches, in its order, a page of EXPORT_PAGE at a time. */
+async function allSessions(params: { sort: Sort; order: string; search: string; project: string }): Promise<CsvTable | null> {
+  const rows: SessionRow[] = [];
+  for (let offset = 0; ; offset += EXPORT_PAGE) {
+    const r = await getJson(`/api/sessions${query({ limit: EXPORT_PAGE, offset, ...params })}`, sessionsResponse);
+    if (!r) return null;
+    rows.push(...r.rows);
+    if (r.rows.length < EXPORT_PAGE || rows.length >= r.total) break;
+  }
+  return { header: SESSIONS_CSV_HEADER, rows: rows.map(sessionsCsvRow) };
+}
 
 export function SessionsTable({ epoch, project, projects, onProject, selected, onSelect }: {
   epoch: number; project: string; projects: string[]; onProject: (p: string) => void; selected: string | null; onSelect: (id: string) => void;
@@ -50,9 +79,10 @@ export function SessionsTable({ epoch, project, projects, onProject, selected, o
     }
   };
   const total = data?.total ?? 0;
+  const csvName = ['sessions', ...(project ? [shortPath(project)] : []), ...(debounced ? ['matching', debounced] : [])];
   return html`<section class="card span-12" aria-labelledby="sess-h" data-testid="sessions">
     <div class="card-head">
-      <h2 id="sess-h">Sessions</h2>
+      <${CardTitle} view="sessions" title="Sessions" />
       <div class="toolbar">
         <label class="sr-only" for="sess-search">Search sessions</label>
         <input id="sess-search" type="search" placeholder="Search id, project, model…" value=${search}
@@ -62,31 +92,34 @@ export function SessionsTable({ epoch, project, projects, onProject, selected, o
           <option value="">All projects</option>
           ${projects.map((p) => html`<option value=${p}>${shortPath(p)}</option>`)}
         </select>
+        <${CsvButton} what=${`all ${total} matching sessions`} name=${csvName} disabled=${total === 0}
+          build=${() => allSessions({ sort, order, search: debounced, project })} />
       </div>
     </div>
     ${data && data.rows.length === 0 ? html`<p class="empty">${debounced || project ? 'No session matches.' : 'No sessions recorded yet.'}</p>` : html`
-    <div class="table-wrap">
-      <table>
+    <${ScrollWrap} label="Sessions">
+      <table class="stack sessions" role="table">
         <caption class="sr-only">Recorded sessions, ${total} in all, sorted by ${sort} ${order === 'asc' ? 'ascending' : 'descending'}</caption>
-        <thead><tr>${COLUMNS.map((c) => html`<th scope="col" class=${c.num ? 'num' : ''}
+        <thead role="rowgroup"><tr role="row">${COLUMNS.map((c) => html`<th scope="col" role="columnheader" class=${`${c.cls}${c.num ? ' num' : ''}`}
           aria-sort=${c.key === sort ? (order === 'asc' ? 'ascending' : 'descending') : undefined}>
           ${c.key ? html`<button type="button" onClick=${() => c.key && toggle(c.key)}>${c.label}</button>` : c.label}</th>`)}</tr></thead>
-        <tbody>
-          ${(data?.rows ?? []).map((r) => html`<tr key=${r.session_id} class=${r.session_id === selected ? 'selected' : ''}>
-            <td><button type="button" class="link" onClick=${() => onSelect(r.session_id)} aria-label=${`Open session ${r.session_id}`}>${shortId(r.session_id)}</button>
+        <tbody role="rowgroup">
+          ${(data?.rows ?? []).map((r) => html`<tr role="row" key=${r.session_id} class=${r.session_id === selected ? 'selected' : ''} data-session-id=${r.session_id}>
+            <td role="cell" class="c-id"><button type="button" class="link" onClick=${() => onSelect(r.session_id)} aria-label=${`Open session ${r.session_id}`}
+              aria-current=${r.session_id === selected ? 'true' : undefined}>${shortId(r.session_id)}</button>
               ${r.live ? html` <span class="pill live">live</span>` : null}</td>
-            <td>${fmtDateTime(r.started_at)}</td>
-            <td title=${r.project_path}>${shortPath(r.project_path)}</td>
-            <td>${r.model || '--'}</td>
-            <td class="num">${r.turns}</td>
-            <td class="num">${r.tool_calls}</td>
-            <td class="num">${fmtTokens(r.input_tokens_raw)}</td>
-            <td class="num"><b>${fmtTokens(r.saved)}</b></td>
-            <td class="num">${r.savings_pct.toFixed(1)}%</td>
+            <td role="cell" class="c-started">${fmtDateTime(r.started_at)}</td>
+            <td role="cell" class="c-project" data-label="Project"><span class="clip" title=${r.project_path}>${shortPath(r.project_path)}</span></td>
+            <td role="cell" class="c-model" data-label="Model"><span class="clip" title=${r.model}>${r.model || '--'}</span></td>
+            <td role="cell" class="num c-turns" data-label="Turns">${r.turns}</td>
+            <td role="cell" class="num c-tools" data-label="Tools">${r.tool_calls}</td>
+            <td role="cell" class="num c-input" data-label="Input">${fmtTokens(r.input_tokens_raw)}</td>
+            <td role="cell" class="num c-saved" data-label="Saved"><b>${fmtTokens(r.saved)}</b></td>
+            <td role="cell" class="num c-pct" data-label="of input">${r.savings_pct.toFixed(1)}%</td>
           </tr>`)}
         </tbody>
       </table>
-    </div>
+    <//>
     <div class="pager">
       <span>${total === 0 ? '' : `${offset + 1}–${Math.min(offset + PAGE, total)} of ${total}`}</span>
       <button type="button" class="btn" disabled=${offset === 0} onClick=${() => setOffset(Math.max(0, offset - PAGE))}>Previous</button>

@@ -2,13 +2,14 @@
  * Context use and tokens saved per turn for one session (the current one, or the one opened
  * in the sessions table), from live points or the stored timeline.
  *
- * Invariant: both charts come with their data as a table.
+ * Invariant: both charts come with their data as a table, and as CSV.
  */
 import { html } from 'htm/preact';
 import { count, fmtPct, fmtTokens } from '../format.js';
 import { LineChart } from './line-chart.js';
 import { ColumnChart } from './column-chart.js';
 import { DataTable } from './data-table.js';
+import { pct } from '../csv.js';
 
 export interface TurnSeries {
   turn: number;
@@ -16,7 +17,10 @@ export interface TurnSeries {
   saved: number;
 }
 
-export function TurnCharts({ series, label }: { series: TurnSeries[]; label: string }) {
+export function TurnCharts({ series, label, sessionId }: { series: TurnSeries[]; label: string; sessionId: string }) {
+  const name = (what: string): string[] => [what, `session-${sessionId}`];
+  const ctxCsv = { table: () => ({ header: ['turn', 'context_pct'], rows: series.map((p) => [p.turn, pct(p.context_percent)]) }), name: name('context-per-turn') };
+  const savedCsv = { table: () => ({ header: ['turn', 'saved_tokens'], rows: series.map((p) => [p.turn, p.saved]) }), name: name('saved-per-turn') };
   const ctx = series.map((p) => ({ x: `T${p.turn}`, y: p.context_percent }));
   const saved = series.map((p) => ({ x: `T${p.turn}`, y: p.saved }));
   const peak = series.reduce((m, p) => Math.max(m, p.context_percent), 0);
@@ -27,13 +31,13 @@ export function TurnCharts({ series, label }: { series: TurnSeries[]; label: str
         <h3>Context used per turn</h3>
         <${LineChart} points=${ctx} title=${`Context used per turn, ${label}`} format=${(v: number) => fmtPct(v)} yMax=${1} limit=${0.8}
           desc=${`${count(series.length, 'turn')}; peak ${fmtPct(peak)}; latest ${fmtPct(series[series.length - 1]?.context_percent ?? null)}.`} />
-        <${DataTable} caption="Context used per turn" columns=${['Turn', 'Context']} rows=${series.map((p) => [String(p.turn), fmtPct(p.context_percent, 1)])} />
+        <${DataTable} caption="Context used per turn" columns=${['Turn', 'Context']} rows=${series.map((p) => [String(p.turn), fmtPct(p.context_percent, 1)])} csv=${ctxCsv} />
       </div>
       <div>
         <h3>Tokens saved per turn</h3>
         <${ColumnChart} items=${saved} title=${`Tokens saved per turn, ${label}`} format=${fmtTokens} empty="No turns yet."
           desc=${`${count(series.length, 'turn')}; ${fmtTokens(total)} saved in all.`} />
-        <${DataTable} caption="Tokens saved per turn" columns=${['Turn', 'Saved']} rows=${series.map((p) => [String(p.turn), fmtTokens(p.saved)])} />
+        <${DataTable} caption="Tokens saved per turn" columns=${['Turn', 'Saved']} rows=${series.map((p) => [String(p.turn), fmtTokens(p.saved)])} csv=${savedCsv} />
       </div>
     </div>
   </div>`;
