@@ -15,7 +15,7 @@ import { ARGUMENTS_TOOL_PREFIX, inputRecallId, recallId, type RecallStore } from
 import type { StagedPhase } from './layer1.js';
 import type { HeldInputs, MessageState, Prune } from './held.js';
 import type { InputClearing } from '../strategies/list-wide/input-clearing.js';
-import { heldInputs, sameClearings, wantedInputs } from './inputs.js';
+import { clearable, heldInputs, sameClearings, wantedInputs } from './inputs.js';
 import type { Session } from './session.js';
 
 /** Assumed when the host does not say (the analytics and the clearing threshold need a window). */
@@ -69,10 +69,11 @@ export function applyListWide(s: Session, config: HmcConfig, deps: BatchDeps): {
     else changes.push(change);
   }
   if (deps.toolCalls) {
-    for (const [index, cleared] of wantedInputs(s, config, protectionFor(config), wanted)) {
+    for (const [index, wantedHere] of wantedInputs(s, config, protectionFor(config), wanted)) {
       const m = s.messages[index] as MessageState;
+      const cleared = clearable(s, wantedHere);
+      if (sameClearings(m.inputs?.cleared, cleared)) continue;
       const inputs = heldInputs(s, m, cleared);
-      if (sameClearings(m.inputs?.cleared, inputs?.cleared ?? new Map())) continue;
       const change: ViewChange<Change> = { index, before: s.extraOf(m).length, after: (inputs ?? m).extra.length, change: { kind: 'inputs', inputs } };
       // Clearings an earlier process had in force were sent by it already: putting them back is free.
       if (!m.inputs && inputs && [...inputs.cleared].every(([id, c]) => sameClearings(new Map([[id, c]]), onlyEarlier(s, id)))) reheld.push(change);

@@ -73,21 +73,27 @@ function failed(s: Session, result: MessageState): boolean {
   return reported;
 }
 
-/** The message's calls as sent with these clearings (null: none has a short form; sent as they are). */
-export function heldInputs(s: Session, m: MessageState, wanted: ReadonlyMap<string, InputClearing>): HeldInputs | null {
+/** The wanted clearings that have a short form (the others are sent whole). */
+export function clearable(s: Session, wanted: ReadonlyMap<string, InputClearing>): Map<string, InputClearing> {
+  const out = new Map<string, InputClearing>();
+  for (const [id, clearing] of wanted) {
+    const entry = s.inputIndex.byId.get(id);
+    if (entry && shortFor(s, entry, clearing) !== null) out.set(id, clearing);
+  }
+  return out;
+}
+
+/** The message's calls as sent with these clearings (each with a short form: `clearable`); null when none. */
+export function heldInputs(s: Session, m: MessageState, cleared: ReadonlyMap<string, InputClearing>): HeldInputs | null {
   const raw = m.source.tool_calls;
-  if (!Array.isArray(raw) || wanted.size === 0) return null;
-  const cleared = new Map<string, InputClearing>();
+  if (!Array.isArray(raw) || cleared.size === 0) return null;
   const calls = raw.map((call) => {
     const id = typeof call?.id === 'string' ? call.id : '';
-    const clearing = wanted.get(id);
+    const clearing = cleared.get(id);
     const entry = clearing ? s.inputIndex.byId.get(id) : undefined;
     const text = entry && clearing ? shortFor(s, entry, clearing) : null;
-    if (text === null || !clearing) return call;
-    cleared.set(id, clearing);
-    return { ...call, function: { ...call.function, arguments: text } };
+    return text === null ? call : { ...call, function: { ...call.function, arguments: text } };
   });
-  if (cleared.size === 0) return null;
   return { cleared, calls, extra: messageExtra({ tool_calls: calls, tool_call_id: m.source.tool_call_id, name: m.source.name }) };
 }
 
