@@ -225,13 +225,14 @@ describe('model calls counted when sent', () => {
 });
 
 describe('the end of a session', () => {
-  it('regression: finalize without a session id (Hermes CLI exit) ends every session the process touched', () => {
+  it('regression: finalize without a session id (Hermes CLI exit) lets go of every session the process touched, idle', () => {
     const sink = new RecordingSink();
     const e = newEngine(sink);
     runTurns(e, 'A', [], [[{ kind: 'log', lines: 100, error: false }]], 1);
     runTurns(e, 'B', [], [[{ kind: 'log', lines: 100, error: false }]], 1);
     e.onSessionFinalize({ session_id: '', reason: 'shutdown' });
-    expect(sink.events.filter((x) => x.type === 'session_end').map((x) => x.session_id).sort()).toEqual(['A', 'B']);
+    expect(sink.events.filter((x) => x.type === 'session_idle').map((x) => x.session_id).sort()).toEqual(['A', 'B']);
+    expect(sink.events.filter((x) => x.type === 'session_end')).toEqual([]);
     expect(e.sessions.size).toBe(0);
   });
 });
