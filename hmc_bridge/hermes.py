@@ -1,6 +1,6 @@
 """What the bridge asks of Hermes itself: where its home is, which hooks and middleware this version
-offers, where its compressor really fires, its own rough measure of a request, and its tool
-registry. Each answer comes from Hermes' own code where it can be imported,
+offers, which session its CLI is on, where its compressor really fires, its own rough measure of a
+request, and its tool registry. Each answer comes from Hermes' own code where it can be imported,
 else from the rule that code follows.
 
 Invariant: every lookup fails soft (None, or the documented fallback); nothing here raises into a
@@ -41,6 +41,28 @@ def features(ctx):
         "pre_api_request": not middleware and "pre_api_request" in VALID_HOOKS,
         "on_session_reset": "on_session_reset" in VALID_HOOKS,
     }
+
+
+def cli_session():
+    """The session Hermes' interactive CLI is on now, or None (outside the CLI: `-q`, the gateway,
+    the TUI; or an older Hermes). Slash commands get no session id (`fn(raw_args)`); the CLI gives
+    the plugin manager a reference to itself (`_cli_ref`, private, set in `HermesCLI.run()` before
+    the first prompt: 0.16.0 and 0.19.0) whose `session_id` is the resumed one from the start
+    (`--resume ID`, before any message) and follows `/new`, `/resume` and a compression that moved
+    to a new id; its agent, once built, holds the id the hooks use."""
+    try:
+        from hermes_cli.plugins import get_plugin_manager
+
+        cli = getattr(get_plugin_manager(), "_cli_ref", None)
+        if cli is None:
+            return None
+        for owner in (getattr(cli, "agent", None), cli):
+            sid = getattr(owner, "session_id", None)
+            if isinstance(sid, str) and sid:
+                return sid
+    except Exception:
+        pass
+    return None
 
 
 def install_skill(plugin_dir):

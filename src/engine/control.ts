@@ -86,8 +86,8 @@ export async function controlAction(engine: ControlTarget, sessionId: string | u
   }
   if (!(ACTIONS as readonly string[]).includes(action)) return { error: `Unknown action: ${quoted(action)}; one of ${ACTIONS.join(', ')}` };
   const s = engine.resolveSession(sessionId);
-  // A brand-new session (no hook has run in this process yet): say so, never an older session's figures.
-  if (!s && action === 'status') return { status: `HMC [${engine.config.manual_mode.enabled ? 'manual' : 'auto'}] | no model call in this session yet (figures appear after the first message)` };
+  // A brand-new session (nothing held or saved for it yet): say so, never an older session's figures.
+  if ((!s || untouched(s)) && action === 'status') return { status: `HMC [${s?.manual ?? engine.config.manual_mode.enabled ? 'manual' : 'auto'}] | no model call in this session yet (figures appear after the first message)` };
   if (!s) return { error: 'Could not determine session for hmc_control (no session has started in this process yet).' };
   engine.settle();
   switch (action) {
@@ -169,6 +169,11 @@ export async function commandText(engine: ControlTarget, sessionId: string | und
   if (action === 'dashboard' && typeof result.url === 'string') return `HMC dashboard: ${result.url} (${result.running ? 'running' : 'stopped'})`;
   if (typeof result.error === 'string') return `hmc: ${result.error}`;
   return JSON.stringify(result, null, 2);
+}
+
+/** Nothing happened in the session yet: no turn, no tool call, no model call (here or saved). */
+function untouched(s: Session): boolean {
+  return s.turn === 0 && s.records.size === 0 && s.ledger.totals().modelCalls === 0;
 }
 
 function layer1Stats(engine: ControlTarget, s: Session): Record<string, unknown> {

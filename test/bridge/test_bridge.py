@@ -7,6 +7,7 @@ import os
 import stat
 import sys
 import time
+import types
 import unittest
 
 from harness import REPO, BridgeCase, fake_sidecar_command, needs_build, needs_node
@@ -221,6 +222,34 @@ class BridgeTests(BridgeCase):
         bridge.sidecar.call = lambda method, params, timeout=None: seen.append(params) or real(method, params, timeout)
         ctx.commands["hmc"]("status")
         assert seen[-1]["session_id"] == "new"
+
+    def test_hmc_after_a_restart_is_about_the_session_hermes_cli_resumed(self):
+        # Issue 17, finding 2: `hermes chat --resume ID`, then /hmc before any message. No hook has
+        # run yet; Hermes' CLI (its plugin manager's `_cli_ref`) already holds the resumed id.
+        ctx = FakeCtx()
+        _, bridge = self.load_bridge(ctx, HMC_SIDECAR_COMMAND=fake_sidecar_command())
+        seen = []
+        real = bridge.sidecar.call
+        bridge.sidecar.call = lambda method, params, timeout=None: seen.append((method, params)) or real(method, params, timeout)
+        cli = types.SimpleNamespace(session_id="resumed-1", agent=None)
+        manager = types.SimpleNamespace(_cli_ref=cli)
+        self.hermes_cli.plugins.get_plugin_manager = lambda: manager
+        ctx.commands["hmc"]("status")
+        bridge.hmc_control({"action": "stats"})  # a call without a session id (a plugin's dispatch_tool)
+        assert [p["session_id"] for _, p in seen] == ["resumed-1", "resumed-1"]
+        # Once the agent is built its id is the one hooks use (a compression may have moved it on).
+        cli.agent = types.SimpleNamespace(session_id="moved-on")
+        ctx.commands["hmc"]("status")
+        assert seen[-1][1]["session_id"] == "moved-on"
+        # Outside the CLI (gateway, -q) there is no reference: the last session a hook named.
+        manager._cli_ref = None
+        FakeHermes(ctx, "hooked").run_turn(*TURNS[0])
+        ctx.commands["hmc"]("status")
+        assert seen[-1][1]["session_id"] == "hooked"
+        # A Hermes whose plugin manager cannot be asked fails open to the same.
+        self.hermes_cli.plugins.get_plugin_manager = lambda: (_ for _ in ()).throw(RuntimeError("no manager"))
+        ctx.commands["hmc"]("status")
+        assert seen[-1][1]["session_id"] == "hooked"
 
 
     def test_sidecar_killed_mid_turn_changes_nothing_and_restarts_later(self):

@@ -250,6 +250,10 @@ describe('/hmc status', () => {
     const text = await fresh.command({ session_id: '', raw_args: 'status' });
     expect(text).toContain('no model call in this session yet');
     expect(text).not.toMatch(/saved: [1-9]/);
+    // Hermes' CLI names its brand-new session before the first message (issue 17, finding 2): nothing held or saved yet.
+    expect(await fresh.command({ session_id: 'BRAND-NEW', raw_args: 'status' })).toContain('no model call in this session yet');
+    // …and a resumed one: its saved figures at once.
+    expect(await fresh.command({ session_id: 'OLD', raw_args: 'status' })).toMatch(/saved: [1-9]/);
   });
 });
 
