@@ -410,6 +410,8 @@ class BridgeTests(BridgeCase):
                 run(args)
         assert name == "hmc" and exited.exception.code == 3
         assert call.call_args[0][0][1:] == [str(REPO / "bin" / "hmc.js"), "dashboard", "status", "--state-dir", str(self.tmp)]
+        # Its hints then name `hermes hmc …`, the command line the user has (issue 17, finding 5).
+        assert call.call_args[1]["env"]["HMC_INVOKED_AS"] == "hermes hmc"
         # Without Node: no hook, tool or command, but `hermes hmc` explains.
         empty = self.tmp / "empty-bin"
         empty.mkdir()
