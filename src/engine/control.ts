@@ -229,8 +229,13 @@ function phaseIndexOf(deps: ControlDeps): PhaseIndex {
 function recallAction(engine: ControlTarget, s: Session, args: Record<string, unknown>): Record<string, unknown> {
   const id = String(args.id ?? '').trim();
   if (!id) return { error: 'id is required: the id a marker prints, e.g. recall id=r0123456789' };
+  // A recall reads only the session it is asked from (never another session's data); a person
+  // reads another one's copies from a terminal (issue 17, finding 5: session= was ignored).
+  const other = typeof args.session === 'string' && args.session.trim() !== '' && args.session.trim() !== s.id ? args.session.trim() : null;
+  const elsewhere = `\`hmc control recall id=${id.slice(0, 40)} --session <its id>\` in a terminal (in Hermes: \`hermes hmc control …\`) reads another session's copy`;
+  if (other) return { error: `recall reads only this session (${s.id}), not session=${other.slice(0, 80)}; ${elsewhere}` };
   const entry = engine.recall.get(s.id, id);
-  if (!entry) return { error: `nothing is kept under id ${JSON.stringify(id.slice(0, 40))} for this session (copies are kept for 7 days)` };
+  if (!entry) return { error: `nothing is kept under id ${JSON.stringify(id.slice(0, 40))} for this session (copies are kept for 7 days); ${elsewhere}` };
   // A layer-1 phase: the exact messages its summary stands for, a page at a time.
   if (entry.tool === '(phase)') return phaseRecall(id, JSON.parse(entry.content) as unknown[], args);
   if (args.lines === undefined || args.lines === null || args.lines === '') return { id, tool: entry.tool, content: entry.content };
