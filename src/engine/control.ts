@@ -6,6 +6,7 @@
  */
 import type { ConfigIssue, HmcConfig } from '../config/keys.js';
 import type { Saved } from '../core/savings.js';
+import { PERIODS, SCOPES } from '../store/action.js';
 import { createPhaseIndex } from '../store/phase-index.js';
 import { NULL_PHASE_INDEX, type PhaseIndex } from '../store/phase-types.js';
 import { indexAction, indexText } from './control-index.js';
@@ -53,7 +54,7 @@ export const CONTROL_HELP: Record<(typeof ACTIONS)[number], string> = {
   stats: 'tokens saved per strategy and per tool (input over all model calls, and in the context now)',
   index: 'phases summarised by layer 1: this session\'s list; query=words searches (scope=global: all sessions, limit=N); phase=N one phase\'s whole summary; session=ID another session',
   recall: 'the exact original of a shortened tool output: id=<the id a marker prints> [lines=A-B, the lines a marker names]; of a summarised phase, its messages a page at a time [messages=A-B; message=N lines=A-B]',
-  analytics: 'savings history: scope=global|project period=all|day|month|recent|project|tool|strategy limit=N',
+  analytics: `savings history: scope=${SCOPES.join('|')} period=${PERIODS.join('|')} limit=N`,
   dashboard: 'the live dashboard: sub_action (or action) = start | stop | status',
   sweep: 'replace recent tool outputs by a placeholder at the next model call: count=N (default: since the last user message)',
   manual_set: 'enabled=true|false: in manual mode automatic strategies stop (unless manual_mode.automatic_strategies)',
