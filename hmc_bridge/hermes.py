@@ -65,9 +65,30 @@ def cli_session():
     return None
 
 
+SKILL = "hmc-guide"  # its name in SKILL.md: Hermes makes a skill a slash command by its name
+
+
 def install_skill(plugin_dir):
+    """Copies the skill into Hermes' skills once (a user's edits are kept). Its name is not `hmc`:
+    Hermes offers every skill as a slash command of its name, and `/hmc` is the plugin's command
+    (issue 17, finding 5: the slash menu showed `/hmc` twice). A copy an earlier version installed
+    as `skills/hmc/` (frontmatter `name: hmc`, about `hmc_control`) moves to the new name, edits
+    and all."""
+    skills = hermes_home() / "skills"
     source = plugin_dir / "skills" / "hmc" / "SKILL.md"
-    target = hermes_home() / "skills" / "hmc" / "SKILL.md"
+    target = skills / SKILL / "SKILL.md"
+    old = skills / "hmc" / "SKILL.md"
+    if not target.exists() and old.is_file():
+        text = old.read_text(encoding="utf-8", errors="replace")
+        if text.startswith("---\nname: hmc\n") and "hmc_control" in text:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text.replace("name: hmc\n", "name: %s\n" % SKILL, 1), encoding="utf-8")
+            old.unlink()
+            try:
+                old.parent.rmdir()
+            except OSError:
+                pass  # something else lives there: left as it is
+            log.info("hmc: the skill is now %s (was hmc, a second /hmc in the slash menu)", SKILL)
     if source.is_file() and not target.exists():
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, target)

@@ -444,12 +444,30 @@ class BridgeTests(BridgeCase):
         assert exited.exception.code == 3  # `hmc dashboard status`: not running
 
     def test_skill_is_copied_only_when_missing(self):
-        target = self.home / "skills" / "hmc" / "SKILL.md"
+        target = self.home / "skills" / "hmc-guide" / "SKILL.md"
         self.load_bridge(FakeCtx(), HMC_SIDECAR_COMMAND=fake_sidecar_command())
-        assert target.read_text().startswith("---\nname: hmc")
+        # Not named hmc: Hermes makes a skill a slash command of its name, beside the plugin's /hmc.
+        assert target.read_text().startswith("---\nname: hmc-guide\n")
         target.write_text("my edits")
         self.load_bridge(FakeCtx(), HMC_SIDECAR_COMMAND=fake_sidecar_command())
         assert target.read_text() == "my edits"
+
+    def test_skill_installed_as_hmc_by_an_earlier_version_moves_to_its_new_name(self):
+        old = self.home / "skills" / "hmc" / "SKILL.md"
+        old.parent.mkdir(parents=True)
+        mine = (REPO / "skills" / "hmc" / "SKILL.md").read_text().replace("name: hmc-guide\n", "name: hmc\n") + "\nmy note\n"
+        old.write_text(mine)
+        self.load_bridge(FakeCtx(), HMC_SIDECAR_COMMAND=fake_sidecar_command())
+        moved = (self.home / "skills" / "hmc-guide" / "SKILL.md").read_text()
+        assert moved.startswith("---\nname: hmc-guide\n") and moved.endswith("my note\n")
+        assert not old.parent.exists()
+        # A user's own skill that happens to be called hmc is not ours: left alone.
+        other = self.home / "skills" / "hmc" / "SKILL.md"
+        other.parent.mkdir(parents=True)
+        other.write_text("---\nname: hmc\ndescription: my own\n---\n")
+        (self.home / "skills" / "hmc-guide" / "SKILL.md").unlink()
+        self.load_bridge(FakeCtx(), HMC_SIDECAR_COMMAND=fake_sidecar_command())
+        assert other.read_text().endswith("my own\n---\n")
 
 
     # -- against the real sidecar (needs `npm run build`) --------------------------------------------
