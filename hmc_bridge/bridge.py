@@ -266,7 +266,7 @@ class Bridge:
     # -- tool, command, host calls --------------------------------------------------------------
     def hmc_control(self, args, **kw):
         try:
-            params = {"session_id": kw.get("session_id") or self.last_session, "args": args if isinstance(args, dict) else {}}
+            params = {"session_id": kw.get("session_id") or self.current_session(), "args": args if isinstance(args, dict) else {}}
             answer = self.sidecar.call("hmc_control", params, CONTROL_TIMEOUT)
             if answer is None:
                 return json.dumps({"error": "HMC sidecar unavailable: %s" % self._why()})
@@ -276,9 +276,14 @@ class Bridge:
         except Exception as exc:
             return json.dumps({"error": "hmc_control failed: %s" % exc})
 
+    def current_session(self):
+        """The session a `/hmc` command is about (slash commands get no session id): the one Hermes'
+        CLI is on (a resumed one before its first message too), else the last one a hook named."""
+        return hermes.cli_session() or self.last_session
+
     def command(self, raw_args="", *args, **kw):
         try:
-            answer = self.sidecar.call("command", {"session_id": self.last_session, "raw_args": str(raw_args or "")}, CONTROL_TIMEOUT)
+            answer = self.sidecar.call("command", {"session_id": self.current_session(), "raw_args": str(raw_args or "")}, CONTROL_TIMEOUT)
             if answer is None:
                 return "HMC is not running: %s" % self._why()
             if "error" in answer:

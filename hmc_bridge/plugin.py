@@ -55,7 +55,9 @@ def _register_cli(ctx, node):
         if node is None:
             sys.stderr.write("hmc: Node.js (>= 20.19) is not on PATH; install it, then run `hermes hmc doctor`\n")
             sys.exit(1)
-        sys.exit(subprocess.call([node, str(PLUGIN_DIR / "bin" / "hmc.js")] + list(getattr(args, "hmc_args", None) or [])))
+        # Its hints name commands the way the user can type them here (`hermes hmc dashboard stop`).
+        env = dict(os.environ, HMC_INVOKED_AS="hermes hmc")
+        sys.exit(subprocess.call([node, str(PLUGIN_DIR / "bin" / "hmc.js")] + list(getattr(args, "hmc_args", None) or []), env=env))
 
     ctx.register_cli_command("hmc", "HMC's command line: doctor, dashboard, analytics, control", setup, run)
 

@@ -280,7 +280,9 @@ function prepareWrite(db: Database.Database): (recs: readonly CleanRecord[]) => 
 }
 
 function prepareRetention(db: Database.Database): (cutoff: number) => number {
-  const old = 'SELECT id FROM sessions WHERE started_at < @cutoff AND COALESCE(ended_at, started_at) < @cutoff';
+  // A session without an end is idle (resumable: issue 17, finding 4): its last turn dates it.
+  const old = `SELECT id FROM sessions WHERE started_at < @cutoff AND COALESCE(ended_at,
+    (SELECT MAX(time) FROM session_turn t WHERE t.session_id = sessions.id), started_at) < @cutoff`;
   const children = ['session_strategy', 'session_tool', 'session_turn'].map((t) =>
     db.prepare(`DELETE FROM ${t} WHERE session_id IN (${old})`),
   );

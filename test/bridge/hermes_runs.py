@@ -199,8 +199,9 @@ class Sandbox:
         sid = next((line.split("session_id:", 1)[1].strip() for line in err.splitlines() if "session_id:" in line), session)
         return proc.returncode, out, err, sid
 
-    def interactive(self):
-        return Interactive(self)
+    def interactive(self, *extra):
+        """`hermes chat` in a pseudo-terminal; `extra` goes on its command line (`"--resume", ID`)."""
+        return Interactive(self, extra)
 
     # -- what Hermes and HMC left behind ---------------------------------------------------------
     def stored_tools(self, session):
@@ -215,6 +216,16 @@ class Sandbox:
         """HMC's saved picture of a session (state dir `sessions/<id>.json`)."""
         name = re.sub(r"[^A-Za-z0-9._-]", "_", session)
         return json.loads((self.state / "sessions" / (name + ".json")).read_text())
+
+    def analytics_session(self, session):
+        """The session's row in HMC's analytics.db (a dict), or None."""
+        db = sqlite3.connect(self.state / "analytics.db")
+        try:
+            db.row_factory = sqlite3.Row
+            row = db.execute("SELECT * FROM sessions WHERE id=?", (session,)).fetchone()
+        finally:
+            db.close()
+        return dict(row) if row else None
 
     def events(self, session, kind=None):
         """HMC's events of a session (`session` None: of every session), oldest first."""
@@ -233,14 +244,14 @@ class Sandbox:
 class Interactive:
     """`hermes chat` as a person runs it, through a pseudo-terminal."""
 
-    def __init__(self, box):
+    def __init__(self, box, extra=()):
         self.box = box
         self.buf = b""
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: Hermes in the sandbox
             try:
                 os.chdir(box.work)
-                os.execve(box.install["hermes"], box.argv(), dict(box.env, TERM="xterm", COLUMNS="120", LINES="40"))
+                os.execve(box.install["hermes"], box.argv(*extra), dict(box.env, TERM="xterm", COLUMNS="120", LINES="40"))
             finally:
                 os._exit(127)
 

@@ -10,6 +10,7 @@ import { toolKind } from '../index.js';
 import { mainTextField, matchLine } from './envelope-fields.js';
 import type { NumberedBlock, ReadInfo } from './file-reads.js';
 import { fileLinesOf, headerPath, isEditTool, numberedBlock, toolRead } from './file-reads.js';
+import { isPlainTextPath, looksLikeLog } from './log-text.js';
 import { shellRead } from './shell-reads.js';
 import { replaceField, topLevelFields, type FieldSpan } from './json-fields.js';
 import { commandOf, isSearchCommand } from './shell-command.js';
@@ -204,7 +205,9 @@ function classify(tool: string, args: Record<string, unknown>, lines: readonly s
   // An edit's echo of the file (SWE-agent edit, Claude Code Edit) is kept whole: the agent checks its change there.
   if (isEditTool(tool)) return block !== null || headerPath(lines) !== undefined ? { kind: 'file' } : { kind: 'text' };
   const byShell = command !== undefined ? shellRead(command) : null;
-  if (byShell) return { kind: 'file', ...(byShell.path !== undefined ? { path: byShell.path } : {}), read: byShell };
+  // `cat logs/run.txt` printing a log is that log (log-text.ts), not a file the agent studies.
+  const printedLog = byShell !== null && byShell.path !== undefined && isPlainTextPath(byShell.path) && looksLikeLog(lines, byShell.path);
+  if (byShell && !printedLog) return { kind: 'file', ...(byShell.path !== undefined ? { path: byShell.path } : {}), read: byShell };
   // grep, find, ls… through any shell-like tool (Codex's argv, `bash -lc`, `cd x && rg`): a listing, never cut like a log.
   if (isSearchCommand(commandOf(args))) return { kind: 'search' };
   const swePath = headerPath(lines);

@@ -17,6 +17,7 @@ import { CardTitle } from './card-title.js';
 import { CopyLink } from './copy-link.js';
 import { statClass } from './stat-class.js';
 import { TurnCharts, type TurnSeries } from './turn-charts.js';
+import { StatePill } from './state-pill.js';
 
 type Loaded = Detail | 'loading' | 'missing' | 'failed';
 
@@ -70,7 +71,7 @@ export function SessionDetail({ id, epoch, onClose }: { id: string; epoch: numbe
         <div class=${statClass(model)}><div class="v small name" title=${model} data-testid="detail-model">${model || '--'}</div><div class="k">model</div></div>
         <div class="stat"><div class="v small">${fmtDateTime(s?.started_at ?? live?.started_at ?? 0)}</div><div class="k">started</div></div>
       </div>
-      <div class="meta"><span>project <b class="path">${project || '(no project)'}</b></span></div>
+      <div class="meta"><span>project <b class="path">${project || '(no project)'}</b></span>${found?.state ? html`<span><${StatePill} state=${found.state} /></span>` : null}</div>
       <div class="detail-charts"><${TurnCharts} series=${series} label=${`session ${id}`} sessionId=${id} /></div>
       <div class="card-grid detail-bars">
         <div><h3>By strategy</h3><${BarList} items=${sortedEntries(byStrategy)} label="Saved by strategy" empty="No strategy fired." /></div>
