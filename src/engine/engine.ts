@@ -26,6 +26,7 @@ import type { Summariser } from '../summarise/types.js';
 import { conversationOf, prepareCall, turnAnswer, type CallDeps, type CallHook } from './call.js';
 import { commandText, controlAction, type ControlDeps } from './control.js';
 import { sessionEndEvent, sessionRecord, toolEvent, turnAt, turnEvent, type TurnAt } from './events.js';
+import { DEFAULT_CONTEXT_WINDOW } from './batch.js';
 import { Layer1 } from './layer1.js';
 import { modelCallView } from './model-call.js';
 import { Persistence } from './persistence.js';
@@ -318,6 +319,8 @@ export class Engine implements HmcHostApi {
 
   /** A turn (or, with `left`, the session's time here) ended and its work is done: its events (under the config of the hook that ended it), record and save. */
   private ended(s: Session, at: TurnAt, config: HmcConfig, left?: 'ended' | 'idle'): void {
+    // The turn's stored context is the one its event shows (a later turn keeps it as it was).
+    if (s.turn === at.turn) s.ledger.endTurn(at.turn, s.contextWindow || DEFAULT_CONTEXT_WINDOW);
     const turn = turnEvent(s, config, at);
     if (turn) this.opts.sink.emit(turn);
     this.saved.record(s);

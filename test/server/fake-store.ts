@@ -10,9 +10,13 @@ function saved(r: SessionRecord): number {
 }
 
 function row(r: SessionRecord): SessionRow {
-  const { timeline: _t, by_strategy: _s, by_tool: _b, ...rest } = r;
+  const { timeline: _t, by_strategy: _s, by_tool: _b, work, model_calls, context_tokens, context_raw_tokens, cached_raw: _c, cached_hmc: _h, ...rest } = r;
   const s = saved(r);
-  return { ...rest, saved: s, savings_pct: r.input_tokens_raw > 0 ? Math.round((s / r.input_tokens_raw) * 10000) / 100 : 0 };
+  return {
+    ...rest, saved: s, savings_pct: r.input_tokens_raw > 0 ? Math.round((s / r.input_tokens_raw) * 10000) / 100 : 0,
+    model_calls: model_calls ?? 0, context_tokens: context_tokens ?? 0, context_raw_tokens: context_raw_tokens ?? context_tokens ?? 0,
+    recalls: work?.recalls ?? 0, rereads: work?.rereads ?? 0, elided: work?.elided ?? 0,
+  };
 }
 
 function add(into: Record<string, number>, from: Record<string, number>): void {
@@ -45,13 +49,13 @@ export function fakeStore(records: SessionRecord[]): StoreReader {
       }
       const total_saved = rs.reduce((s, r) => s + saved(r), 0);
       const total_input = rs.reduce((s, r) => s + r.input_tokens_raw, 0);
-      return { total_saved, total_sessions: rs.length, total_input, total_sent: 0, total_output: 0,
+      return { total_saved, total_sessions: rs.length, total_input, total_sent: 0, total_output: 0, model_calls: rs.reduce((s, r) => s + (r.model_calls ?? 0), 0),
         savings_pct: total_input > 0 ? Math.round((total_saved / total_input) * 10000) / 100 : 0, by_strategy, by_tool };
     },
     byDay: (q) => group((r) => new Date(r.started_at).toISOString().slice(0, 10), pick(q.project))
-      .filter(([day]) => Date.parse(day) >= Date.now() - q.days * 86_400_000)
+      .filter(([day]) => Date.parse(day) >= Date.now() - (q.days ?? 30) * 86_400_000)
       .map(([day, g]) => ({ day, ...g })),
-    byMonth: (q) => group((r) => new Date(r.started_at).toISOString().slice(0, 7), pick(q.project)).slice(-q.months).map(([month, g]) => ({ month, ...g })),
+    byMonth: (q) => group((r) => new Date(r.started_at).toISOString().slice(0, 7), pick(q.project)).slice(-(q.months ?? 12)).map(([month, g]) => ({ month, ...g })),
     byProject: (q) => group((r) => r.project_path, records)
       .map(([project_path, g]) => ({ project_path, saved_tokens: g.saved, input_tokens: g.input, sessions: g.sessions }))
       .sort((a, b) => b.saved_tokens - a.saved_tokens).slice(0, q.limit),
@@ -84,7 +88,9 @@ export function fakeStore(records: SessionRecord[]): StoreReader {
     },
     session(id) {
       const r = records.find((x) => x.session_id === id);
-      return r ? { ...r, saved: saved(r), savings_pct: r.input_tokens_raw > 0 ? Math.round((saved(r) / r.input_tokens_raw) * 10000) / 100 : 0 } : null;
+      if (!r) return null;
+      const timeline = r.timeline.map((p) => ({ ...p, context_raw_tokens: p.context_raw_tokens ?? p.context_tokens, model_calls: p.model_calls ?? 0 }));
+      return { ...row(r), by_strategy: r.by_strategy, by_tool: r.by_tool, timeline, cached_raw: r.cached_raw ?? 0, cached_hmc: r.cached_hmc ?? 0, outputs: r.work?.outputs ?? [] };
     },
     // Phases are tested over real SQLite files (test/server/phases.test.ts); this store has none.
     phases: () => [],

@@ -69,7 +69,7 @@ describe('hmc analytics', () => {
     expect(await command.run(['--db', path, '--json'])).toBe(0);
     expect(JSON.parse(out)).toEqual({
       scope: 'global', period: 'all', project: '', total_saved: 0, total_sessions: 0, total_input: 0, total_sent: 0, total_output: 0,
-      savings_pct: 0, by_strategy: {}, by_tool: {},
+      savings_pct: 0, model_calls: 0, by_strategy: {}, by_tool: {},
     });
     out = '';
     expect(await command.run(['--db', path, '--csv', '--period', 'tool'])).toBe(0);
