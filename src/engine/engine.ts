@@ -28,6 +28,7 @@ import { commandText, controlAction, type ControlDeps } from './control.js';
 import { sessionEndEvent, sessionRecord, toolEvent, turnAt, turnEvent, type TurnAt } from './events.js';
 import { DEFAULT_CONTEXT_WINDOW } from './batch.js';
 import { Layer1 } from './layer1.js';
+import { noteOutput } from './work.js';
 import { modelCallView } from './model-call.js';
 import { Persistence } from './persistence.js';
 import { Intake } from './intake.js';
@@ -136,10 +137,13 @@ export class Engine implements HmcHostApi {
       s.postResults.set(id, comp);
       if (s.postResults.size > MAX_POST_RESULTS) s.postResults.delete(s.postResults.keys().next().value as string);
       const seen = { id, tool, turn, before: comp.raw, after: comp.content, strategies: comp.steps.map((x) => x.strategy), isError: record.isError };
+      if (comp.content !== comp.raw) record.shortened = true;
+      const args = p.args;
       s.ledger.defer(() => {
         const { event, inspect } = toolEvent(s, seen, config, this.now());
         if (inspect) this.opts.sink.inspect(inspect);
         this.opts.sink.emit(event);
+        noteOutput(s, { key: id, tool, args, raw: seen.before, tokensRaw: event.tokens_before, tokensSent: event.tokens_after });
       });
       this.settler.schedule();
       return comp.content !== p.result ? { replace: comp.content } : {};
@@ -240,6 +244,18 @@ export class Engine implements HmcHostApi {
     if (this.lastActiveId && this.sessions.has(this.lastActiveId)) return this.sessions.get(this.lastActiveId) as Session;
     if (this.sessions.size === 1) return [...this.sessions.values()][0] as Session;
     return null;
+  }
+
+  /**
+   * The host plays the session again from its first message (`hmc replay --record`): it starts
+   * afresh here, whatever an earlier process saved of it, so its next record replaces the old one
+   * instead of adding the replay's figures to it (issue 17, finding 3: recorded twice, doubled).
+   */
+  startOver(id: string): void {
+    this.sessions.delete(id);
+    const s = new Session(id, this.now(), this.config.manual_mode.enabled);
+    s.projectPath = this.opts.projectPath ?? '';
+    this.sessions.set(id, s);
   }
 
   /** The session's picture as analytics records it. */

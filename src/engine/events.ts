@@ -210,5 +210,6 @@ export function sessionRecord(s: Session): SessionRecord {
     by_strategy: t.byStrategy,
     by_tool: t.byTool,
     timeline: s.ledger.snapshot().timeline,
+    work: s.work.figures(s.elidedCount()),
   };
 }
