@@ -54,7 +54,7 @@ export const CONTROL_HELP: Record<(typeof ACTIONS)[number], string> = {
   stats: 'context saved (now) and input saved over N model calls, per strategy and per tool; recalls and re-reads',
   index: 'phases summarised by layer 1: this session\'s list; query=words searches (scope=global: all sessions, limit=N); phase=N one phase\'s whole summary; session=ID another session',
   recall: 'the exact original of a shortened tool output: id=<the id a marker prints> [lines=A-B, the lines a marker names]; of a cleared call, its exact arguments; of a summarised phase, its messages a page at a time [messages=A-B; message=N lines=A-B]',
-  analytics: `savings history: scope=${SCOPES.join('|')} period=${PERIODS.join('|')} limit=N`,
+  analytics: `savings history: scope=${SCOPES.join('|')} period=${PERIODS.join('|')} limit=N since=YYYY-MM-DD until=YYYY-MM-DD by=tool|kind|program`,
   dashboard: 'the live dashboard: sub_action (or action) = start | stop | status',
   sweep: 'replace recent tool outputs by a placeholder at the next model call: count=N (default: since the last user message)',
   manual_set: 'enabled=true|false: in manual mode automatic strategies stop (unless manual_mode.automatic_strategies)',

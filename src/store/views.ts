@@ -23,7 +23,9 @@ export interface ModelRow {
   /** HMC's cache model: of `input` and of `sent`, the tokens read from the provider's cache. */
   cached_input: number;
   cached_sent: number;
-  /** Sessions recorded before the cache model was kept (priced as all written). */
+  /** Of `input` and `sent`, the part in sessions recorded before the cache model was kept (priced as plain input). */
+  plain_input: number;
+  plain_sent: number;
   sessions_without_cache_model: number;
 }
 
@@ -79,7 +81,8 @@ export class ViewQueries {
   constructor(db: Database.Database) {
     this.models = new Filtered(db, (w) => `SELECT model, COUNT(*) AS sessions, SUM(model_calls) AS calls, SUM(input_raw) AS input,
       SUM(input_hmc) AS sent, SUM(saved) AS saved, SUM(cached_raw) AS cached_input, SUM(cached_hmc) AS cached_sent,
-      SUM(CASE WHEN model_calls = 0 AND input_raw > 0 THEN 1 ELSE 0 END) AS old
+      SUM(CASE WHEN model_calls = 0 AND input_raw > 0 THEN 1 ELSE 0 END) AS old,
+      SUM(CASE WHEN model_calls = 0 THEN input_raw ELSE 0 END) AS plain_input, SUM(CASE WHEN model_calls = 0 THEN input_hmc ELSE 0 END) AS plain_sent
       FROM sessions${w(false)} GROUP BY model ORDER BY saved DESC, model`);
     const grouped = (column: string, extra: string) => new Filtered(db, (w) => `SELECT ${column} AS name, MIN(o.kind) AS kind,
       SUM(o.outputs) AS outputs, SUM(o.tokens_raw) AS raw, SUM(o.tokens_sent) AS sent
@@ -109,6 +112,8 @@ export class ViewQueries {
       saved: n(r.saved),
       cached_input: n(r.cached_input),
       cached_sent: n(r.cached_sent),
+      plain_input: n(r.plain_input),
+      plain_sent: n(r.plain_sent),
       sessions_without_cache_model: n(r.old),
     }));
   }

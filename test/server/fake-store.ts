@@ -3,6 +3,7 @@
  * store (sort, order, search, project, per day/month/project), for server and browser tests.
  */
 import type { SessionRecord } from '../../src/store/types.js';
+import type { ModelRow } from '../../src/store/views.js';
 import { EMPTY_STORE, type SessionRow, type SessionsQuery, type StoreReader } from '../../src/server/store-reader.js';
 
 function saved(r: SessionRecord): number {
@@ -59,6 +60,27 @@ export function fakeStore(records: SessionRecord[]): StoreReader {
     byProject: (q) => group((r) => r.project_path, records)
       .map(([project_path, g]) => ({ project_path, saved_tokens: g.saved, input_tokens: g.input, sessions: g.sessions }))
       .sort((a, b) => b.saved_tokens - a.saved_tokens).slice(0, q.limit),
+    byModel(q = {}) {
+      const m = new Map<string, ModelRow>();
+      for (const r of pick(q.project)) {
+        const row = m.get(r.model) ?? { model: r.model, sessions: 0, model_calls: 0, input: 0, sent: 0, saved: 0, cached_input: 0, cached_sent: 0, plain_input: 0, plain_sent: 0, sessions_without_cache_model: 0 };
+        const calls = r.model_calls ?? 0;
+        row.sessions++;
+        row.model_calls += calls;
+        row.input += r.input_tokens_raw;
+        row.sent += r.input_tokens_hmc;
+        row.saved += saved(r);
+        row.cached_input += r.cached_raw ?? 0;
+        row.cached_sent += r.cached_hmc ?? 0;
+        if (calls === 0) {
+          row.plain_input += r.input_tokens_raw;
+          row.plain_sent += r.input_tokens_hmc;
+          row.sessions_without_cache_model++;
+        }
+        m.set(r.model, row);
+      }
+      return [...m.values()].sort((a, b) => b.saved - a.saved);
+    },
     byStrategy(q = {}) {
       const m: Record<string, number> = {};
       for (const r of pick(q.project)) add(m, r.by_strategy);

@@ -1,0 +1,18 @@
+/**
+ * GET /api/models[?project=&since=&until=] — per model: sessions, model calls, input without HMC
+ * and as sent, the cache model's reads, and the estimated input cost with and without HMC from
+ * the price table (docs/glossary.md "cost"), largest saving first.
+ *
+ * Invariant: read-only; every cost is labelled an estimate (`basis`).
+ */
+import type { RouteHandler } from '../context.js';
+import { sendJson } from '../respond.js';
+import { windowParam } from '../query.js';
+import { COST_BASIS, costSaved, priceModels } from '../../store/pricing.js';
+
+export const apiModels: RouteHandler = async (ctx, req, res, url) => {
+  const w = windowParam(url.searchParams);
+  const store = await ctx.store.get();
+  const models = priceModels(store.byModel(w), ctx.pricing);
+  sendJson(req, res, { models, total: costSaved(models, ctx.pricing), currency: ctx.pricing.currency, basis: COST_BASIS });
+};
