@@ -156,7 +156,9 @@ export class Layer1 {
     const previous = range.extends !== undefined ? s.phases.find((p) => p.id === range.extends) : undefined;
     const waiting: Waiting = { from: range.from, to: range.to, digest: rangeDigest(s.messages, range.from, range.to), tokensBefore: range.tokens, ...(previous ? { extends: previous.id } : {}) };
     this.inFlight.set(s, waiting);
-    const messages = s.messages.slice(range.from, range.to + 1).map(asMessage);
+    // An update reads only what came after the range's summary (the prompt says so): the summary
+    // stands for the rest, which the summariser already read once.
+    const messages = s.messages.slice(previous ? previous.to + 1 : range.from, range.to + 1).map(asMessage);
     const done = (result: SummaryResult): void => {
       this.inFlight.delete(s);
       c.tokensIn += result.tokensIn;
