@@ -137,6 +137,20 @@ describe('compress', () => {
   });
 });
 
+describe('engine_session', () => {
+  it('lets a session a compaction moved to a new id (Hermes 0.16) recall the compaction’s phases, and never ends a session', async () => {
+    const e = make(new NoteSummariser());
+    const result = await e.compress({ session_id: 'old', messages: conversation(5, 3), threshold_tokens: 20_000 });
+    const id = result.recall_ids?.[0] ?? '';
+    expect((await e.control({ session_id: 'new', args: { action: 'recall', id } })).error).toBeDefined();
+    e.engineSession({ session_id: 'new', event: 'start', boundary_reason: 'compression', old_session_id: 'old' });
+    await e.flushSaves();
+    expect((await e.control({ session_id: 'new', args: { action: 'recall', id } })).phase).toBe(true);
+    e.engineSession({ session_id: 'old', event: 'end' });
+    expect(e.sessions.get('old')?.endedAt).toBeNull();
+  });
+});
+
 describe('update_from_response', () => {
   it('records the provider\u2019s usage with HMC\u2019s figures for the call it counted, and none for a call it did not', () => {
     const usage: UsageRecord[] = [];
