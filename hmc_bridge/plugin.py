@@ -15,7 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import control_schema, hermes
+from . import control_schema, engine, hermes
 from .bridge import Bridge
 from .sidecar import Sidecar
 
@@ -106,6 +106,7 @@ def register(ctx, **_kw):
             ctx.register_middleware("llm_request", bridge.llm_request)
         ctx.register_tool(name="hmc_control", toolset="hmc_tools", schema=bridge.tool_schema, handler=bridge.hmc_control,
                           description=bridge.tool_schema["description"], emoji="\U0001F9ED")
+        engine.register(ctx, bridge)  # `context.engine: hmc`: HMC owns compaction too (docs/hermes.md)
         if hasattr(ctx, "register_command"):
             ctx.register_command("hmc", bridge.command, description="HMC: status, stats, analytics, dashboard action=start …",
                                  args_hint="status | stats | analytics | dashboard action=start")

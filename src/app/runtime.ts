@@ -136,7 +136,7 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
     config: () => config.config,
     stateDir,
     sink: sink ?? NULL_SINK,
-    recorder: { record: (rec) => recorder?.record(rec) },
+    recorder: { record: (rec) => recorder?.record(rec), recordUsage: (row) => recorder?.recordUsage(row) },
     phases,
     log,
     projectPath,

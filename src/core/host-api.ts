@@ -7,6 +7,7 @@
  * Params reach these methods checked (src/protocol/guards.ts for the sidecar, the types for a
  * TypeScript host), so implementations trust the types and check only what the values mean.
  */
+import type { ContextEngineApi } from './context-engine.js';
 import type { Message, ToolCall } from './message.js';
 
 /** A tool's JSON schema as hosts register it (OpenAI function format). */
@@ -218,8 +219,11 @@ export interface CommandParams {
   raw_args: string;
 }
 
-/** What a host calls. Every method answers; none throws. */
-export interface HmcHostApi {
+/**
+ * What a host calls. Every method answers; none throws. The context engine's methods
+ * (core/context-engine.ts) are there when the implementation is one (capability `context_engine`).
+ */
+export interface HmcHostApi extends Partial<ContextEngineApi> {
   hello(params: HelloParams): HelloResult;
   preToolCall(params: PreToolCallParams): Record<string, never>;
   postToolCall(params: PostToolCallParams): PostToolCallResult;

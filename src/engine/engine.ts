@@ -17,6 +17,10 @@ import type {
   PreLlmCallResult, PreModelCallParams, PreModelCallResult, PreToolCallParams, SessionEndParams, SessionFinalizeParams,
 } from '../core/host-api.js';
 import type { Message } from '../core/message.js';
+import type {
+  CompressParams, CompressResult, ContextEngineApi, EngineSessionParams, ShouldCompressParams, ShouldCompressResult, UpdateFromResponseParams,
+} from '../core/context-engine.js';
+import { ContextEngineMethods } from './context-engine.js';
 import { helloAnswer } from './hello.js';
 import { hostCapabilities } from '../hosts/capabilities.js';
 import type { EventSink } from '../events/types.js';
@@ -66,7 +70,7 @@ export interface EngineOptions {
   summariser?: () => Summariser | null;
 }
 
-export class Engine implements HmcHostApi {
+export class Engine implements HmcHostApi, ContextEngineApi {
   readonly sessions = new Map<string, Session>();
   /** Exact copies of the outputs HMC shortened, for `hmc_control action=recall`. */
   readonly recall: RecallStore;
@@ -83,6 +87,7 @@ export class Engine implements HmcHostApi {
   private readonly settler: Settler;
   private readonly saved: Persistence;
   private readonly intake: Intake;
+  private readonly contextEngine: ContextEngineMethods;
   private readonly now: () => number;
 
   constructor(private readonly opts: EngineOptions) {
@@ -95,6 +100,13 @@ export class Engine implements HmcHostApi {
       sessions: () => this.sessions.values(), autoSettle: opts.autoSettle !== false, endBudgetMs: opts.endBudgetMs ?? END_BUDGET_MS,
       catchUpDeps: (s, deadline) => this.intake.catchUpDeps(s, this.config, deadline), guard: (what, fn, fallback) => this.guard(what, fn, fallback),
       ...(opts.holdBackground ? { holdBackground: opts.holdBackground } : {}),
+    });
+    this.contextEngine = new ContextEngineMethods({
+      config: () => this.config, session: (id) => this.session(id), held: (id) => this.sessions.get(id), recorder: opts.recorder, recall: this.recall,
+      save: (s) => this.saved.save(s), schedule: () => this.settler.schedule(), now: this.now, log: opts.log,
+      compaction: () => ({
+        config: this.config, summariser: opts.summariser?.() ?? null, recall: this.recall, phases: opts.phases ?? null, sink: opts.sink, now: this.now, log: opts.log,
+      }),
     });
   }
 
@@ -195,6 +207,24 @@ export class Engine implements HmcHostApi {
     this.guard('host_gone', () => {
       for (const s of [...this.sessions.values()]) this.release(s, undefined, 'idle');
     }, undefined);
+  }
+
+  // ——— as the host's context engine (context-engine.ts) ———
+
+  shouldCompress(p: ShouldCompressParams): ShouldCompressResult {
+    return this.contextEngine.shouldCompress(p);
+  }
+
+  compress(p: CompressParams): Promise<CompressResult> {
+    return this.contextEngine.compress(p);
+  }
+
+  updateFromResponse(p: UpdateFromResponseParams): Record<string, never> {
+    return this.contextEngine.updateFromResponse(p);
+  }
+
+  engineSession(p: EngineSessionParams): Record<string, never> {
+    return this.contextEngine.engineSession(p);
   }
 
   async control(params: ControlParams): Promise<Record<string, unknown>> {

@@ -156,7 +156,9 @@ export class Layer1 {
     const previous = range.extends !== undefined ? s.phases.find((p) => p.id === range.extends) : undefined;
     const waiting: Waiting = { from: range.from, to: range.to, digest: rangeDigest(s.messages, range.from, range.to), tokensBefore: range.tokens, ...(previous ? { extends: previous.id } : {}) };
     this.inFlight.set(s, waiting);
-    const messages = s.messages.slice(range.from, range.to + 1).map(asMessage);
+    // An update reads only what came after the range's summary (the prompt says so): the summary
+    // stands for the rest, which the summariser already read once.
+    const messages = s.messages.slice(previous ? previous.to + 1 : range.from, range.to + 1).map(asMessage);
     const done = (result: SummaryResult): void => {
       this.inFlight.delete(s);
       c.tokensIn += result.tokensIn;
@@ -226,7 +228,9 @@ export class Layer1 {
     const bc = config.background_compression;
     const c = this.counter(s);
     if (waiting.to >= s.messages.length || rangeDigest(s.messages, waiting.from, waiting.to) !== waiting.digest) return;
-    const id = previous?.id ?? (s.phases.reduce((n, p) => Math.max(n, p.id), 0) + 1);
+    // After the highest id ever used: a compaction's phases are no longer held, but keep their ids.
+    const id = previous?.id ?? (s.phases.reduce((n, p) => Math.max(n, p.id), s.engine.last_phase_id) + 1);
+    s.engine.last_phase_id = Math.max(s.engine.last_phase_id, id);
     const phase: Phase = {
       id,
       from: waiting.from,
@@ -299,11 +303,11 @@ function asMessage(m: MessageState): Message {
   return m.source;
 }
 
-/** A digest of messages [from, to] as the host sent them. */
-function rangeDigest(messages: readonly MessageState[], from: number, to: number): string {
+/** A digest of messages [from, to] as the host sent them (role and content, as held). */
+export function rangeDigest(messages: readonly { role: string; raw: unknown }[], from: number, to: number): string {
   const h = createHash('sha1');
   for (let i = from; i <= to; i++) {
-    const m = messages[i] as MessageState;
+    const m = messages[i] as { role: string; raw: unknown };
     h.update(m.role);
     h.update('\u0000');
     h.update(typeof m.raw === 'string' ? m.raw : JSON.stringify(m.raw) ?? '');

@@ -10,6 +10,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { StoredTurn } from './record.js';
+import { UsageQueries, type SessionUsage } from './usage.js';
 import {
   pct,
   SESSION_SORTS,
@@ -92,6 +93,7 @@ export class Queries {
   private readonly oneTurns: Database.Statement;
   private readonly oneOutputs: Database.Statement;
   private readonly views: ViewQueries;
+  private readonly usageQ: UsageQueries;
 
   constructor(db: Database.Database, protected readonly clock: () => number = Date.now) {
     this.totals = new Filtered(db, (w) => `SELECT COUNT(*) AS sessions, COALESCE(SUM(saved), 0) AS saved,
@@ -137,6 +139,12 @@ export class Queries {
     this.oneOutputs = db.prepare(`SELECT tool, program, kind, outputs, tokens_raw, tokens_sent FROM session_output
       WHERE session_id = ? ORDER BY tokens_raw - tokens_sent DESC, tool, program`);
     this.views = new ViewQueries(db);
+    this.usageQ = new UsageQueries(db);
+  }
+
+  /** The provider's usage of the session's model calls (context-engine hosts; null when none was reported). */
+  usage(sessionId: string): SessionUsage | null {
+    return this.usageQ.usage(sessionId);
   }
 
   summary(q: Window = {}): Summary {
@@ -370,6 +378,7 @@ export const EMPTY_ANSWERS: StoreQueries = {
   byModel: () => [],
   byOutput: () => [],
   work: () => ({ ...EMPTY_WORK, top: [] }),
+  usage: () => null,
 };
 
 function sessionRow(r: Row): SessionRow {

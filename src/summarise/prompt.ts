@@ -39,7 +39,15 @@ export interface PromptInput {
   messages: readonly Message[];
   previous?: string;
   maxTokens: number;
+  /** What the user asked to keep in full (a compaction's focus topic). */
+  focus?: string;
+  /** A memory provider's notes for the handoff. */
+  notes?: string;
 }
+
+/** The most characters of a focus topic and of memory notes a request carries. */
+const FOCUS_CHARS = 500;
+const NOTES_CHARS = 6000;
 
 export async function buildPrompt(input: PromptInput, budgetChars = DEFAULT_REQUEST_BUDGET_CHARS): Promise<Prompt> {
   let redactions = 0;
@@ -49,7 +57,10 @@ export async function buildPrompt(input: PromptInput, budgetChars = DEFAULT_REQU
     redactions += r.count;
     previous = cutMiddle(r.text, Math.floor(budgetChars / 2));
   }
-  const range = await renderRange(input.messages, Math.max(1000, budgetChars - previous.length));
+  const focus = input.focus?.trim() ? redactSecrets(cutMiddle(input.focus.trim(), FOCUS_CHARS)) : null;
+  const notes = input.notes?.trim() ? redactSecrets(cutMiddle(input.notes.trim(), NOTES_CHARS)) : null;
+  redactions += (focus?.count ?? 0) + (notes?.count ?? 0);
+  const range = await renderRange(input.messages, Math.max(1000, budgetChars - previous.length - (notes?.text.length ?? 0)));
   redactions += range.redactions;
   const n = input.messages.length;
   const cuts =
@@ -82,14 +93,20 @@ export async function buildPrompt(input: PromptInput, budgetChars = DEFAULT_REQU
         'Write the note.',
       ].join('\n');
   const system = instructions(Math.max(50, Math.floor(input.maxTokens * 0.85)));
+  // A compaction's extras (issue 16): what the user wants kept, and a memory provider's notes.
+  const asked = [
+    ...(notes ? ['', 'Notes handed over for this note (record what matters in them too):', '', '<notes>', notes.text, '</notes>'] : []),
+    ...(focus ? ['', `The user asked to keep in particular everything about: ${focus.text}. Record it in full detail, even where other items must be shorter.`] : []),
+  ];
+  const content = asked.length > 0 ? `${user}\n${asked.join('\n')}` : user;
   return {
     messages: [
       { role: 'system', content: system },
-      { role: 'user', content: user },
+      { role: 'user', content },
     ],
     redactions,
     omitted: range.omitted,
-    chars: system.length + user.length,
+    chars: system.length + content.length,
   };
 }
 

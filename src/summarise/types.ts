@@ -20,6 +20,10 @@ export interface SummaryRequest {
   previous?: string;
   /** The most tokens the summary may take. */
   maxTokens: number;
+  /** What the user asked the summary to keep in full (Hermes' `/compress <topic>`). */
+  focus?: string;
+  /** Notes a memory provider handed over for the summary (Hermes' `memory_context`). */
+  notes?: string;
 }
 
 export type SummaryResult =

@@ -146,13 +146,14 @@ class Sandbox:
     """One Hermes install in a throwaway HERMES_HOME, talking to a scripted model server."""
 
     def __init__(self, case, install, script, files, hmc_config=None, root=None, hmc=True, context_length=131072,
-                 compression=None, toolsets="file,terminal,hmc_tools", real_usage=False, shape=W.CHAT):
+                 compression=None, toolsets="file,terminal,hmc_tools", real_usage=False, shape=W.CHAT, hermes_config=""):
         """`root`: a folder to build the sandbox in and keep (scripts/real-session.py), else a
         temporary one removed when the test ends. `hmc` False: the plugin is installed but not
         enabled (Hermes as it runs without HMC). `compression`: Hermes' own compressor off (None)
         or on with these `compression:` keys. `real_usage`: the model server reports a request's
         size as its prompt tokens, as a provider does. `shape`: the request shape Hermes sends
-        (wire_shapes.CHAT, ANTHROPIC or RESPONSES; MODEL_CONFIG)."""
+        (wire_shapes.CHAT, ANTHROPIC or RESPONSES; MODEL_CONFIG). `hermes_config`: more YAML for
+        Hermes' config.yaml (e.g. `context:` with `engine: hmc`)."""
         self.install = install
         self.shape = shape
         self.toolsets = toolsets
@@ -172,7 +173,7 @@ class Sandbox:
         compression = "\n".join("  %s: %s" % kv for kv in dict({"enabled": "true"}, **compression).items()) if compression is not None else "  enabled: false"
         (self.home / "config.yaml").write_text(
             MODEL_CONFIG[shape].format(model=SHAPE_MODEL[shape], port=self.server.port, context_length=context_length)
-            + HOME_CONFIG.format(plugins="hmc" if hmc else "", compression=compression))
+            + HOME_CONFIG.format(plugins="hmc" if hmc else "", compression=compression) + hermes_config)
         self.state = self.home / "hmc_state"
         proxy = "http://127.0.0.1:%d" % self.server.port
         self.env = {"PATH": os.environ["PATH"], "HOME": str(user_home), "HERMES_HOME": str(self.home), "LANG": "C.UTF-8",

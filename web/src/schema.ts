@@ -111,5 +111,23 @@ export const phaseHit = shape({
 export type PhaseHit = Infer<typeof phaseHit>;
 export const phaseSearchResponse = shape({ query: str, scope: literal('session', 'global'), search: str, hits: arrayOf(phaseHit) });
 
+/** The provider's usage of a session's model calls (GET /api/sessions/:id/usage; context-engine hosts). */
+const usageCall = shape({
+  seq: num, at: num, model: str, provider: str, prompt_tokens: num, completion_tokens: num, cache_read_tokens: num,
+  cache_write_tokens: num, reasoning_tokens: num, hmc_input: nullable(num), raw_input: nullable(num), hmc_cached: nullable(num),
+});
+export type UsageCall = Infer<typeof usageCall>;
+export const sessionUsage = shape({
+  session_id: str,
+  totals: shape({
+    calls: num, prompt_tokens: num, completion_tokens: num, cache_read_tokens: num, cache_write_tokens: num, reasoning_tokens: num,
+    hmc_calls: num, hmc_input: num, hmc_cached: num,
+  }),
+  models: arrayOf(shape({ model: str, calls: num })),
+  calls: arrayOf(usageCall),
+});
+export type SessionUsage = Infer<typeof sessionUsage>;
+export const usageResponse = shape({ session_id: str, usage: nullable(sessionUsage) });
+
 export const eventsResponse = shape({ events: arrayOf((v: unknown): v is unknown => true), found: bool });
 export const helloData = shape({ time: num, resumed: optional(bool), version: optional(str) });
