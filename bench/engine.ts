@@ -16,7 +16,8 @@ import type { Message } from '../src/core/message.js';
 import { NULL_SINK } from '../src/events/types.js';
 
 const ROOT = join(import.meta.dirname, '..');
-const CORPUS = join(ROOT, '..', 'shared', 'corpus', 'swe-agent');
+/** The shared corpus beside the checkout ($HMC_SHARED_CORPUS in a worktree elsewhere). */
+const CORPUS = join(process.env.HMC_SHARED_CORPUS ?? join(ROOT, '..', 'shared', 'corpus'), 'swe-agent');
 
 export interface BenchRow {
   name: string;

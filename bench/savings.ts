@@ -6,7 +6,8 @@
  * and sessions restored exactly with every invariant held.
  *
  * Corpora: ../shared/corpus/swe-agent, and the development corpus of long sessions built by
- * bench/corpus/convert.py (its agents' folders under $HMC_DEV_CORPUS, default ../devcorpus);
+ * bench/corpus/convert.py (its agents' folders under $HMC_DEV_CORPUS, default ../devcorpus; the shared corpus under
+ * $HMC_SHARED_CORPUS, default ../shared/corpus);
  * each is skipped with a note when absent. The host-neutral figures (chars/4, the same for every
  * plugin) come from ../shared/bench/replay.py --driver ts: docs/engine.md gives both.
  * Run: `npm run bench -- savings`.
@@ -18,6 +19,7 @@ import { parseSession, replaySession } from '../src/app/replay.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const DEV = process.env.HMC_DEV_CORPUS ?? join(ROOT, '..', 'devcorpus');
+const SHARED = process.env.HMC_SHARED_CORPUS ?? join(ROOT, '..', 'shared', 'corpus');
 
 export interface SavingsRow {
   corpus: string;
@@ -34,7 +36,7 @@ export interface SavingsRow {
 
 /** The corpora found: the shared one, then each agent folder of the development corpus. */
 export function corpora(): { name: string; dir: string }[] {
-  const out = [{ name: 'shared/corpus/swe-agent', dir: join(ROOT, '..', 'shared', 'corpus', 'swe-agent') }];
+  const out = [{ name: 'shared/corpus/swe-agent', dir: join(SHARED, 'swe-agent') }];
   if (existsSync(DEV)) {
     for (const agent of readdirSync(DEV).sort()) {
       const dir = join(DEV, agent);

@@ -12,7 +12,7 @@
  * Invariant: context only ever raises a score (never lowers one), and every rule looks at a
  * bounded window, so scoring stays linear in the number of lines.
  */
-import { importance, isPassingTestLine, reportsFailure, reportsWarning } from './signals.js';
+import { CONTEXT_ANYWHERE, importance, isPassingTestLine, linesToCheck, reportsFailure, reportsWarning } from './signals.js';
 
 /** 3 summary / headline / root cause / failing title, 2 failure or its detail, 1 warning / location, 0 none. */
 export type Score = 0 | 1 | 2 | 3;
@@ -39,7 +39,6 @@ const BOX_END = /^\s*[╵└]/;
  * words anywhere (the rules below test the line again precisely).
  */
 const TRIGGER_AT_START = /^(?:\s|panic: |goroutine |\d+\) |Caused by:)/;
-const TRIGGER_ANYWHERE = /Traceback \(|above exception|panicked at|terminate called|\[cause\]:/;
 const BLANK = /^\s*$/;
 const INDENT = /^\s*/;
 
@@ -54,8 +53,11 @@ function indentOf(line: string): number {
   return (INDENT.exec(line)?.[0] ?? '').replace(/\t/g, '    ').length;
 }
 
-/** Scores every line of `lines[0, count)`; see the header for the rules. */
-export function lineScores(lines: readonly string[], count: number): Uint8Array {
+/**
+ * Scores every line of `lines[0, count)`; see the header for the rules. `hot` (from
+ * `linesToCheck`) says which lines may matter at all: the others are never tested one by one.
+ */
+export function lineScores(lines: readonly string[], count: number, hot: Uint8Array = linesToCheck(lines, count)): Uint8Array {
   const scores = new Uint8Array(count);
   // A passing test's line stays 0 whatever its title names or its neighbours say.
   const passing = new Uint8Array(count);
@@ -65,6 +67,7 @@ export function lineScores(lines: readonly string[], count: number): Uint8Array 
   };
   let failing = false;
   for (let i = 0; i < count; i++) {
+    if (hot[i] === 0) continue;
     const line = at(i);
     if (isPassingTestLine(line)) {
       passing[i] = 1;
@@ -77,7 +80,7 @@ export function lineScores(lines: readonly string[], count: number): Uint8Array 
 
   for (let i = 0; i < count; i++) {
     const line = at(i);
-    if (passing[i] === 1 || (!TRIGGER_AT_START.test(line) && !TRIGGER_ANYWHERE.test(line))) continue;
+    if (passing[i] === 1 || (!TRIGGER_AT_START.test(line) && !(hot[i] === 1 && CONTEXT_ANYWHERE.test(line)))) continue;
     if (PY_TRACEBACK.test(line)) {
       raise(i, 2);
       pythonTraceback(i);
@@ -183,7 +186,7 @@ export function lineScores(lines: readonly string[], count: number): Uint8Array 
         continue;
       }
       if (boxed ? BOX_END.test(line) || !BOX_PREFIX.test(line) : !(indentOf(line) > own || DETAIL_SHAPE.test(line))) break;
-      if (j > i + 1 && (reportsFailure(line) || reportsWarning(line)) && indentOf(line) <= own) break;
+      if (j > i + 1 && hot[j] === 1 && (reportsFailure(line) || reportsWarning(line)) && indentOf(line) <= own) break;
       raise(j, s);
       taken++;
       j++;
