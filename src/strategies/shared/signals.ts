@@ -140,6 +140,18 @@ export function reportsFailure(text: string): boolean {
 }
 
 /**
+ * True when some line of the text reports a failure the way truncation reads lines: a passing
+ * test's line does not, whatever its title names (`✓ rejects invalid_json_異常系`). What the
+ * invariant checker asks of an output before and after a cut.
+ */
+export function someLineReportsFailure(text: string): boolean {
+  if (!reportsFailure(text)) return false;
+  const lines = text.split('\n');
+  const hot = linesToCheck(lines, lines.length, text);
+  return lines.some((line, i) => hot[i] === 1 && reportsFailure(line) && !isPassingTestLine(line));
+}
+
+/**
  * The failure tokens of one line, lower-cased (`error`, `fehler`, `typeerror`, `exit code 1`,
  * `✕`…), zero counts aside; none for a passing test's line. Truncation keeps at least one line
  * for each distinct token, so no failure word of the input is missing from the output.
