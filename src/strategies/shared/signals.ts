@@ -15,8 +15,11 @@
  * languages (German, French, Spanish, Portuguese, Italian, Dutch, Polish, Turkish, Russian,
  * Chinese, Japanese, Korean) and by shape alone: failing-test marks (✗ ✕ ✘ ❌ ✖ ×, TAP `not ok`,
  * bun's `(fail)`), Kubernetes pod states, apt's `E:`, make's `***`, HTTP 5xx in access logs.
- * Context rules (a traceback's last line, a warning's detail lines) live in line-scores.ts.
+ * Context rules (a traceback's last line, a warning's detail lines) live in line-scores.ts. In a
+ * package manager's progress line, package names are names (`es-errors`, `Deprecated`): the
+ * words are looked for outside them (package-steps.ts).
  */
+import { withoutPackageNames } from './package-steps.js';
 
 /** Zero counts and empty error fields, blanked out before looking for failure words. */
 const ZERO_COUNTS: readonly RegExp[] = [
@@ -136,7 +139,8 @@ function failureIn(text: string, wide: boolean): boolean {
  * counts aside.
  */
 export function reportsFailure(text: string): boolean {
-  return failureIn(text, NON_ASCII.test(text));
+  const checked = text.includes('\n') ? text : withoutPackageNames(text);
+  return failureIn(checked, NON_ASCII.test(checked));
 }
 
 /**
@@ -158,7 +162,7 @@ export function someLineReportsFailure(text: string): boolean {
  */
 export function failureTokens(line: string): string[] {
   if (!reportsFailure(line) || isPassingTestLine(line)) return [];
-  const rest = withoutZeroCounts(line);
+  const rest = withoutZeroCounts(withoutPackageNames(line));
   const tokens: string[] = [];
   for (const re of TOKEN_PATTERNS) {
     re.lastIndex = 0;
@@ -193,22 +197,24 @@ export function isSummaryLine(line: string): boolean {
 }
 
 /** Warnings and deprecations: not failures, but facts worth keeping from a cut middle. */
-const WARNING_LINE = /\b(?:warn(?:ing|ings)?|deprecat\w*|warnung|avertissement|advertencia|aviso|avviso)\b|^W: |[a-z0-9]Warning\b/i;
-const FOREIGN_WARNING = /предупреждени|警告|경고/;
+const WARNING_LINE = /\b(?:warn(?:ing|ings)?|deprecat\w*|abandoned|warnung|avertissement|advertencia|aviso|avviso)\b|^W: |[a-z0-9]Warning\b/i;
+/** Other scripts' words, and the warning sign linters print (biome, oxlint: `⚠ Unexpected any`). */
+const FOREIGN_WARNING = /предупреждени|警告|경고|⚠/;
 
 /**
  * Locations and stack frames: `src/a.ts:12:5`, `File "x.py", line 3`, `    at f (x.js:1:2)`,
  * `#3 0x…`, `goroutine 7 [running]`. The `path.ext:line` test anchors on the dot so it stays linear.
  */
 const LOCATION_LINE =
-  /\.[A-Za-z][A-Za-z0-9]{0,7}:\d+\b|^\s*File "[^"]*", line \d+|^\s+at \S|^\s*#\d+\s+0x[0-9a-f]+|^goroutine \d+ \[|\b(?:at|on) line \d+|, line \d+|\.[A-Za-z][A-Za-z0-9]{0,7}\(\d+,\d+\)/i;
+  /^In \S+ line \d+:$|\.[A-Za-z][A-Za-z0-9]{0,7}:\d+\b|^\s*File "[^"]*", line \d+|^\s+at \S|^\s*#\d+\s+0x[0-9a-f]+|^goroutine \d+ \[|\b(?:at|on) line \d+|, line \d+|\.[A-Za-z][A-Za-z0-9]{0,7}\(\d+,\d+\)/i;
 
 /** Assertion details: `assert x == y`, jest's `Expected:` / `Received:`, Rust's `left:` / `right:`. */
 const ASSERTION_LINE = /\bassert\w*\b|^\s*(?:Expected|Received|expected|actual|left|right|got|want)\s*[:=]/i;
 
 /** True for a warning or deprecation line. */
 export function reportsWarning(line: string): boolean {
-  return warningIn(line, NON_ASCII.test(line));
+  const checked = withoutPackageNames(line);
+  return warningIn(checked, NON_ASCII.test(checked));
 }
 
 function warningIn(line: string, wide: boolean): boolean {
@@ -234,9 +240,10 @@ export function isPassingTestLine(line: string): boolean {
 export function importance(line: string): 0 | 1 | 2 | 3 {
   if (isPassingTestLine(line)) return 0;
   if (SUMMARY_LINE.test(line) || isFailingTestTitle(line)) return 3;
-  const wide = NON_ASCII.test(line);
-  if (failureIn(line, wide)) return 2;
-  if (warningIn(line, wide) || LOCATION_LINE.test(line) || ASSERTION_LINE.test(line)) return 1;
+  const checked = withoutPackageNames(line);
+  const wide = NON_ASCII.test(checked);
+  if (failureIn(checked, wide)) return 2;
+  if (warningIn(checked, wide) || LOCATION_LINE.test(checked) || ASSERTION_LINE.test(checked)) return 1;
   return 0;
 }
 
@@ -273,7 +280,7 @@ const CANDIDATE_WORDS = [
   'fallit', 'falh', 'negad', 'denegad', 'no se', 'no encontrad', 'eccezione', 'non trovat', 'fout', 'mislukt', 'niet', 'niepowodzenie',
   'nie udalo', 'hata',
   // Kubernetes states (EXCEPTION_CLASS), access logs, warnings, locations, assertions, context rules
-  'imagepull', 'oom', 'evicted', 'warn', 'deprecat', 'avertissement', 'advertencia', 'aviso', 'avviso', 'file "', 'assert',
+  'imagepull', 'oom', 'evicted', 'warn', 'deprecat', 'abandoned', 'avertissement', 'advertencia', 'aviso', 'avviso', 'file "', 'assert',
 ];
 const CANDIDATE_SCAN_SOURCE = `\\b(?:${CANDIDATE_WORDS.map((w) => w.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})|\\Bwarning|http\\/|traceback \\(|above exception|panicked at|terminate called|\\[cause\\]:|\\.[a-z][a-z0-9]{0,7}[:(]\\d| line \\d|\\.\\.\\. ok`;
 /** For a text of ASCII only, lower-cased first (the same length, so offsets hold); else case-insensitive. */
