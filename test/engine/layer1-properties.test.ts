@@ -68,6 +68,7 @@ describe('layer 1 on random conversations', () => {
             x.background_compression.protect_recent_turns = k.turns;
             x.background_compression.protect_recent_calls = k.calls;
             x.background_compression.cooldown_calls = 1;
+            x.background_compression.min_return = 0;
           });
           const e = new Engine({ config: () => c, stateDir: null, sink: NULL_SINK, recorder: null, log: () => {}, autoSettle: false, summariser: () => new Echo(k.failEvery) });
           const host = new InProcessHost(e);

@@ -55,6 +55,8 @@ function l1config(patch: (c: HmcConfig) => void = () => {}): HmcConfig {
     c.strategies.clearing.enabled = false;
     c.background_compression.protect_recent_calls = 5;
     c.background_compression.cooldown_calls = 3;
+    // The mechanics, whatever a summary costs (its price rule has tests of its own).
+    c.background_compression.min_return = 0;
     patch(c);
   });
 }
@@ -96,7 +98,7 @@ describe('layer 1', () => {
     expect(session?.phases.length).toBe(1);
     const phase = session?.phases[0];
     expect(phase?.from).toBe(2);
-    // The request carried the raw messages of the range, tool outputs whole.
+    // The request carried the range as the model is sent it (here, nothing of it was shortened).
     expect(summariser.requests[0]?.messages[1]?.content).toBe(PAGE(0));
     // What the model is sent for the range: the summary first, then stubs; the task untouched.
     const view = e.preModelCall({ session_id: 'L1', messages: loop(30), context_length: 60_000 }).edits;
@@ -104,6 +106,38 @@ describe('layer 1', () => {
     expect(first).toMatch(/^\[Summary of earlier work \(phase 1; its exact messages: hmc_control action=recall id=r[0-9a-f]{10}\)\]\n## Goal/);
     expect(view.some((x) => x.index === 1)).toBe(false);
     expect(view.filter((x) => x.content === '[summarised]').length).toBeGreaterThan(4);
+  });
+
+  it('reads the range as the model is sent it (cleared outputs as their markers), and of an extended phase only what came after its note', async () => {
+    const summariser = new ListingSummariser();
+    // Clearing keeps the context between a quarter and a third of the window; layer 1 fires above a tenth.
+    const e = make(
+      l1config((c) => {
+        c.strategies.clearing.enabled = true;
+        c.strategies.clearing.trigger_percent = 0.3;
+        c.strategies.clearing.target_percent = 0.25;
+        c.background_compression.host_threshold = 0.15;
+      }),
+      summariser,
+    );
+    const { problems } = await drive(e, loop(60), { window: 60_000 });
+    expect(problems).toEqual([]);
+    const outputs = summariser.requests.flatMap((r) => r.messages.filter((m) => m.role === 'tool').map((m) => String(m.content)));
+    expect(outputs.some((o) => o.includes('cleared to save context'))).toBe(true);
+    const update = summariser.requests.find((r) => r.previous !== undefined);
+    expect(update).toBeDefined();
+    // The update reads the note and the new messages only, not the messages the note covers.
+    const calls = (update?.messages ?? []).flatMap((m) => (m.tool_calls ?? []).map((c) => String(c.function?.arguments)));
+    expect(calls.some((a) => a.includes('"make step0"'))).toBe(false);
+  });
+
+  it('asks for a summary only when it pays for the summariser at its price', async () => {
+    const dear = new ListingSummariser();
+    await drive(make(l1config((c) => ((c.background_compression.min_return = 2), (c.background_compression.summariser_price = { input: 500, output: 2000 }))), dear), loop(30), { window: 60_000 });
+    expect(dear.requests).toEqual([]);
+    const cheap = new ListingSummariser();
+    await drive(make(l1config((c) => ((c.background_compression.min_return = 2), (c.background_compression.summariser_price = { input: 0.1, output: 0.4 }))), cheap), loop(30), { window: 60_000 });
+    expect(cheap.requests.length).toBeGreaterThan(0);
   });
 
   it('hands each phase to the session index and announces it live', async () => {
@@ -234,9 +268,10 @@ describe('layer 1', () => {
     const dir = mkdtempSync(join(tmpdir(), 'hmc-l1-'));
     dirs.push(dir);
     const messages = loop(30);
-    // The first process may not rewrite anything already sent: the summary comes back and waits.
+    // The first process may not rewrite anything already sent before its 31st call (it ends at its
+    // 30th): the summary, asked for as that pass nears, comes back and waits.
     const first = new ListingSummariser();
-    const closed = make(l1config((c) => ((c.cache.max_breaks_per_100_calls = 0), (c.cache.first_break_after = 100_000))), first, dir);
+    const closed = make(l1config((c) => ((c.cache.max_breaks_per_100_calls = 1), (c.cache.first_break_after = 31))), first, dir);
     const { session } = await drive(closed, messages, { window: 60_000 });
     expect(first.requests.length).toBe(1);
     expect(session?.phases).toEqual([]);
