@@ -57,11 +57,6 @@ export interface Layer1Deps {
   now: () => number;
   /** A summary came back and waits for a pass: save the session now, so a process that ends first does not lose it. */
   staged?: (s: Session) => void;
-  /**
-   * The summariser's token prices in main-model input tokens, when the host knows them (its
-   * auxiliary model's price against the main model's); else the config's.
-   */
-  price?: () => { input: number; output: number } | null;
 }
 
 interface Waiting {
@@ -86,6 +81,8 @@ interface Counters {
   declined: number;
   /** What the summariser's tokens cost so far, in main-model input tokens. */
   spent: number;
+  /** The prices the host stated with its last answer (null: it stated none). */
+  hostPrice: { input: number; output: number } | null;
 }
 
 export class Layer1 {
@@ -181,9 +178,11 @@ export class Layer1 {
     const waiting: Waiting = { from: range.from, to: range.to, digest: rangeDigest(s.messages, range.from, range.to), tokensBefore: range.tokens, ...(previous ? { extends: previous.id } : {}) };
     this.inFlight.set(s, waiting);
     this.deps.log(`hmc: layer 1: summarising messages ${range.from}-${range.to} of session ${s.id}: ${verdict.removed} tokens fewer per call expected over ~${verdict.callsAfter} calls (~${Math.round(verdict.saving)} input tokens' worth) for ~${Math.round(verdict.price)}`);
-    const price = this.price(config);
     const done = (result: SummaryResult): void => {
       this.inFlight.delete(s);
+      // The host's own figure for the model that answered, when it has one, prices this and later requests.
+      if (result.ok && result.price) c.hostPrice = result.price;
+      const price = this.price(s, config);
       c.tokensIn += result.tokensIn;
       c.spent += result.tokensIn * price.input + (result.ok ? result.tokensOut * price.output : 0);
       if (!result.ok) {
@@ -299,13 +298,13 @@ export class Layer1 {
 
   private counter(s: Session): Counters {
     let c = this.counters.get(s);
-    if (!c) this.counters.set(s, (c = { cooldownUntil: 0, passes: 0, failures: 0, lastFailure: '', tokensIn: 0, tokensOut: 0, answered: 0, declined: 0, spent: 0 }));
+    if (!c) this.counters.set(s, (c = { cooldownUntil: 0, passes: 0, failures: 0, lastFailure: '', tokensIn: 0, tokensOut: 0, answered: 0, declined: 0, spent: 0, hostPrice: null }));
     return c;
   }
 
-  /** The summariser's prices: the host's when it knows them, else the config's. */
-  private price(config: HmcConfig): { input: number; output: number } {
-    return this.deps.price?.() ?? config.background_compression.summariser_price;
+  /** The summariser's prices: the host's when it stated them (its auxiliary model's price table), else the config's. */
+  private price(s: Session, config: HmcConfig): { input: number; output: number } {
+    return this.counter(s).hostPrice ?? config.background_compression.summariser_price;
   }
 
   /** Whether summarising `range` (the summariser reading `messages`) pays for itself. */
@@ -334,7 +333,7 @@ export class Layer1 {
       breaksSoFar: s.cacheBreaks,
       breaksPer100: config.cache.max_breaks_per_100_calls,
       firstAfter: config.cache.first_break_after,
-      price: this.price(config),
+      price: this.price(s, config),
       margin: bc.min_return,
     });
   }

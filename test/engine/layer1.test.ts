@@ -140,6 +140,26 @@ describe('layer 1', () => {
     expect(cheap.requests.length).toBeGreaterThan(0);
   });
 
+  it("prices later requests at the price the host states for its auxiliary model", async () => {
+    const cheap = (c: HmcConfig): void => {
+      c.background_compression.min_return = 2;
+      c.background_compression.summariser_price = { input: 0.1, output: 0.4 };
+    };
+    const free = new ListingSummariser();
+    await drive(make(l1config(cheap), free), loop(60), { window: 60_000 });
+    expect(free.requests.length).toBeGreaterThan(1);
+    // The same, but the host says its model costs a hundred times the main model's input.
+    class Dear extends ListingSummariser {
+      override async summarise(request: SummaryRequest): Promise<SummaryResult> {
+        const result = await super.summarise(request);
+        return result.ok ? { ...result, price: { input: 100, output: 400 } } : result;
+      }
+    }
+    const dear = new Dear();
+    await drive(make(l1config(cheap), dear), loop(60), { window: 60_000 });
+    expect(dear.requests.length).toBe(1);
+  });
+
   it('hands each phase to the session index and announces it live', async () => {
     const sink = new RecordingSink();
     const recorded: PhaseEntry[] = [];
