@@ -133,8 +133,10 @@ describe('layer 1', () => {
 
   it('asks for a summary only when it pays for the summariser at its price', async () => {
     const dear = new ListingSummariser();
-    await drive(make(l1config((c) => ((c.background_compression.min_return = 2), (c.background_compression.summariser_price = { input: 500, output: 2000 }))), dear), loop(30), { window: 60_000 });
+    const declining = make(l1config((c) => ((c.background_compression.min_return = 2), (c.background_compression.summariser_price = { input: 500, output: 2000 }))), dear);
+    const { session } = await drive(declining, loop(30), { window: 60_000 });
     expect(dear.requests).toEqual([]);
+    expect(declining.layer1.stats(session as NonNullable<typeof session>).declined).toBeGreaterThan(0);
     const cheap = new ListingSummariser();
     await drive(make(l1config((c) => ((c.background_compression.min_return = 2), (c.background_compression.summariser_price = { input: 0.1, output: 0.4 }))), cheap), loop(30), { window: 60_000 });
     expect(cheap.requests.length).toBeGreaterThan(0);

@@ -28,6 +28,9 @@ const REGEX_AFTER_WORDS: ReadonlySet<string> = new Set([
   'else', 'yield', 'await',
 ]);
 
+/** The longest word in REGEX_AFTER_WORDS: a longer identifier is never looked up. */
+const REGEX_WORD_MAX = 10;
+
 /** ASCII characters that may begin a comment or literal, per language (a quick test before the real one). */
 const OPENERS = new Map<BraceLanguage, Uint8Array>();
 
@@ -52,50 +55,20 @@ const OPENING_CHARS: Record<BraceLanguage, string> = {
   php: '/"\'`#<?',
 };
 
-/** The longest word in REGEX_AFTER_WORDS: a longer identifier is never looked up. */
-const REGEX_WORD_MAX = 10;
-
-/**
- * Scans code from the cursor until a literal or comment opens, or the line ends. Spaces, words,
- * numbers and plain punctuation are read here in one loop (most of any source line); braces,
- * brackets and what may open a literal or comment go through `scanCodeToken`.
- */
+/** Scans code from the cursor until a literal or comment opens, or the line ends. */
 export function scanCode(st: ScanState, cur: Cursor): void {
-  const { line } = cur;
-  const n = line.length;
-  const jsLike = st.lang === 'javascript' || st.lang === 'typescript';
-  while (cur.i < n && st.literal === null && st.comment === 0) {
-    const c = line.charCodeAt(cur.i);
-    if (isSpace(c)) {
-      cur.i++;
-      continue;
-    }
-    if ((c < 128 && st.openers[c] === 1) || c === C_LBRACE || c === C_RBRACE || c === C_LPAREN || c === C_LBRACKET || c === C_RPAREN || c === C_RBRACKET) {
-      scanCodeToken(st, cur);
-      continue;
-    }
-    cur.nonComment = true;
-    if (isIdentStart(c)) {
-      let j = cur.i + 1;
-      while (j < n && isIdentPart(line.charCodeAt(j))) j++;
-      st.regexOk = jsLike && j - cur.i <= REGEX_WORD_MAX && REGEX_AFTER_WORDS.has(line.slice(cur.i, j));
-      cur.i = j;
-    } else if (c >= 48 && c <= 57) {
-      let j = cur.i + 1;
-      while (j < n && (isIdentPart(line.charCodeAt(j)) || line.charCodeAt(j) === 46)) j++;
-      st.regexOk = false;
-      cur.i = j;
-    } else {
-      st.regexOk = true;
-      cur.i++;
-    }
-  }
+  const n = cur.line.length;
+  while (cur.i < n && st.literal === null && st.comment === 0) scanCodeToken(st, cur);
 }
 
-/** Scans one token of code at the cursor: a brace, a bracket, or what may open a literal or comment. */
+/** Scans one token of code at the cursor (or one space). */
 function scanCodeToken(st: ScanState, cur: Cursor): void {
   const { line } = cur;
   const c = line.charCodeAt(cur.i);
+  if (isSpace(c)) {
+    cur.i++;
+    return;
+  }
   if (c < 128 && st.openers[c] === 1) {
     if (commentAt(st, cur)) return;
     const opening = literalAt(st, cur);
@@ -131,7 +104,6 @@ function scanCodeToken(st: ScanState, cur: Cursor): void {
     return;
   }
   if (isIdentStart(c)) {
-    // An opener letter (`r`, `b`, `c`, `@`, `$`…) that opened nothing: a word like any other.
     let j = cur.i + 1;
     while (j < line.length && isIdentPart(line.charCodeAt(j))) j++;
     st.regexOk = (st.lang === 'javascript' || st.lang === 'typescript') && j - cur.i <= REGEX_WORD_MAX && REGEX_AFTER_WORDS.has(line.slice(cur.i, j));
