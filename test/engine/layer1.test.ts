@@ -131,6 +131,22 @@ describe('layer 1', () => {
     expect(calls.some((a) => a.includes('"make step0"'))).toBe(false);
   });
 
+  it('reads the calls of the range with the arguments input clearing left (a written file as its short form)', async () => {
+    const summariser = new ListingSummariser();
+    const e = make(l1config(), summariser);
+    const messages: Message[] = [{ role: 'system', content: 'You are a coding agent.' }, user('write the modules')];
+    for (let i = 0; i < 30; i++) {
+      messages.push(assistantCall(`w${i}`, 'write_file', { path: `src/mod${i}.ts`, content: `export const v${i} = ${i};\n${'// filler line of the module\n'.repeat(60)}` }), toolResult(`w${i}`, 'write_file', JSON.stringify({ bytes_written: 1900 })));
+      messages.push(assistantCall(`c${i}`, 'terminal', { command: `make step${i}` }), toolResult(`c${i}`, 'terminal', PAGE(i)));
+    }
+    const { problems } = await drive(e, messages, { window: 60_000 });
+    expect(problems).toEqual([]);
+    const args = summariser.requests.flatMap((r) => r.messages.flatMap((m) => (m.tool_calls ?? []).filter((c) => c.function?.name === 'write_file').map((c) => String(c.function?.arguments))));
+    expect(args.length).toBeGreaterThan(0);
+    // Written files the model is no longer sent whole are read short, as the model is sent them.
+    expect(args.some((a) => !a.includes('filler line of the module'))).toBe(true);
+  });
+
   it('asks for a summary only when it pays for the summariser at its price', async () => {
     const dear = new ListingSummariser();
     const declining = make(l1config((c) => ((c.background_compression.min_return = 2), (c.background_compression.summariser_price = { input: 500, output: 2000 }))), dear);
