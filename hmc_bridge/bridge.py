@@ -37,6 +37,7 @@ class Bridge:
         self._lock = threading.RLock()
         self._refused = False
         self._tools_cache = {}
+        self.main_model = None  # (model, provider, base_url) of the last model call: what a summary is priced against
 
     def hello_answered(self, result):
         """What the sidecar's hello answer tells the host: the hmc_control schema, the stretch size
@@ -239,6 +240,8 @@ class Bridge:
         if not self.sidecar.ensure() or "model_call" not in self.sidecar.capabilities:
             return False
         sess = self._session(session_id)
+        if kw.get("model"):
+            self.main_model = (kw.get("model"), kw.get("provider"), kw.get("base_url"))
         offset = 1 if messages and messages[0].get("role") == "system" else 0
         params = {"session_id": session_id, "model": kw.get("model") or "", "call_id": str(kw.get("api_request_id") or "")}
         if self.context_length:
@@ -301,7 +304,11 @@ class Bridge:
             raise RuntimeError("host cannot answer %s" % method)
         kwargs = {"max_tokens": params["max_tokens"]} if isinstance(params.get("max_tokens"), int) else {}
         res = self.llm.complete(params.get("messages") or [], **kwargs)
-        return {"text": str(getattr(res, "text", "") or ""), "model": str(getattr(res, "model", "") or "")}
+        answer = {"text": str(getattr(res, "text", "") or ""), "model": str(getattr(res, "model", "") or "")}
+        price = hermes.summariser_price(self.main_model, answer["model"], getattr(res, "provider", None))
+        if price:
+            answer["price"] = price
+        return answer
 
 
 def _result(answer):

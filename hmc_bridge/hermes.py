@@ -94,6 +94,26 @@ def install_skill(plugin_dir):
         shutil.copyfile(source, target)
 
 
+# -- what a summary costs -----------------------------------------------------------------------------
+def summariser_price(main, model, provider):
+    """The price of the model that wrote a summary (`model`, `provider`), its input and output tokens
+    as multiples of the main model's input token price (`main`: model, provider, base URL of the
+    last model call), from Hermes' own price table (agent.usage_pricing, which Hermes' cost display
+    uses). None when Hermes knows either price not, or the main model's input is free."""
+    try:
+        from agent.usage_pricing import get_pricing_entry
+
+        main_model, main_provider, base_url = main
+        ours = get_pricing_entry(main_model, provider=main_provider, base_url=base_url)
+        same_route = not provider or provider == main_provider
+        theirs = get_pricing_entry(model or main_model, provider=provider or main_provider, base_url=base_url if same_route else None)
+        base = float(ours.input_cost_per_million)
+        price = {"input": float(theirs.input_cost_per_million) / base, "output": float(theirs.output_cost_per_million) / base}
+    except Exception:  # no Hermes pricing, an unknown model, a missing price, a free main model
+        return None
+    return price if all(v >= 0 and v != float("inf") for v in price.values()) else None
+
+
 # -- where Hermes' compressor fires ----------------------------------------------------------------
 def trigger_share(context_length, share):
     """Where Hermes' own compressor really fires, as a share of the window, for the `share` of its

@@ -164,7 +164,7 @@ function untouched(s: Session): boolean {
 
 function layer1Stats(engine: ControlTarget, s: Session): Record<string, unknown> {
   const l = engine.layer1.stats(s);
-  return { phases: l.phases, passes: l.passes, failures: l.failures, last_failure: l.lastFailure || null, in_progress: l.inFlight, summariser_tokens: { in: l.tokensIn, out: l.tokensOut } };
+  return { phases: l.phases, passes: l.passes, failures: l.failures, last_failure: l.lastFailure || null, in_progress: l.inFlight, summariser_tokens: { in: l.tokensIn, out: l.tokensOut }, summariser_cost: Math.round(l.spent), declined: l.declined };
 }
 
 /** Layer 1 in one line, once it did something: phases, passes, failures, what the summaries cost. */

@@ -259,7 +259,15 @@ function invalid(id: RequestId | null, code: ProtocolError['code'], message: str
 export function llmCompleteResult(value: unknown): LlmCompleteResult | undefined {
   if (typeof value === 'string') return { text: value };
   if (!isRecord(value) || typeof value.text !== 'string') return undefined;
-  return typeof value.model === 'string' ? { text: value.text, model: value.model } : { text: value.text };
+  const result: LlmCompleteResult = typeof value.model === 'string' ? { text: value.text, model: value.model } : { text: value.text };
+  // A price the host cannot state as two finite, non-negative multiples is no price (the config's stays).
+  const price = value.price;
+  if (isRecord(price) && isPriceMultiple(price.input) && isPriceMultiple(price.output)) result.price = { input: price.input, output: price.output };
+  return result;
+}
+
+function isPriceMultiple(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
 }
 
 export function isErrorResponse(response: Response): response is { id: RequestId | null; error: ProtocolError } {

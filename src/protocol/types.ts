@@ -77,6 +77,11 @@ export interface LlmCompleteResult {
   text: string;
   /** The model that answered, when the host says. */
   model?: string;
+  /**
+   * What that model's tokens cost, as multiples of the main model's input token price (read
+   * `input`, written `output`), when the host knows both models' prices (Hermes' price table).
+   */
+  price?: { input: number; output: number };
 }
 
 /** The sidecar's requests to the host. */

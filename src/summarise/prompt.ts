@@ -12,7 +12,7 @@
  */
 import type { Message } from '../core/message.js';
 import { redactSecrets } from './redact.js';
-import { cutMiddle, renderRange } from './render.js';
+import { cutMiddle, RENDER_LEVELS, renderRange } from './render.js';
 
 /** The note's headings, in order. `Goal`'s first line is the phase's title (its topic). */
 export const SECTIONS = ['Goal', 'Done', 'Decisions', 'Files', 'Commands', 'Open', 'Facts'] as const;
@@ -108,6 +108,34 @@ export async function buildPrompt(input: PromptInput, budgetChars = DEFAULT_REQU
     omitted: range.omitted,
     chars: system.length + content.length,
   };
+}
+
+/** Per message: its header and separators in the transcript, and the cut note a long piece gets. */
+const PER_MESSAGE_CHARS = 40;
+const CUT_NOTE_CHARS = 50;
+/** The instructions and the user message's framing, without the transcript. */
+const FRAME_CHARS = instructions(1000).length + 600;
+
+/**
+ * About how many characters a request over `messages` (and an earlier note of `previousChars`)
+ * will hold, without rendering it: each piece cut to the first level's limits, the transcript
+ * capped by the budget. Layer 1 prices a summary with it before asking (engine/layer1-price.ts).
+ */
+export function estimateRequestChars(messages: readonly Message[], previousChars = 0, budgetChars = DEFAULT_REQUEST_BUDGET_CHARS): number {
+  const limits = RENDER_LEVELS[0] as (typeof RENDER_LEVELS)[number];
+  const piece = (chars: number, max: number): number => (chars > max ? max + CUT_NOTE_CHARS : chars);
+  const previous = Math.min(previousChars, Math.floor(budgetChars / 2));
+  let transcript = 0;
+  for (const m of messages) {
+    transcript += PER_MESSAGE_CHARS;
+    const content = typeof m.content === 'string' ? m.content.length : m.content === null || m.content === undefined ? 0 : 200;
+    transcript += piece(content, m.role === 'tool' ? limits.toolOutputChars : limits.textChars);
+    for (const call of Array.isArray(m.tool_calls) ? m.tool_calls : []) {
+      const args = call?.function?.arguments;
+      transcript += 20 + piece(typeof args === 'string' ? args.length : 200, limits.argsChars);
+    }
+  }
+  return FRAME_CHARS + previous + Math.min(transcript, Math.max(1000, budgetChars - previous));
 }
 
 function instructions(targetTokens: number): string {

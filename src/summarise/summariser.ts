@@ -73,7 +73,7 @@ async function summarise(request: SummaryRequest, opts: SummariserOptions): Prom
         (prompt.omitted > 0 ? `, ${prompt.omitted} messages left out of the request` : '') +
         (redactions > 0 ? `, ${redactions} secrets redacted` : ''),
     );
-    return { ok: true, text: checked.text, topic: checked.topic, model, tokensIn, tokensOut, redactions };
+    return { ok: true, text: checked.text, topic: checked.topic, model, tokensIn, tokensOut, redactions, ...(answer.value.price ? { price: answer.value.price } : {}) };
   } catch (err) {
     // A bug here must not reach the engine: it becomes a failure like any other.
     return fail(`the summariser failed unexpectedly: ${errorText(err)}`, true);

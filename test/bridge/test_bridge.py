@@ -585,6 +585,34 @@ class BridgeTests(BridgeCase):
         assert off.compression_threshold is None and off.context_length is None
         assert ("pre_llm_call", sorted(["session_id", "messages", "model"])) in seen
 
+    def test_a_summary_is_priced_from_hermes_own_price_table_when_it_knows_both_models(self):
+        import types
+        from decimal import Decimal
+        from unittest import mock
+
+        mod, bridge = self.load_bridge(FakeCtx(), HMC_SIDECAR_COMMAND=fake_sidecar_command())
+        table = {"big": (Decimal("3"), Decimal("15")), "aux-model": (Decimal("0.8"), Decimal("4")), "free": (Decimal("0"), Decimal("0"))}
+
+        def get_pricing_entry(model, provider=None, base_url=None, api_key=None):
+            if model not in table:
+                return None
+            return types.SimpleNamespace(input_cost_per_million=table[model][0], output_cost_per_million=table[model][1])
+
+        pricing = types.ModuleType("agent.usage_pricing")
+        pricing.get_pricing_entry = get_pricing_entry
+        with mock.patch.dict(sys.modules, {"agent": types.ModuleType("agent"), "agent.usage_pricing": pricing}):
+            price = mod.hmc_bridge.hermes.summariser_price
+            assert price(("big", "anthropic", None), "aux-model", "anthropic") == {"input": 0.8 / 3, "output": 4 / 3}
+            assert price(("big", "anthropic", None), "", None) == {"input": 1.0, "output": 5.0}  # no model named: the main one
+            assert price(("big", "anthropic", None), "unknown-model", "x") is None
+            assert price(("free", "local", None), "aux-model", None) is None  # a free main model: no multiple
+            assert price(None, "aux-model", None) is None  # no model call seen yet
+            # Through llm.complete: the answer carries the price once a model call named the main model.
+            assert "price" not in bridge.host_request("llm.complete", {"messages": [{"role": "user", "content": "x"}], "max_tokens": 5})
+            bridge.main_model = ("big", "anthropic", None)
+            answer = bridge.host_request("llm.complete", {"messages": [{"role": "user", "content": "x"}], "max_tokens": 5})
+            assert answer["price"] == {"input": 0.8 / 3, "output": 4 / 3} and answer["model"] == "aux-model"
+
     def test_a_hello_without_host_figures_sends_none_and_odd_figures_are_ignored(self):
         for figures in (None, {"context_length": "131072", "compression_threshold": True}, {"context_length": -1, "compression_threshold": 0}):
             with self.subTest(figures=figures):

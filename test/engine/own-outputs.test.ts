@@ -116,6 +116,7 @@ describe('HMC\u2019s own outputs', () => {
       x.strategies.deduplication.enabled = false;
       x.background_compression.protect_recent_calls = 5;
       x.background_compression.cooldown_calls = 3;
+      x.background_compression.min_return = 0; // this test is about what a summary keeps, not whether it pays
     });
     const e = new Engine({ config: () => c, stateDir: null, sink: NULL_SINK, recorder: null, log: () => {}, autoSettle: false, summariser: () => summariser });
     const status = asHermesStores({ status: `HMC [auto] | ctx: 12% | saved: 1.0K tokens | ${'x'.repeat(400)}` });

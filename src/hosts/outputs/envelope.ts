@@ -141,7 +141,7 @@ function textEnvelope(
   const fileLines = read ? fileLinesOf(rawLines, block, truncated ? { ...read, openEnd: true } : read) : null;
   // Gutters come off inside a file read's numbered block, or where one block numbers nearly everything.
   const numbered = block !== null && ((fileLines !== null && fileLines.start === block.start) || coversMost(rawLines, block)) ? block : null;
-  const gutters = numbered ? rawLines.map((line, i) => (i >= numbered.start && i < numbered.end ? (numbered.gutter.exec(line)?.[0] ?? '') : '')) : null;
+  const gutters = numbered ? rawLines.map((line, i) => (i >= numbered.start && i < numbered.end ? line.slice(0, numbered.widths[i] ?? 0) : '')) : null;
   const lines = gutters ? rawLines.map((line, i) => line.slice((gutters[i] as string).length)) : rawLines;
   const output: ToolOutput = {
     tool,
