@@ -12,7 +12,7 @@
  */
 import type { HmcConfig } from '../config/keys.js';
 import { BUILT_IN_PRICES, type ModelPrice } from '../config/prices.js';
-import type { ModelRow } from './views.js';
+import type { ModelRow, ProviderModelRow } from './views.js';
 
 type Pricing = HmcConfig['pricing'];
 
@@ -105,4 +105,22 @@ export const COST_BASIS = 'estimate: input cost without HMC less input cost as s
 export function costSaved(priced: readonly PricedModel[], pricing: Pricing): CostEstimate {
   const amount = priced.reduce((a, m) => a + m.cost.saved, 0);
   return { amount: money(amount), currency: pricing.currency, estimate: true, basis: COST_BASIS };
+}
+
+/** A model's provider usage priced: what its calls cost by the provider's own count (input and output apart). */
+export interface PricedProviderModel extends ProviderModelRow {
+  price: PricedModel['price'];
+  /** Prompt tokens neither read from nor written to the cache are priced as plain input. */
+  cost: { input: number; output: number };
+  currency: string;
+}
+
+/** Provider usage per model priced from the same table: the bill as reported, beside HMC's estimate. */
+export function priceProvider(rows: readonly ProviderModelRow[], pricing: Pricing): PricedProviderModel[] {
+  return rows.map((r) => {
+    const price = priceFor(r.model, pricing);
+    const plain = Math.max(0, r.prompt_tokens - r.cache_read_tokens - r.cache_write_tokens);
+    const input = (plain * price.input + r.cache_read_tokens * price.cache_read + r.cache_write_tokens * price.cache_write) / 1e6;
+    return { ...r, price, cost: { input: money(input), output: money((r.completion_tokens * price.output) / 1e6) }, currency: pricing.currency };
+  });
 }

@@ -318,6 +318,11 @@ export class Queries {
     return this.views.byOutput({ ...q, limit: clampCount(q.limit, MAX_ROWS) });
   }
 
+  /** What the providers reported per model over the window (context-engine hosts; empty otherwise). */
+  providerByModel(q: Window = {}): ReturnType<ViewQueries['providerByModel']> {
+    return this.views.providerByModel(q);
+  }
+
   /** Did compression cost the agent work: recalls and re-reads over the window. */
   work(q: Window = {}): ReturnType<ViewQueries['work']> {
     return this.views.work(q);
@@ -377,6 +382,7 @@ export const EMPTY_ANSWERS: StoreQueries = {
   session: () => null,
   byModel: () => [],
   byOutput: () => [],
+  providerByModel: () => [],
   work: () => ({ ...EMPTY_WORK, top: [] }),
   usage: () => null,
 };

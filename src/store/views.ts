@@ -77,6 +77,7 @@ export class ViewQueries {
   private readonly toolInput: Filtered;
   private readonly workTotals: Filtered;
   private readonly workTop: Filtered;
+  private readonly provider: Filtered;
 
   constructor(db: Database.Database) {
     this.models = new Filtered(db, (w) => `SELECT model, COUNT(*) AS sessions, SUM(model_calls) AS calls, SUM(input_raw) AS input,
@@ -100,6 +101,18 @@ export class ViewQueries {
       COALESCE(SUM(rereads), 0) AS rereads FROM sessions${w(false)}`);
     this.workTop = new Filtered(db, (w) => `SELECT id, started_at, model, recalls, rereads, elided FROM sessions
       WHERE recalls + rereads > 0${w(true)} ORDER BY recalls + rereads DESC, started_at DESC, id LIMIT 10`);
+    // The window is the sessions' (a call belongs to the session it was made in, as everything else here).
+    this.provider = new Filtered(db, (w) => `SELECT u.model AS model, COUNT(*) AS calls, SUM(u.prompt_tokens) AS prompt,
+      SUM(u.cache_read_tokens) AS cache_read, SUM(u.cache_write_tokens) AS cache_write, SUM(u.completion_tokens) AS completion
+      FROM provider_usage u JOIN sessions s ON s.id = u.session_id${w(false, 's')} GROUP BY u.model ORDER BY calls DESC, u.model`);
+  }
+
+  /** Provider usage per model over the window's sessions; empty where no host reported any. */
+  providerByModel(w: Window = {}): ProviderModelRow[] {
+    return this.provider.rows(w).map((r) => ({
+      model: s(r.model), calls: n(r.calls), prompt_tokens: n(r.prompt), cache_read_tokens: n(r.cache_read),
+      cache_write_tokens: n(r.cache_write), completion_tokens: n(r.completion),
+    }));
   }
 
   byModel(w: Window = {}): ModelRow[] {
@@ -159,6 +172,19 @@ export class ViewQueries {
       })),
     };
   }
+}
+
+/**
+ * What the provider reported for one model's calls (provider usage, migration 6; context-engine
+ * hosts only): the bill's own count of what was sent, kept beside HMC's figures, never mixed in.
+ */
+export interface ProviderModelRow {
+  model: string;
+  calls: number;
+  prompt_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+  completion_tokens: number;
 }
 
 /** What the views answer while there is no database. */

@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/keys.js';
 import { analyticsAction, openStore, type AnalyticsStore } from '../../src/store/index.js';
-import { priceModels } from '../../src/store/pricing.js';
+import { priceModels, priceProvider } from '../../src/store/pricing.js';
 import { FIVE, NOW } from './helpers.js';
 
 const DAY = 86_400_000;
@@ -76,6 +76,29 @@ describe('cost per model', () => {
     const answer = analyticsAction(store, { period: 'model' }, { project: '', pricing }) as { rows: { model: string; price: { input: number; cache_write: number } }[]; cost_saved: { amount: number } };
     expect(answer.rows.find((r) => r.model === 'claude')?.price).toMatchObject({ input: 1, cache_write: 1.25 });
     expect(answer.cost_saved.amount).toBeGreaterThan(0);
+  });
+});
+
+describe('the provider\'s usage per model', () => {
+  const call = (session_id: string, seq: number, model: string, prompt: number, read: number, write: number) => ({
+    session_id, seq, at: NOW, model, provider: 'p', prompt_tokens: prompt, completion_tokens: 10, cache_read_tokens: read,
+    cache_write_tokens: write, reasoning_tokens: 0, hmc_input: null, raw_input: null, hmc_cached: null,
+  });
+
+  it('sums the calls per model over the window\'s sessions and prices reads, writes and the rest apart', () => {
+    expect(store.providerByModel()).toEqual([]);
+    store.recordUsage([call('s1', 1, 'claude-sonnet-4', 1000, 600, 300), call('s1', 2, 'claude-sonnet-4', 1200, 900, 200), call('s3', 1, 'gpt-a', 500, 0, 0)]);
+    const rows = store.providerByModel();
+    expect(rows).toEqual([
+      { model: 'claude-sonnet-4', calls: 2, prompt_tokens: 2200, cache_read_tokens: 1500, cache_write_tokens: 500, completion_tokens: 20 },
+      { model: 'gpt-a', calls: 1, prompt_tokens: 500, cache_read_tokens: 0, cache_write_tokens: 0, completion_tokens: 10 },
+    ]);
+    // s3 started in February: a March window keeps s1's calls only.
+    expect(store.providerByModel({ since: Date.UTC(2026, 2, 1) }).map((r) => r.model)).toEqual(['claude-sonnet-4']);
+    const [claude] = priceProvider(rows, defaultConfig().pricing);
+    // Built-in claude-sonnet-4: 3 input, 0.30 read, 3.75 write, 15 output per million.
+    expect(claude?.cost.input).toBeCloseTo((200 * 3 + 1500 * 0.3 + 500 * 3.75) / 1e6, 8);
+    expect(claude?.cost.output).toBeCloseTo((20 * 15) / 1e6, 8);
   });
 });
 
