@@ -107,6 +107,8 @@ export function renderText(r: Result): string {
           ['over model calls', num(n(r.model_calls))],
           ['sessions', num(n(r.total_sessions))],
         ]),
+        // Sessions recorded before HMC counted calls: named, so N is never read as covering them.
+        ...(n(r.sessions_without_model_calls) > 0 ? [`(${num(n(r.sessions_without_model_calls))} of the sessions were recorded before HMC counted model calls: their calls are not in the ${num(n(r.model_calls))})`] : []),
         ...(cost ? ['', `cost saved: ${money(cost.amount, cost.currency)} (${str(cost.basis)})`] : []),
       ];
       for (const [key, label] of [['by_strategy', 'strategy'], ['by_tool', 'tool']] as const) {

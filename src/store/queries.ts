@@ -97,7 +97,8 @@ export class Queries {
 
   constructor(db: Database.Database, protected readonly clock: () => number = Date.now) {
     this.totals = new Filtered(db, (w) => `SELECT COUNT(*) AS sessions, COALESCE(SUM(saved), 0) AS saved,
-      COALESCE(SUM(input_raw), 0) AS input, COALESCE(SUM(model_calls), 0) AS calls FROM sessions${w(false)}`);
+      COALESCE(SUM(input_raw), 0) AS input, COALESCE(SUM(model_calls), 0) AS calls,
+      COALESCE(SUM(CASE WHEN model_calls = 0 AND input_raw > 0 THEN 1 ELSE 0 END), 0) AS uncounted FROM sessions${w(false)}`);
     // The running totals answer per project without scanning history; a date range sums the sessions in it.
     this.strategies = new Filtered(db, (w) => `SELECT strategy, SUM(saved) AS saved FROM strategy_totals${w(false)}
       GROUP BY strategy HAVING SUM(saved) > 0 ORDER BY saved DESC, strategy`);
@@ -159,6 +160,7 @@ export class Queries {
       total_output: input - saved,
       savings_pct: pct(saved, input),
       model_calls: n(t.calls),
+      sessions_without_model_calls: n(t.uncounted),
       by_strategy: toObject(this.byStrategy(q), 'strategy'),
       by_tool: toObject(this.byTool({ ...q, limit: MAX_ROWS }), 'tool'),
     };
@@ -370,7 +372,7 @@ export type StoreQueries = Pick<Queries, keyof Queries>;
 
 /** What each query answers while there is no database: the page shows zeros instead of failing. */
 export const EMPTY_ANSWERS: StoreQueries = {
-  summary: () => ({ total_saved: 0, total_sessions: 0, total_input: 0, total_sent: 0, total_output: 0, savings_pct: 0, model_calls: 0, by_strategy: {}, by_tool: {} }),
+  summary: () => ({ total_saved: 0, total_sessions: 0, total_input: 0, total_sent: 0, total_output: 0, savings_pct: 0, model_calls: 0, sessions_without_model_calls: 0, by_strategy: {}, by_tool: {} }),
   byStrategy: () => [],
   byTool: () => [],
   byDay: () => [],

@@ -23,6 +23,8 @@ export interface Summary extends SavingsBreakdown {
   savings_pct: number;
   /** Model calls the input was sent in: the N of "input saved over N model calls". */
   model_calls: number;
+  /** Sessions with input recorded before HMC counted model calls (their calls are not in model_calls). */
+  sessions_without_model_calls: number;
 }
 
 /** One UTC calendar day (by session start). */

@@ -51,6 +51,7 @@ export function fakeStore(records: SessionRecord[]): StoreReader {
       const total_saved = rs.reduce((s, r) => s + saved(r), 0);
       const total_input = rs.reduce((s, r) => s + r.input_tokens_raw, 0);
       return { total_saved, total_sessions: rs.length, total_input, total_sent: 0, total_output: 0, model_calls: rs.reduce((s, r) => s + (r.model_calls ?? 0), 0),
+        sessions_without_model_calls: rs.filter((r) => !r.model_calls && r.input_tokens_raw > 0).length,
         savings_pct: total_input > 0 ? Math.round((total_saved / total_input) * 10000) / 100 : 0, by_strategy, by_tool };
     },
     byDay: (q) => group((r) => new Date(r.started_at).toISOString().slice(0, 10), pick(q.project))

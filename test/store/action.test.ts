@@ -20,7 +20,7 @@ describe('analytics action', () => {
   it('answers the lifetime totals by default, with by_tool added', () => {
     expect(analyticsAction(store, {}, ctx)).toEqual({
       scope: 'global', period: 'all', project: '',
-      total_saved: 1990, total_sessions: 5, total_input: 4600, total_sent: 2610, total_output: 2610, savings_pct: 43.26, model_calls: 5,
+      total_saved: 1990, total_sessions: 5, total_input: 4600, total_sent: 2610, total_output: 2610, savings_pct: 43.26, model_calls: 5, sessions_without_model_calls: 3,
       by_strategy: { background_compression: 1000, dedup: 500, code_filter: 300, truncation: 100, short_circuit: 90 },
       by_tool: { read_file: 650, terminal: 340 },
     });

@@ -71,7 +71,7 @@ describe('hmc analytics', () => {
     expect(await command.run(['--db', path, '--json'])).toBe(0);
     expect(JSON.parse(out)).toEqual({
       scope: 'global', period: 'all', project: '', total_saved: 0, total_sessions: 0, total_input: 0, total_sent: 0, total_output: 0,
-      savings_pct: 0, model_calls: 0, by_strategy: {}, by_tool: {},
+      savings_pct: 0, model_calls: 0, sessions_without_model_calls: 0, by_strategy: {}, by_tool: {},
       cost_saved: { amount: 0, currency: 'USD', estimate: true, basis: expect.stringContaining('estimate') },
     });
     out = '';

@@ -23,6 +23,8 @@ describe('summary', () => {
       total_sent: 2610, total_output: 2610,
       savings_pct: 43.26,
       model_calls: 5,
+      // s3, s4 and s5 were recorded before model calls were counted: named, not hidden in N.
+      sessions_without_model_calls: 3,
       by_strategy: { background_compression: 1000, dedup: 500, code_filter: 300, truncation: 100, short_circuit: 90 },
       by_tool: { read_file: 650, terminal: 340 },
     });
@@ -41,6 +43,7 @@ describe('summary', () => {
       total_sent: 2100, total_output: 2100,
       savings_pct: 47.5,
       model_calls: 5,
+      sessions_without_model_calls: 1,
       by_strategy: { background_compression: 1000, dedup: 500, code_filter: 300, truncation: 100 },
       by_tool: { read_file: 650, terminal: 250 },
     });
@@ -60,7 +63,7 @@ describe('summary', () => {
   it('answers zeros for an empty database', () => {
     const empty = openStore(':memory:');
     expect(empty.summary()).toEqual({
-      total_saved: 0, total_sessions: 0, total_input: 0, total_sent: 0, total_output: 0, savings_pct: 0, model_calls: 0, by_strategy: {}, by_tool: {},
+      total_saved: 0, total_sessions: 0, total_input: 0, total_sent: 0, total_output: 0, savings_pct: 0, model_calls: 0, sessions_without_model_calls: 0, by_strategy: {}, by_tool: {},
     });
     empty.close();
   });
