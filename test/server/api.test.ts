@@ -93,12 +93,14 @@ describe('dashboard JSON API', () => {
   it('exposes Prometheus metrics with HELP/TYPE lines and escaped labels', async () => {
     const res = await rawRequest(r.dash.port, '/metrics');
     expect(res.headers['content-type']).toContain('text/plain; version=0.0.4');
-    for (const f of ['hmc_tokens_saved_total', 'hmc_input_tokens_total', 'hmc_sessions_total', 'hmc_sse_clients', 'hmc_events_total']) {
+    for (const f of ['hmc_tokens_saved_total', 'hmc_input_tokens_total', 'hmc_model_calls_total', 'hmc_sessions_total', 'hmc_sse_clients', 'hmc_events_total']) {
       expect(res.body).toContain(`# HELP ${f} `);
       expect(res.body).toContain(`# TYPE ${f} `);
     }
     expect(res.body).toContain('hmc_tokens_saved_total{strategy="truncation"}');
     expect(res.body).toContain('hmc_input_tokens_total{kind="raw"}');
+    // The N of "input saved over N model calls" (docs/glossary.md), from the store.
+    expect(res.body).toContain(`hmc_model_calls_total ${store.summary().model_calls}\n`);
     expect(res.body).toMatch(/hmc_events_total\{type="turn"\} \d+/);
   });
 });
