@@ -14,7 +14,7 @@
 import type { HmcConfig } from '../config/keys.js';
 import type { AnalyticsStore } from './db.js';
 import { classify } from './errors.js';
-import { costSaved, priceModels } from './pricing.js';
+import { costSaved, priceModels, priceProvider } from './pricing.js';
 import { MAX_DAYS, MAX_MONTHS, MAX_ROWS, MAX_WEEKS } from './queries.js';
 import { OUTPUT_BY, type OutputBy } from './views.js';
 import { DAY_MS, parseDay, type Window } from './window.js';
@@ -143,7 +143,9 @@ export function analyticsAction(
       case 'model': {
         if (!pricing) return { ...head, rows: store.byModel(w) };
         const rows = priceModels(store.byModel(w), pricing);
-        return { ...head, rows, cost_saved: costSaved(rows, pricing) };
+        // The provider's own usage (context-engine hosts), apart from HMC's estimate: never added to it.
+        const provider = priceProvider(store.providerByModel(w), pricing);
+        return { ...head, rows, cost_saved: costSaved(rows, pricing), ...(provider.length > 0 ? { provider } : {}) };
       }
       case 'output':
         return { ...head, by, rows: store.byOutput({ ...w, by: by as OutputBy, limit }) };

@@ -99,6 +99,10 @@ describe('the provider\'s usage per model', () => {
     // Built-in claude-sonnet-4: 3 input, 0.30 read, 3.75 write, 15 output per million.
     expect(claude?.cost.input).toBeCloseTo((200 * 3 + 1500 * 0.3 + 500 * 3.75) / 1e6, 8);
     expect(claude?.cost.output).toBeCloseTo((20 * 15) / 1e6, 8);
+    // period=model answers it beside HMC's estimate, and only where there is some.
+    const answer = analyticsAction(store, { period: 'model' }, { project: '', pricing: defaultConfig().pricing }) as { provider?: { model: string }[] };
+    expect(answer.provider?.map((r) => r.model)).toEqual(['claude-sonnet-4', 'gpt-a']);
+    expect(analyticsAction(store, { period: 'model', since: '2027-01-01' }, { project: '', pricing: defaultConfig().pricing })).not.toHaveProperty('provider');
   });
 });
 
