@@ -12,6 +12,7 @@ import { rec } from '../store/fixtures/five.js';
 import { fmtMoney, fmtTokens } from '../../web/src/format.js';
 import { analyticsResponse, modelsResponse, outputsResponse, workResponse } from '../../web/src/schema.js';
 import type { Guard } from '../../web/src/guards.js';
+import { turnPayload } from '../server/helpers.js';
 import { modelCalls } from '../../web/src/components/models-card.js';
 
 const DAY = 86_400_000;
@@ -151,6 +152,21 @@ describe.skipIf(!HAS_CHROMIUM)('the views of finding 7 in Chromium', () => {
     await page.getByTestId('bad-link').filter({ hasText: 'since is not a calendar day' }).waitFor();
     await card.getByRole('button', { name: 'All time' }).click();
     await expect.poll(() => hash(page)).toBe('#/');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('should name the current session\'s two savings: input saved over its model calls, and context saved now', async () => {
+    const { page, problems } = await openLive(browser, s.dash.url, { width: 1280, height: 900 });
+    // A session whose turn events count their model calls (2, then 3) and the context saved at each turn's end.
+    s.sink.emit(turnPayload('named-figures', 1, 4_000, { delta_saved: 4_000, turn_model_calls: 2, context_saved: 1_500, context_raw_tokens: 22_500 }));
+    s.sink.emit(turnPayload('named-figures', 2, 9_000, { delta_saved: 5_000, turn_model_calls: 3, context_saved: 1_800, context_raw_tokens: 23_800 }));
+    const share = page.getByTestId('current').getByTestId('cur-share');
+    await expect.poll(() => share.textContent()).toBe(`25.0% of input tokens, over 5 model calls; context saved now: ${fmtTokens(1_800)}`);
+    // The turn table gives each turn's input saved with its calls and context saved.
+    const box = page.getByTestId('turns').locator('details.alt').nth(1);
+    await box.locator('summary').click();
+    expect(await cells(box.locator('table'))).toEqual([['1', fmtTokens(4_000), '2', fmtTokens(1_500)], ['2', fmtTokens(5_000), '3', fmtTokens(1_800)]]);
     expect(problems).toEqual([]);
     await page.close();
   });
