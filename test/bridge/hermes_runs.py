@@ -323,7 +323,7 @@ def wire_tokens(requests):
     """The input tokens of each request body, by the engine's own rule (`requestTokens`, o200k)."""
     script = ("import('%s').then((t) => { let s = ''; process.stdin.on('data', (c) => (s += c));"
               " process.stdin.on('end', () => process.stdout.write(JSON.stringify(JSON.parse(s).map((r) => t.requestTokens(r))))); })"
-              % (REPO / "dist" / "engine" / "tokens.js").as_uri())
+              % (REPO / "dist" / "core" / "tokens.js").as_uri())
     out = subprocess.run([shutil.which("node"), "-e", script], input=json.dumps(requests), capture_output=True, text=True, timeout=120)
     if out.returncode != 0:
         raise AssertionError("tokenizing the wire failed: " + out.stderr[-2000:])
