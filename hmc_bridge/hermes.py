@@ -103,20 +103,21 @@ def _hermes_tools_tokens(tools):
         return (len(str(tools)) + 3) // 4
 
 
-def host_tokens(sess, messages, offset, base, tools, tools_key):
+def host_tokens(sess, head, messages, base, tools, tools_key):
     """Hermes' rough measure of this request as its compressor judges it (0.16, 0.19:
     `estimate_request_tokens_rough`, characters / 4 of every message and of the tool schemas),
     before HMC's edits. Layer 1 fires at its share of Hermes' threshold in these units
-    (docs/hermes.md "Layer 1 beside Hermes' compressor"). The `base` messages the sidecar holds
-    unchanged keep the count they had when they were new (an in-place edit of an earlier turn is
-    counted raw: a little more than Hermes counts)."""
+    (docs/hermes.md "Layer 1 beside Hermes' compressor"). `head`: the system prompt as a message;
+    `messages`: the conversation (in a converting shape, read back as chat messages, which is what
+    Hermes measures before it converts). The `base` messages the sidecar holds unchanged keep the
+    count they had when they were new (an in-place edit of an earlier turn is counted raw: a
+    little more than Hermes counts)."""
     chars_of = _hermes_message_chars()
     keep = base if base is not None and base <= len(sess.measured) else 0
-    sess.measured = sess.measured[:keep] + [chars_of(m) for m in messages[offset + keep:]]
-    head = sum(chars_of(m) for m in messages[:offset])  # the system prompt
+    sess.measured = sess.measured[:keep] + [chars_of(messages[i]) for i in range(keep, len(messages))]
     if sess.tools_tokens[0] != tools_key:
         sess.tools_tokens = (tools_key, _hermes_tools_tokens(tools))
-    return (head + sum(sess.measured) + 3) // 4 + sess.tools_tokens[1]
+    return (sum(chars_of(m) for m in head) + sum(sess.measured) + 3) // 4 + sess.tools_tokens[1]
 
 
 # -- the tool schemas a 0.16 pre_api_request shows ----------------------------------------------

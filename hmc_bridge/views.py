@@ -5,11 +5,21 @@ one request's own copies (`pre_model_call`, the view kept complete between calls
 Also how a Hermes message is shown to the sidecar: the content as Hermes sends it (`api_content`
 replayed, stripped), the wire fields only.
 
+A request is read through its shape's adapter (shapes.py): the view is kept by message index of
+the conversation, whatever the shape, and each edit is put where that message lives in the request.
+
 Invariant: nothing here decides what to shorten; an edit is applied only where the message still
-holds what the sidecar holds, and `restore` puts back exactly what was there (the same object),
-unless someone else changed the message since.
+holds what the sidecar holds (a `tool_calls` edit only where it keeps the request's calls), and
+`restore` puts back exactly what was there (the same object), unless someone else changed the
+message since.
 """
 import json
+import logging
+
+from . import shapes
+from .shape_base import alike
+
+log = logging.getLogger("hmc")
 
 UNSENT = object()  # a session's system prompt before any was sent
 _WIRE_KEYS = ("tool_calls", "tool_call_id", "name")
@@ -21,7 +31,7 @@ class Session:
     pairs in the form Hermes sends them), the edits applied in place on Hermes' live dicts this
     turn, and the last model-call view."""
 
-    __slots__ = ("held", "generation", "backups", "inplace", "view", "view_id", "system", "tools_key", "measured", "tools_tokens")
+    __slots__ = ("held", "generation", "backups", "inplace", "view", "view_calls", "view_id", "system", "tools_key", "measured", "tools_tokens")
 
     def __init__(self):
         self.held = None  # [(role, content)] as the sidecar holds them; None: unknown, send everything
@@ -29,6 +39,7 @@ class Session:
         self.backups = []  # (live message dict, had content, original, edited)
         self.inplace = {}  # index -> (content as Hermes sends the edited dict, raw content as held)
         self.view = {}  # index -> content: the last pre_model_call view (complete)
+        self.view_calls = {}  # index -> tool_calls: the same view's shorter call arguments
         self.view_id = None
         self.system = UNSENT  # the system prompt last sent
         self.tools_key = None  # names of the tool schemas last sent
@@ -100,11 +111,6 @@ def text_of(content):
     return content
 
 
-def _set_text(msg, text):
-    content = msg.get("content")
-    msg["content"] = [dict(content[0], text=text)] if isinstance(content, list) and text_of(content) is not content else text
-
-
 def edits(listed, length):
     """(index, content) pairs of a well-formed `edits` list, within `length` messages."""
     for edit in listed if isinstance(listed, list) else []:
@@ -112,6 +118,30 @@ def edits(listed, length):
         content = edit.get("content") if isinstance(edit, dict) else None
         if isinstance(index, int) and not isinstance(index, bool) and 0 <= index < length and isinstance(content, str):
             yield index, content
+
+
+def model_edits(listed, length):
+    """(index, content or None, tool_calls or None) of a pre_model_call answer's well-formed edits:
+    each is the whole edit of its message (an edit may carry `content`, `tool_calls` or both)."""
+    for edit in listed if isinstance(listed, list) else []:
+        if not isinstance(edit, dict):
+            continue
+        index, content, calls = edit.get("index"), edit.get("content"), edit.get("tool_calls")
+        content = content if isinstance(content, str) else None
+        calls = calls if isinstance(calls, list) else None
+        if isinstance(index, int) and not isinstance(index, bool) and 0 <= index < length and (content is not None or calls is not None):
+            yield index, content, calls
+
+
+def same_as_held(held, msg):
+    """Whether a live message is the held (role, content) pair as Hermes would send it. A message
+    the sidecar first saw in an Anthropic or Responses request is held as that shape carried it (an
+    empty text as a placeholder): the same message."""
+    role, content = held
+    if msg.get("role") != role:
+        return False
+    sent = sent_content(msg)
+    return content == sent or alike(role, content, sent) or alike(role, sent, content)
 
 
 # -- pre_llm_call: in place on the live dicts, for one turn -------------------------------------
@@ -140,61 +170,86 @@ def restore(sess):
 
 
 # -- pre_model_call: on one request's own copies ------------------------------------------------
-def base(sess, held, messages, offset):
+def base(sess, held, request):
     """How many messages the sidecar holds unchanged (`held`, None if unknown), from a few anchors
     (never every message); None when the history was rewritten (Hermes' compressor, /undo): then
-    everything is sent."""
-    if held is None or len(messages) - offset < len(held):
+    everything is sent. `request`: the model request, read through its shape's adapter."""
+    messages = request.messages
+    if held is None or len(messages) < len(held):
         return None
     for frac in _ANCHORS:
         i = int(frac * (len(held) - 1))
-        if i < len(held) - 1 and not _same(sess, messages[offset + i], i):
+        if i < len(held) - 1 and not _same(sess, request, messages[i], i):
             return None
     # The last one may differ alone: this turn's user message gains injected context; a steer
     # note lands on the last tool result. The sidecar re-reads from there.
-    return len(held) if not held or _same(sess, messages[offset + len(held) - 1], len(held) - 1) else len(held) - 1
+    return len(held) if not held or _same(sess, request, messages[len(held) - 1], len(held) - 1) else len(held) - 1
 
 
-def _same(sess, msg, i):
+def _same(sess, request, msg, i):
     role, content = sess.held[i]
     sent = text_of(msg.get("content"))
-    return msg.get("role") == role and (sent == content or (i in sess.inplace and sent == sess.inplace[i][0]))
+    return msg.get("role") == role and (sent == content or (i in sess.inplace and sent == sess.inplace[i][0])
+                                        or request.alike(role, content, sent))
 
 
-def raw(sess, msg, i):
-    """A request message as the sidecar holds it: an in-place edit of this turn maps back to raw."""
+def raw(sess, request, msg, i):
+    """A request message as the sidecar holds it: an in-place edit of this turn maps back to raw, and
+    a text the shape carries lossily (a placeholder) is the held one."""
     content = text_of(msg.get("content"))
     edited = sess.inplace.get(i)
     if edited is not None and content == edited[0]:
         content = edited[1]
+    elif sess.held is not None and i < len(sess.held) and content != sess.held[i][1] \
+            and request.alike(msg.get("role"), sess.held[i][1], content):
+        content = sess.held[i][1]
     return wire_message(msg, content)
 
 
 def take_view(sess, result, length, sent_view):
     """Keeps the complete view a pre_model_call answer describes: a delta `since` the view the
     bridge named (`sent_view`), else whole."""
-    view = sess.view if result.get("since") is not None and result.get("since") == sent_view else {}
+    delta = result.get("since") is not None and result.get("since") == sent_view
+    view = sess.view if delta else {}
+    calls = sess.view_calls if delta else {}
     for index in result.get("removed") or []:
         view.pop(index, None)
-    view.update(edits(result.get("edits"), length))
-    sess.view, sess.view_id = view, result.get("view") if isinstance(result.get("view"), int) else None
+        calls.pop(index, None)
+    for index, content, listed in model_edits(result.get("edits"), length):
+        for kept, value in ((view, content), (calls, listed)):
+            if value is None:
+                kept.pop(index, None)
+            else:
+                kept[index] = value
+    sess.view, sess.view_calls = view, calls
+    sess.view_id = result.get("view") if isinstance(result.get("view"), int) else None
 
 
-def apply_view(sess, messages, offset):
+def apply_view(sess, request):
     """Puts the view on the request: each edit where the message still holds what the sidecar
-    holds; an in-place edit the view no longer wants goes back to raw. True when one changed."""
+    holds; an in-place edit the view no longer wants goes back to raw; a `tool_calls` edit only
+    when it keeps the request's calls (else it is dropped, with one log line). True when one changed."""
+    messages = request.messages
     changed = stale = False
     targets = dict.fromkeys(sess.inplace)
     targets.update(sess.view)
+    targets.update(dict.fromkeys(sess.view_calls))
     for index in targets:
-        j = offset + index
-        if j >= len(messages) or index >= len(sess.held) or not _same(sess, messages[j], index):
+        if index >= len(messages) or index >= len(sess.held) or not _same(sess, request, messages[index], index):
             stale = True
             continue
-        content = sess.view.get(index, sess.held[index][1])
-        if text_of(messages[j].get("content")) != content:
-            _set_text(messages[j], content)
+        content = sess.view.get(index, sess.held[index][1]) if index in sess.view or index in sess.inplace else None
+        if isinstance(content, str) and text_of(messages[index].get("content")) != content and request.put(index, content):
             changed = True
+        listed = sess.view_calls.get(index)
+        if listed is not None:
+            arguments = shapes.call_arguments(request, index, listed)
+            if arguments is None:
+                del sess.view_calls[index]  # dropped once; the sidecar sends it again only if it changes
+                log.warning("hmc: a tool_calls edit of message %d does not keep the request's calls (ids, names, order) "
+                            "or its arguments are not JSON objects; that message goes with its calls as they are", index)
+            elif request.put_calls(index, arguments):
+                changed = True
     if stale:  # a message changed under us: leave it raw, and send everything next time
-        sess.held, sess.view, sess.view_id = None, {}, None
+        sess.held, sess.view, sess.view_calls, sess.view_id = None, {}, {}, None
     return changed

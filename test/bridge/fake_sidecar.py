@@ -6,7 +6,10 @@ deltas against the host's view, replace on long post_tool_call results, an llm.c
 on hmc_control action=ask), and on request hang (`--hang METHOD`), die (`--die-on METHOD`), stop reading its stdin after hello
 (`--deaf`), or refuse
 lines over `--max-line N` bytes the way a framing limit does (an answer with `id: null`, the limit
-told in `hello` as `max_line_bytes`); `--no-model-call` leaves the capability out; `--schema FILE`
+told in `hello` as `max_line_bytes`); `--no-model-call` leaves the capability out; `--call-edits short`
+shortens the arguments of every answered call over 200 characters in its model-call views (a
+`tool_calls` edit, as DESIGN §3 allows, only to a host whose hello lists `tool_calls`), and
+`--call-edits forged` sends them with the first call's id changed (an edit a host must refuse); `--schema FILE`
 sends that JSON file as hello's `control_schema`, `--host-config JSON` that value as its
 `host_config`. Every request is
 appended to $HMC_FAKE_LOG when set.
@@ -24,6 +27,8 @@ die_on = args[args.index("--die-on") + 1] if "--die-on" in args else None
 max_line = int(args[args.index("--max-line") + 1]) if "--max-line" in args else None
 schema_file = args[args.index("--schema") + 1] if "--schema" in args else None
 host_config = json.loads(args[args.index("--host-config") + 1]) if "--host-config" in args else None
+call_edits = args[args.index("--call-edits") + 1] if "--call-edits" in args else None  # short | forged
+host_caps = []
 held = {}
 views = {}  # session -> (view id, {index: content})
 LOG = os.environ.get("HMC_FAKE_LOG")
@@ -38,6 +43,25 @@ def compressed(text):
     return "[compressed %d]" % len(text)
 
 
+def shorter_calls(msgs, i):
+    """A tool_calls edit of message i: each answered call with long arguments gets short ones."""
+    calls = msgs[i].get("tool_calls") if msgs[i].get("role") == "assistant" else None
+    answered = {m.get("tool_call_id") for m in msgs[i + 1:] if m.get("role") == "tool"}
+    if not isinstance(calls, list) or not all(c.get("id") in answered for c in calls):
+        return None
+    out, changed = [], False
+    for c in calls:
+        arguments = c["function"]["arguments"]
+        if len(arguments) > LONG:
+            short = {"path": json.loads(arguments).get("path"), "hmc": "cleared %d chars" % len(arguments)}
+            c = dict(c, function=dict(c["function"], arguments=json.dumps(short)))
+            changed = True
+        out.append(c)
+    if changed and call_edits == "forged":
+        out[0] = dict(out[0], id="forged")
+    return out if changed else None
+
+
 def handle(req):
     method, params = req.get("method"), req.get("params") or {}
     if method == hang:
@@ -45,6 +69,7 @@ def handle(req):
     if method == die_on:
         sys.exit(3)
     if method == "hello":
+        host_caps[:] = params.get("capabilities") or []
         caps = ["append"] + ([] if "--no-model-call" in args else ["model_call"])
         hello = {"version": "fake", "protocol": 1, "capabilities": caps}
         if host_config is not None:
@@ -66,17 +91,22 @@ def handle(req):
                 return {"__error__": {"code": "resync", "message": "no such base"}}
             msgs = have[:params["base"]] + params.get("append", [])
         held[sid] = msgs
-        edits = {i: compressed(m["content"]) for i, m in enumerate(msgs)
+        edits = {i: {"content": compressed(m["content"])} for i, m in enumerate(msgs)
                  if m.get("role") == "tool" and isinstance(m.get("content"), str) and len(m["content"]) > LONG}
         if method == "pre_llm_call":
-            return {"edits": [{"index": i, "content": c} for i, c in sorted(edits.items())], "context": "hmc: %d edits" % len(edits)}
+            return {"edits": [dict(e, index=i) for i, e in sorted(edits.items())], "context": "hmc: %d edits" % len(edits)}
+        if call_edits and "tool_calls" in host_caps:
+            for i in range(len(msgs)):
+                calls = shorter_calls(msgs, i)
+                if calls:
+                    edits[i] = {"tool_calls": calls}
         last = views.get(sid)
         vid = (last[0] if last else 0) + 1
         views[sid] = (vid, edits)
         if last and params.get("view") == last[0] and last[0] > 0:
-            changed = [{"index": i, "content": c} for i, c in sorted(edits.items()) if last[1].get(i) != c]
+            changed = [dict(e, index=i) for i, e in sorted(edits.items()) if last[1].get(i) != e]
             return {"edits": changed, "view": vid, "since": last[0], "removed": sorted(set(last[1]) - set(edits))}
-        return {"edits": [{"index": i, "content": c} for i, c in sorted(edits.items())], "view": vid}
+        return {"edits": [dict(e, index=i) for i, e in sorted(edits.items())], "view": vid}
     if method == "hmc_control":
         if (params.get("args") or {}).get("action") == "ask":
             send({"id": "h1", "method": "llm.complete", "params": {"messages": [{"role": "user", "content": "sum"}], "max_tokens": 7}})

@@ -175,13 +175,17 @@ class BridgeTests(BridgeCase):
         assert "messages" in [keys for method, keys in seen if method == "pre_model_call"][-1]
 
 
-    def test_responses_shaped_requests_are_left_alone(self):
+    def test_requests_of_a_shape_not_covered_or_an_unknown_form_are_left_alone(self):
+        # Anthropic and Responses requests are edited (test_shapes.py); Bedrock's own shape and an
+        # item the adapter does not know go raw, with no call to the sidecar.
         ctx = FakeCtx()
         _, bridge = self.load_bridge(ctx, HMC_SIDECAR_COMMAND=fake_sidecar_command())
         seen = spy_calls(bridge)
-        assert bridge.llm_request(request={"input": []}, session_id="s", api_mode="codex_responses") is None
-        assert bridge.llm_request(request={"messages": [{"role": "user", "content": "x" * 500}]}, session_id="s", api_mode="anthropic_messages") is None
+        assert bridge.llm_request(request={"messages": [{"role": "user", "content": [{"text": "x" * 500}]}]}, session_id="s", api_mode="bedrock_converse") is None
+        assert bridge.llm_request(request={"input": [{"type": "web_search_call", "id": "w"}]}, session_id="s", api_mode="codex_responses") is None
+        assert bridge.llm_request(request={"messages": [{"role": "system", "content": "x"}]}, session_id="s", api_mode="anthropic_messages") is None
         assert not [m for m, _ in seen if m == "pre_model_call"]
+        assert self.hmc_logs() == []
 
 
     def test_pre_api_request_never_edits_live_message_dicts(self):
