@@ -3,7 +3,9 @@ applied (in place, or on the request) -> restored. Prints p50/p99 in millisecond
 messages: pre_llm_call whole (`messages`) and incremental (`base` + `append`); pre_model_call
 through the `llm_request` middleware the way Hermes calls it (a request of the system prompt, the
 messages and the tool schemas), incremental (one new tool call and result per call, the view as a
-delta) and whole (a new session or a sidecar restart). One output in five is a long log that HMC
+delta) and whole (a new session or a sidecar restart), in each request shape Hermes sends (chat
+completions, Anthropic messages with its prompt-cache markers, Responses; converted as Hermes
+converts them, test/bridge/hermes_shapes.py, outside the timing). One output in five is a long log that HMC
 truncates, so views carry real edits. Hermes' own deep copies of the request are not timed (they
 are printed apart: they happen with any middleware).
 
@@ -66,6 +68,9 @@ def conversation(n):
     return msgs[:n]
 
 
+SHORT = {"chat_completions": "chat", "anthropic_messages": "anthropic", "codex_responses": "responses"}
+
+
 def pct(samples, q):
     s = sorted(samples)
     return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
@@ -116,49 +121,53 @@ def main():
         incremental()
         rows.append(("pre_llm_call base+append + restore", n, timed(incremental, args.iterations)))
 
-    for n in (100, 1000):
-        sid = "model-%d" % n
-        live = conversation(n)
-        bridge.pre_llm_call(session_id=sid, conversation_history=list(live), user_message="u", model="m")
-        step = [n]
-        calls = iter(range(10 ** 9))
+    from hermes_shapes import SHAPES, convert
 
-        def model_call_incremental():
-            cid = "new_%d" % step[0]
-            step[0] += 1
-            live.append({"role": "assistant", "content": "", "tool_calls": [{"id": cid, "type": "function", "function": {"name": "terminal", "arguments": "{}"}}]})
-            live.append({"role": "tool", "name": "terminal", "tool_call_id": cid, "content": log_output(step[0])})
-            req = request(live)
-            t = time.perf_counter()
-            bridge.llm_request(request=req, session_id=sid, api_request_id="a%d" % next(calls), api_mode="chat_completions", model="m")
-            return (time.perf_counter() - t) * 1000
+    for shape in SHAPES:
+        for n in (100, 1000):
+            sid = "model-%s-%d" % (shape, n)
+            live = conversation(n)
+            bridge.pre_llm_call(session_id=sid, conversation_history=list(live), user_message="u", model="m")
+            step = [n]
+            calls = iter(range(10 ** 9))
 
-        [model_call_incremental() for _ in range(5)]
-        samples = [model_call_incremental() for _ in range(args.iterations)]
-        rows.append(("pre_model_call base+append (middleware)", n, samples))
-        edits = len(bridge.sessions[sid].view)
-        fixed = list(live[:n])
+            def model_call_incremental():
+                cid = "new_%d" % step[0]
+                step[0] += 1
+                live.append({"role": "assistant", "content": "", "tool_calls": [{"id": cid, "type": "function", "function": {"name": "terminal", "arguments": "{}"}}]})
+                live.append({"role": "tool", "name": "terminal", "tool_call_id": cid, "content": log_output(step[0])})
+                req = convert(shape, request(live))
+                t = time.perf_counter()
+                bridge.llm_request(request=req, session_id=sid, api_request_id="a%d" % next(calls), api_mode=shape, model="m")
+                return (time.perf_counter() - t) * 1000
 
-        def model_call_full():
-            bridge.sessions[sid].held = None
-            req = request(fixed)
-            t = time.perf_counter()
-            bridge.llm_request(request=req, session_id=sid, api_request_id="f%d" % next(calls), api_mode="chat_completions", model="m")
-            return (time.perf_counter() - t) * 1000
+            [model_call_incremental() for _ in range(5)]
+            samples = [model_call_incremental() for _ in range(args.iterations)]
+            rows.append(("pre_model_call base+append, %s" % SHORT[shape], n, samples))
+            edits = len(bridge.sessions[sid].view)
+            fixed = list(live[:n])
 
-        [model_call_full() for _ in range(3)]
-        rows.append(("pre_model_call full (middleware)", n, [model_call_full() for _ in range(max(20, args.iterations // 5))]))
-        deep = timed(lambda: copy.deepcopy(copy.deepcopy(request(live))), 20)
-        notes.append("%d messages: %d edits in the view; Hermes' two deep copies of the request per call: p50 %.2f ms" % (n, edits, statistics.median(deep)))
+            def model_call_full():
+                bridge.sessions[sid].held = None
+                req = convert(shape, request(fixed))
+                t = time.perf_counter()
+                bridge.llm_request(request=req, session_id=sid, api_request_id="f%d" % next(calls), api_mode=shape, model="m")
+                return (time.perf_counter() - t) * 1000
+
+            [model_call_full() for _ in range(3)]
+            rows.append(("pre_model_call whole, %s" % SHORT[shape], n, [model_call_full() for _ in range(max(20, args.iterations // 5))]))
+            if shape == SHAPES[0]:
+                deep = timed(lambda: copy.deepcopy(copy.deepcopy(request(live))), 20)
+                notes.append("%d messages: %d edits in the view; Hermes' two deep copies of the request per call: p50 %.2f ms" % (n, edits, statistics.median(deep)))
 
     big = json.dumps({"output": "\n".join("line %d of a long build log with some text" % i for i in range(2300)), "exit_code": 0})
     ids = iter(range(10 ** 9))
     rows.append(("pre_tool_call", "-", timed(lambda: bridge.pre_tool_call(session_id="t", tool_name="terminal", args={"command": "make"}, tool_call_id="c%d" % next(ids)), args.iterations)))
     rows.append(("post_tool_call 100 KB", "-", timed(lambda: bridge.post_tool_call(session_id="t", tool_name="terminal", args={"command": "make"}, result=big, tool_call_id="c%d" % next(ids), status="ok"), args.iterations)))
     print("bridge round trip (ms), %d iterations, node sidecar with the real engine; 100 KB = %d bytes" % (args.iterations, len(big)))
-    print("%-42s %8s %8s %8s" % ("hook", "messages", "p50", "p99"))
+    print("%-46s %8s %8s %8s" % ("hook", "messages", "p50", "p99"))
     for name, n, samples in rows:
-        print("%-42s %8s %8.2f %8.2f" % (name, n, statistics.median(samples), pct(samples, 0.99)))
+        print("%-46s %8s %8.2f %8.2f" % (name, n, statistics.median(samples), pct(samples, 0.99)))
     for note in notes:
         print(note)
     bridge.sidecar.close()

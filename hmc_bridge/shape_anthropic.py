@@ -33,7 +33,7 @@ class AnthropicRequest(ShapedRequest):
 
     def __init__(self, fields, conversation=None):
         super().__init__()
-        self.items = listed(fields.get("messages") if conversation is None else conversation, "messages")
+        self.items = listed(fields.get("messages") if conversation is None else conversation, "messages", each=False)
         self.system = system_text(fields.get("system"))
         self.head = [{"role": "system", "content": self.system}] if self.system is not None else []
         tools = fields.get("tools")
@@ -43,30 +43,33 @@ class AnthropicRequest(ShapedRequest):
         self.messages = Lazy(len(self.where), self._message)
 
     def _scan(self):
-        """Where each message of the conversation is: (kind, message index, block or run)."""
+        """Where each message of the conversation is: (kind, message index, block or run). Run on
+        every request, so kept to one pass of plain lookups."""
         where = []
-        for mi, msg in enumerate(self.items):
-            role, content = msg.get("role"), msg.get("content")
-            if role == "assistant":
-                where.append((_ASSISTANT, mi, None))
-            elif role != "user":
-                raise Unreadable("role %r" % role)
-            elif isinstance(content, list):
-                start = None
-                for bi, block in enumerate(content):
-                    if not isinstance(block, dict):
-                        raise Unreadable("a block that is not an object")
-                    if block.get("type") == "tool_result":
-                        if start is not None:
-                            where.append((_RUN, mi, (start, bi)))
-                            start = None
-                        where.append((_RESULT, mi, bi))
-                    elif start is None:
-                        start = bi
-                if start is not None or not content:
-                    where.append((_RUN, mi, (start or 0, len(content))))
-            else:
-                where.append((_USER, mi, None))
+        add = where.append
+        try:
+            for mi, msg in enumerate(self.items):
+                role, content = msg.get("role"), msg.get("content")
+                if role == "assistant":
+                    add((_ASSISTANT, mi, None))
+                elif role != "user":
+                    raise Unreadable("role %r" % role)
+                elif type(content) is list:
+                    start = None
+                    for bi, block in enumerate(content):
+                        if block.get("type") == "tool_result":
+                            if start is not None:
+                                add((_RUN, mi, (start, bi)))
+                                start = None
+                            add((_RESULT, mi, bi))
+                        elif start is None:
+                            start = bi
+                    if start is not None or not content:
+                        add((_RUN, mi, (start or 0, len(content))))
+                else:
+                    add((_USER, mi, None))
+        except AttributeError:
+            raise Unreadable("a block that is not an object") from None
         return where
 
     def _message(self, i):
@@ -109,12 +112,23 @@ class AnthropicRequest(ShapedRequest):
         texts = [b for b in content if isinstance(b, dict) and b.get("type") == "text"] if isinstance(content, list) else []
         return (texts[0], "text") if len(texts) == 1 and isinstance(texts[0].get("text"), str) else (None, None)
 
+    def role(self, index):
+        return "tool" if self.where[index][0] == _RESULT else "assistant" if self.where[index][0] == _ASSISTANT else "user"
+
+    def text(self, index):
+        kind, mi, at = self.where[index]
+        if kind != _RESULT:
+            return self.messages[index]["content"]
+        content = self.items[mi]["content"][at].get("content")
+        part = one_text(content, ("text",))
+        return part["text"] if part is not None else content
+
     def put(self, index, content):
         block, key = self._text_block(index)
         if block is None:
             return False
         block[key] = content
-        self.messages[index]["content"] = content
+        self.messages.forget(index)
         return True
 
     def _uses(self, index):

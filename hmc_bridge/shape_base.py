@@ -30,6 +30,14 @@ class ShapedRequest:
         self.tool_names = ()
         self.messages = []  # the conversation: chat messages (role, content, tool_calls, tool_call_id)
 
+    def role(self, index):
+        """Message `index`'s role (read without building the message where the adapter can)."""
+        return self.messages[index].get("role")
+
+    def text(self, index):
+        """Message `index`'s text as the request carries it (or its content, when that is no text)."""
+        return text_of(self.messages[index].get("content"))
+
     def put(self, index, content):
         """Writes `content` (a string) as message `index`'s text in the request; False if it cannot."""
         return False
@@ -77,6 +85,10 @@ class Lazy:
     def __iter__(self):
         return (self[i] for i in range(self._n))
 
+    def forget(self, i):
+        """Item i is built again when next read (its source changed)."""
+        self._cache.pop(i, None)
+
 
 def alike(role, held, sent):
     """Whether `sent` carries `held` the way a converting shape does: an empty text sent as a
@@ -99,6 +111,13 @@ def _squash(content):
         texts = [p.get("text") for p in content if isinstance(p, dict) and p.get("type") in _TEXT_PARTS]
         return "".join("".join(t.split()) for t in texts if isinstance(t, str)) if len(texts) == len(content) else None
     return None
+
+
+def text_of(content):
+    """A content's text when it is one text part (Claude's cache markers wrap a message's text in
+    one `{"type": "text", "text", "cache_control"}` part), else the content as it is."""
+    part = one_text(content, ("text",))
+    return part["text"] if part is not None else content
 
 
 def one_text(parts, kinds=_TEXT_PARTS):
@@ -126,8 +145,9 @@ def system_text(system):
     return json.dumps(system, default=str)
 
 
-def listed(value, what):
-    """`value` when it is a list of dicts, else the request is unreadable."""
-    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+def listed(value, what, each=True):
+    """`value` when it is a list (of dicts, with `each`), else the request is unreadable. An adapter
+    whose scan reads every item checks them there instead (`each=False`)."""
+    if not isinstance(value, list) or (each and not all(isinstance(v, dict) for v in value)):
         raise Unreadable(what)
     return value

@@ -27,7 +27,7 @@ class ResponsesRequest(ShapedRequest):
 
     def __init__(self, fields, conversation=None):
         super().__init__()
-        self.items = listed(fields.get("input") if conversation is None else conversation, "input")
+        self.items = listed(fields.get("input") if conversation is None else conversation, "input", each=False)
         instructions = fields.get("instructions")
         self.system = system_text(instructions) if instructions else None
         self.head = [{"role": "system", "content": self.system}] if self.system is not None else []
@@ -39,33 +39,37 @@ class ResponsesRequest(ShapedRequest):
 
     def _scan(self):
         """Where each message of the conversation is: (kind, item index) for user and tool messages,
-        (kind, [text items], [call items]) for an assistant's group of items."""
+        (kind, [text items], [call items], phase, plain) for an assistant's group of items. Run on
+        every request, so kept to one pass of plain lookups."""
         where = []
-        group = None  # the assistant message being read: [kind, texts, calls, phase]
-        for ii, item in enumerate(self.items):
-            kind, role = item.get("type"), item.get("role")
-            if kind == "function_call_output":
-                where.append((_TOOL, ii, None))
-                group = None
-            elif kind == "function_call":
-                if group is None:
-                    group = self._open(where)
-                group[2].append(ii)
-                group[3] = 2
-            elif kind == "reasoning":
-                if group is None or group[3] > 0:
-                    group = self._open(where)
-            elif role == "assistant" and kind in (None, "message"):
-                # A plain text item says one message; Hermes' replayed `message` items may be several.
-                if group is None or group[3] == 2 or (group[3] == 1 and (kind is None or group[4])):
-                    group = self._open(where)
-                group[1].append(ii)
-                group[3], group[4] = 1, kind is None
-            elif role == "user" and kind in (None, "message"):
-                where.append((_USER, ii, None))
-                group = None
-            else:
-                raise Unreadable("an item of type %r, role %r" % (kind, role))
+        group = None  # the assistant message being read; phase 0: reasoning, 1: text, 2: calls
+        try:
+            for ii, item in enumerate(self.items):
+                kind, role = item.get("type"), item.get("role")
+                if kind == "function_call_output":
+                    where.append((_TOOL, ii, None))
+                    group = None
+                elif kind == "function_call":
+                    if group is None:
+                        group = self._open(where)
+                    group[2].append(ii)
+                    group[3] = 2
+                elif kind == "reasoning":
+                    if group is None or group[3] > 0:
+                        group = self._open(where)
+                elif role == "assistant" and kind in (None, "message"):
+                    # A plain text item is one message; Hermes' replayed `message` items may be several.
+                    if group is None or group[3] == 2 or (group[3] == 1 and (kind is None or group[4])):
+                        group = self._open(where)
+                    group[1].append(ii)
+                    group[3], group[4] = 1, kind is None
+                elif role == "user" and kind in (None, "message"):
+                    where.append((_USER, ii, None))
+                    group = None
+                else:
+                    raise Unreadable("an item of type %r, role %r" % (kind, role))
+        except AttributeError:
+            raise Unreadable("an item that is not an object") from None
         return where
 
     @staticmethod
@@ -119,12 +123,24 @@ class ResponsesRequest(ShapedRequest):
         part = one_text(content, ("input_text", "output_text"))
         return (part, "text") if part is not None else (None, None)
 
+    def role(self, index):
+        kind = self.where[index][0]
+        return "tool" if kind == _TOOL else "user" if kind == _USER else "assistant"
+
+    def text(self, index):
+        entry = self.where[index]
+        if entry[0] != _TOOL:
+            return self.messages[index]["content"]
+        output = self.items[entry[1]].get("output")
+        part = one_text(output, ("input_text",))
+        return part["text"] if part is not None else output
+
     def put(self, index, content):
         holder, key = self._text_of(index)
         if holder is None:
             return False
         holder[key] = content
-        self.messages[index]["content"] = content
+        self.messages.forget(index)
         return True
 
     def calls(self, index):

@@ -17,7 +17,7 @@ import json
 import logging
 
 from . import shapes
-from .shape_base import alike
+from .shape_base import alike, text_of
 
 log = logging.getLogger("hmc")
 
@@ -103,14 +103,6 @@ def approx_bytes(msg):
     return size
 
 
-def text_of(content):
-    """A request's content as text: Claude cache markers wrap the last messages in one text part."""
-    if isinstance(content, list) and len(content) == 1 and isinstance(content[0], dict) \
-            and content[0].get("type") == "text" and isinstance(content[0].get("text"), str):
-        return content[0]["text"]
-    return content
-
-
 def edits(listed, length):
     """(index, content) pairs of a well-formed `edits` list, within `length` messages."""
     for edit in listed if isinstance(listed, list) else []:
@@ -174,23 +166,24 @@ def base(sess, held, request):
     """How many messages the sidecar holds unchanged (`held`, None if unknown), from a few anchors
     (never every message); None when the history was rewritten (Hermes' compressor, /undo): then
     everything is sent. `request`: the model request, read through its shape's adapter."""
-    messages = request.messages
-    if held is None or len(messages) < len(held):
+    if held is None or len(request.messages) < len(held):
         return None
     for frac in _ANCHORS:
         i = int(frac * (len(held) - 1))
-        if i < len(held) - 1 and not _same(sess, request, messages[i], i):
+        if i < len(held) - 1 and not _same(sess, request, i):
             return None
     # The last one may differ alone: this turn's user message gains injected context; a steer
     # note lands on the last tool result. The sidecar re-reads from there.
-    return len(held) if not held or _same(sess, request, messages[len(held) - 1], len(held) - 1) else len(held) - 1
+    return len(held) if not held or _same(sess, request, len(held) - 1) else len(held) - 1
 
 
-def _same(sess, request, msg, i):
+def _same(sess, request, i):
+    """Whether the request's message i is the one the sidecar holds at i (or this turn's in-place edit of it)."""
     role, content = sess.held[i]
-    sent = text_of(msg.get("content"))
-    return msg.get("role") == role and (sent == content or (i in sess.inplace and sent == sess.inplace[i][0])
-                                        or request.alike(role, content, sent))
+    if request.role(i) != role:
+        return False
+    sent = request.text(i)
+    return sent == content or (i in sess.inplace and sent == sess.inplace[i][0]) or request.alike(role, content, sent)
 
 
 def raw(sess, request, msg, i):
@@ -229,17 +222,17 @@ def apply_view(sess, request):
     """Puts the view on the request: each edit where the message still holds what the sidecar
     holds; an in-place edit the view no longer wants goes back to raw; a `tool_calls` edit only
     when it keeps the request's calls (else it is dropped, with one log line). True when one changed."""
-    messages = request.messages
+    length = min(len(request.messages), len(sess.held))
     changed = stale = False
     targets = dict.fromkeys(sess.inplace)
     targets.update(sess.view)
     targets.update(dict.fromkeys(sess.view_calls))
     for index in targets:
-        if index >= len(messages) or index >= len(sess.held) or not _same(sess, request, messages[index], index):
+        if index >= length or not _same(sess, request, index):
             stale = True
             continue
         content = sess.view.get(index, sess.held[index][1]) if index in sess.view or index in sess.inplace else None
-        if isinstance(content, str) and text_of(messages[index].get("content")) != content and request.put(index, content):
+        if isinstance(content, str) and request.text(index) != content and request.put(index, content):
             changed = True
         listed = sess.view_calls.get(index)
         if listed is not None:

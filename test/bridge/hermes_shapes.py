@@ -19,6 +19,7 @@ import json
 import re
 
 CHAT, ANTHROPIC, RESPONSES = "chat_completions", "anthropic_messages", "codex_responses"
+SHAPES = (CHAT, ANTHROPIC, RESPONSES)
 MARKER = {"type": "ephemeral"}
 
 
