@@ -74,11 +74,12 @@ class FakeCtx:
 class FakeHermes:
     """One session of the agent loop. `ctx` None runs without the plugin (the reference run)."""
 
-    def __init__(self, ctx=None, session_id="sess-1", stamp_api_content=False, shape=None):
+    def __init__(self, ctx=None, session_id="sess-1", stamp_api_content=False, shape=None, call_text=""):
         self.ctx = ctx
         self.session_id = session_id
         self.stamp_api_content = stamp_api_content
         self.shape = shape or hermes_shapes.CHAT
+        self.call_text = call_text  # the content of an assistant message that calls tools ("" or None)
         self.history = []
         self.stored = []
         self.requests = []
@@ -158,7 +159,7 @@ class FakeHermes:
             batch = answer if isinstance(answer, list) else [answer]
             self._request(messages, user_idx, context)
             ids = ["call_%d" % next(self._ids) for _ in batch]
-            messages.append({"role": "assistant", "content": "", "tool_calls": [
+            messages.append({"role": "assistant", "content": self.call_text, "tool_calls": [
                 {"id": call_id, "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}
                 for call_id, (name, args, _output) in zip(ids, batch)]})
             for call_id, (name, args, output) in zip(ids, batch):

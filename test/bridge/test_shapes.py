@@ -72,6 +72,18 @@ def call_arguments(shape, request):
     return [json.loads(c["function"]["arguments"]) for m in neutral(shape, request) for c in m.get("tool_calls") or []]
 
 
+def spy_calls(bridge):
+    seen = []
+    real = bridge.sidecar.call
+
+    def call(method, params, timeout=None):
+        seen.append((method, sorted(params)))
+        return real(method, params, timeout)
+
+    bridge.sidecar.call = call
+    return seen
+
+
 class AdapterTests(BridgeCase):
     """The adapters alone, on requests converted as Hermes converts them."""
 
@@ -198,6 +210,32 @@ class ShapesThroughTheBridge(BridgeCase):
                                          [(m["role"], m.get("tool_call_id")) for m in neutral(shape, raw)])
                     self.assertTrue(markers(host.requests[-1]) or shape != H.ANTHROPIC)
                     self.assertEqual(self.hmc_logs(), [])
+
+    def test_texts_a_shape_drops_or_replaces_keep_the_conversation_the_sidecar_holds(self):
+        # An assistant's empty text (None here, as a resumed session has it) is left out by both
+        # shapes; an empty tool output goes as "(no output)" to Anthropic. The same messages: later
+        # turns still send only what is new, and no call re-sends the whole conversation.
+        turns = [("Run it", [("terminal", {"command": "true"}, ""), ("read_file", {"path": "mod.py"}, READ)]),
+                 ("Again", [("terminal", {"command": "pytest -q"}, PASS)]), ("Thanks", [])]
+        for shape in (H.ANTHROPIC, H.RESPONSES):
+            with self.subTest(shape=shape):
+                self.hermes_cli.middleware.VALID_MIDDLEWARE = {"llm_request"}
+                ctx = FakeCtx()
+                _, bridge = self.load_bridge(ctx, HMC_SIDECAR_COMMAND=fake_sidecar_command())
+                seen = spy_calls(bridge)
+                ref = FakeHermes(None, shape=shape, stamp_api_content=True, call_text=None)
+                host = FakeHermes(ctx, shape=shape, stamp_api_content=True, call_text=None)
+                for text, calls in turns:
+                    ref.run_turn(text, calls)
+                    host.run_turn(text, calls)
+                    # (but for the api_content 0.19 stamps: the user message with HMC's hint)
+                    self.assertEqual(json.dumps([{k: v for k, v in m.items() if k != "api_content"} for m in host.history]), json.dumps(ref.history))
+                sent = [(method, "messages" in keys) for method, keys in seen if method in ("pre_llm_call", "pre_model_call")]
+                # The first two calls send the one user message whole (it gains HMC's hint in between).
+                self.assertEqual(sent[:2], [("pre_llm_call", True), ("pre_model_call", True)])
+                self.assertEqual([whole for _, whole in sent[2:]], [False] * (len(sent) - 2), sent)
+                self.assertTrue(tool_texts(shape, host.requests[2])[1].startswith("[compressed"))
+                self.assertEqual(self.hmc_logs(), [])
 
     def test_a_parallel_batch_in_one_anthropic_user_message_gets_each_result_edited(self):
         host, ref, _ = self.run_shape(H.ANTHROPIC, WRITE_TURNS)
