@@ -231,8 +231,8 @@ class Bridge:
         body = (kw.get("request") or {}).get("body") if isinstance(kw.get("request"), dict) else None
         fields = dict(body) if isinstance(body, dict) else {}
         tools = fields.get("tools")
-        if isinstance(tools, list) and kw.get("api_mode") in (None, "chat_completions"):
-            fields["tools"] = hermes.hook_tools(tools, self._tools_cache)
+        if isinstance(tools, list):
+            fields["tools"] = hermes.hook_tools(tools, self._tools_cache, kw.get("api_mode"))
         self._model_call(kw.get("session_id"), shapes.read(kw.get("api_mode"), fields, messages), kw)
 
     def _model_call(self, session_id, request, kw):

@@ -121,13 +121,16 @@ def host_tokens(sess, head, messages, base, tools, tools_key):
 
 
 # -- the tool schemas a 0.16 pre_api_request shows ----------------------------------------------
-def hook_tools(seen, cache):
+def hook_tools(seen, cache, shape=None):
     """The request's tool schemas, on Hermes without middleware: its hook shows them depth-limited
     (values below depth 8 of the payload read "<str depth limit>"). Rebuilt from Hermes' tool
-    registry by name, and used only when they match what the hook showed; else what it showed.
-    `cache` (a dict) keeps the last answer."""
-    names = tuple((t.get("function") or {}).get("name") for t in seen if isinstance(t, dict))
-    cached = cache.get(names)
+    registry by name (in the request's shape, with Hermes' own converter for Anthropic messages or
+    Responses), and used only when they match what the hook showed; else what it showed. `cache`
+    (a dict) keeps the last answer."""
+    names = tuple(((t.get("function") or {}).get("name") if shape in (None, "chat_completions") else t.get("name"))
+                  for t in seen if isinstance(t, dict))
+    key = (shape, names)
+    cached = cache.get(key)
     if cached is None:
         cached = seen
         try:
@@ -135,12 +138,20 @@ def hook_tools(seen, cache):
 
             by_name = {t["function"]["name"]: t for t in registry.get_definitions(set(names), quiet=True)}
             rebuilt = [by_name[n] for n in names]
+            if shape == "anthropic_messages":
+                from agent.anthropic_adapter import convert_tools_to_anthropic
+
+                rebuilt = convert_tools_to_anthropic(rebuilt)
+            elif shape == "codex_responses":
+                from agent.codex_responses_adapter import _responses_tools
+
+                rebuilt = _responses_tools(rebuilt)
             if _depth_limited(rebuilt, 2) == seen:  # payload → body → tools: the list is at depth 2
                 cached = rebuilt
         except Exception as exc:
             log.debug("hmc: tool schemas not rebuilt (%s)", exc)
         cache.clear()
-        cache[names] = cached
+        cache[key] = cached
     return cached
 
 

@@ -125,7 +125,7 @@ class AnthropicRequest(ShapedRequest):
 
     def put(self, index, content):
         block, key = self._text_block(index)
-        if block is None:
+        if block is None or not content:  # Anthropic refuses an empty text block (Hermes sends placeholders)
             return False
         block[key] = content
         self.messages.forget(index)

@@ -237,6 +237,28 @@ class ShapesThroughTheBridge(BridgeCase):
                 self.assertTrue(tool_texts(shape, host.requests[2])[1].startswith("[compressed"))
                 self.assertEqual(self.hmc_logs(), [])
 
+    def test_a_sidecar_that_lost_the_session_answers_resync_and_gets_the_whole_request_in_every_shape(self):
+        for shape in SHAPES:
+            with self.subTest(shape=shape):
+                ctx = FakeCtx()
+                _, bridge = self.load_bridge(ctx, HMC_SIDECAR_COMMAND=fake_sidecar_command())
+                seen = spy_calls(bridge)
+                ref, _ = reference(shape, TURNS[:1])
+                host = FakeHermes(ctx, shape=shape)
+                forgot = []
+
+                def forget_once():  # after turn 1's second call, the sidecar holds nothing of the session
+                    if len(host.requests) == 2 and not forgot:
+                        forgot.append(bridge.sidecar.call("pre_llm_call", {"session_id": host.session_id, "messages": []}))
+                host.between_calls = forget_once
+                host.run_turn(*TURNS[0])
+                self.assertEqual(json.dumps(host.history), json.dumps(ref.history))
+                model = [keys for method, keys in seen if method == "pre_model_call"]
+                self.assertIn("base", model[2])  # the third call tries base + append, is told resync, sends it whole
+                self.assertIn("messages", model[3])
+                self.assertTrue(all(t.startswith("[compressed") for t in tool_texts(shape, host.requests[3])))
+                self.assertEqual(self.hmc_logs(), [])
+
     def test_a_parallel_batch_in_one_anthropic_user_message_gets_each_result_edited(self):
         host, ref, _ = self.run_shape(H.ANTHROPIC, WRITE_TURNS)
         last = host.requests[3]  # after the batch and the next call
