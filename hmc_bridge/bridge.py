@@ -4,8 +4,9 @@ sidecar; the answers applied through views.py.
 
 The conversation is sent the way Hermes sends it (system prompt apart, contents stripped,
 `api_content` replayed), so both methods describe one list (docs/hermes.md "One conversation, two
-views"); once the sidecar holds a session, only what is new goes (`base` + `append`), and a long
-history goes ahead in stretches (`partial`).
+views"), whatever request shape a model call has (shapes.py reads it); once the sidecar holds a
+session, only what is new goes (`base` + `append`), and a long history goes ahead in stretches
+(`partial`).
 
 Invariant: fail open. Every entry point catches everything, logs one line under the "hmc" logger
 and hands Hermes its data back untouched; no decision is taken here.

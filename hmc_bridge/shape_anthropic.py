@@ -43,7 +43,8 @@ class AnthropicRequest(ShapedRequest):
         self.messages = Lazy(len(self.where), self._message)
 
     def _scan(self):
-        """Where each message of the conversation is: (kind, message index, block or run). Run on
+        """Where each message of the conversation is: (kind, message index, its tool_result block or
+        its run of blocks). Run on
         every request, so kept to one pass of plain lookups."""
         where = []
         add = where.append
@@ -54,20 +55,22 @@ class AnthropicRequest(ShapedRequest):
                     add((_ASSISTANT, mi, None))
                 elif role != "user":
                     raise Unreadable("role %r" % role)
-                elif type(content) is list:
+                elif type(content) is not list:
+                    add((_USER, mi, None))
+                elif len(content) == 1 and content[0].get("type") == "tool_result":  # most: one result
+                    add((_RESULT, mi, content[0]))
+                else:
                     start = None
                     for bi, block in enumerate(content):
                         if block.get("type") == "tool_result":
                             if start is not None:
                                 add((_RUN, mi, (start, bi)))
                                 start = None
-                            add((_RESULT, mi, bi))
+                            add((_RESULT, mi, block))
                         elif start is None:
                             start = bi
                     if start is not None or not content:
                         add((_RUN, mi, (start or 0, len(content))))
-                else:
-                    add((_USER, mi, None))
         except AttributeError:
             raise Unreadable("a block that is not an object") from None
         return where
@@ -82,7 +85,7 @@ class AnthropicRequest(ShapedRequest):
             part = one_text(blocks, ("text",))
             return {"role": "user", "content": part["text"] if part is not None else blocks}
         if kind == _RESULT:
-            block = msg["content"][at]
+            block = at
             content = block.get("content")
             part = one_text(content, ("text",))
             return {"role": "tool", "content": part["text"] if part is not None else content, "tool_call_id": block.get("tool_use_id")}
@@ -103,7 +106,7 @@ class AnthropicRequest(ShapedRequest):
         msg = self.items[mi]
         content = msg.get("content")
         if kind == _RESULT:
-            return content[at], "content"
+            return at, "content"
         if kind == _RUN:
             part = one_text(content[at[0]:at[1]], ("text",))
             return (part, "text") if part is not None else (None, None)
@@ -119,7 +122,9 @@ class AnthropicRequest(ShapedRequest):
         kind, mi, at = self.where[index]
         if kind != _RESULT:
             return self.messages[index]["content"]
-        content = self.items[mi]["content"][at].get("content")
+        content = at.get("content")
+        if type(content) is str:  # most results: no need to look further
+            return content
         part = one_text(content, ("text",))
         return part["text"] if part is not None else content
 

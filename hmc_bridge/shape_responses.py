@@ -132,6 +132,8 @@ class ResponsesRequest(ShapedRequest):
         if entry[0] != _TOOL:
             return self.messages[index]["content"]
         output = self.items[entry[1]].get("output")
+        if type(output) is str:  # most outputs: no need to look further
+            return output
         part = one_text(output, ("input_text",))
         return part["text"] if part is not None else output
 

@@ -170,19 +170,20 @@ def base(sess, held, request):
         return None
     for frac in _ANCHORS:
         i = int(frac * (len(held) - 1))
-        if i < len(held) - 1 and not _same(sess, request, i):
+        if i < len(held) - 1 and not _same(sess, request, i, request.text(i)):
             return None
     # The last one may differ alone: this turn's user message gains injected context; a steer
     # note lands on the last tool result. The sidecar re-reads from there.
-    return len(held) if not held or _same(sess, request, len(held) - 1) else len(held) - 1
+    last = len(held) - 1
+    return len(held) if not held or _same(sess, request, last, request.text(last)) else last
 
 
-def _same(sess, request, i):
-    """Whether the request's message i is the one the sidecar holds at i (or this turn's in-place edit of it)."""
+def _same(sess, request, i, sent):
+    """Whether the request's message i, whose text is `sent`, is the one the sidecar holds at i (or
+    this turn's in-place edit of it)."""
     role, content = sess.held[i]
     if request.role(i) != role:
         return False
-    sent = request.text(i)
     return sent == content or (i in sess.inplace and sent == sess.inplace[i][0]) or request.alike(role, content, sent)
 
 
@@ -228,11 +229,12 @@ def apply_view(sess, request):
     targets.update(sess.view)
     targets.update(dict.fromkeys(sess.view_calls))
     for index in targets:
-        if index >= length or not _same(sess, request, index):
+        sent = request.text(index) if index < length else None
+        if index >= length or not _same(sess, request, index, sent):
             stale = True
             continue
         content = sess.view.get(index, sess.held[index][1]) if index in sess.view or index in sess.inplace else None
-        if isinstance(content, str) and request.text(index) != content and request.put(index, content):
+        if isinstance(content, str) and sent != content and request.put(index, content):
             changed = True
         listed = sess.view_calls.get(index)
         if listed is not None:
