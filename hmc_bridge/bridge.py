@@ -138,7 +138,7 @@ class Bridge:
             answer = self.sidecar.call(method, dict(params, base=streamed, append=whole[streamed:]) if streamed else dict(params, messages=whole))
             new = [(m["role"], m["content"]) for m in whole]
         if not _result(answer) or "error" in answer:
-            sess.held, sess.view, sess.view_calls, sess.view_id = None, {}, {}, None
+            sess.held, sess.view, sess.calls, sess.view_id = None, {}, {}, None
             return None, 0
         sess.held, sess.generation = new, self.sidecar.generation
         return answer, len(new)

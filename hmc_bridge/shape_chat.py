@@ -41,7 +41,13 @@ class ChatRequest(ShapedRequest):
         return [(c.get("id"), c["function"].get("name"), c.get("type")) for c in calls]
 
     def put_calls(self, index, arguments):
+        # A new list and new call dicts: the ones found may be shared with the stored history
+        # (Hermes 0.16 copies messages shallowly). A call whose arguments are the same stays as it was.
         msg = self.messages[index]
-        msg["tool_calls"] = [dict(call, function=dict(call["function"], arguments=args))
-                             for call, (args, _parsed) in zip(msg["tool_calls"], arguments)]
+        calls = msg["tool_calls"]
+        out = [call if call["function"].get("arguments") == args else dict(call, function=dict(call["function"], arguments=args))
+               for call, (args, _parsed) in zip(calls, arguments)]
+        if all(a is b for a, b in zip(out, calls)):
+            return False
+        msg["tool_calls"] = out
         return True

@@ -43,22 +43,21 @@ def read(api_mode, fields, conversation=None):
 
 def call_arguments(request, index, edited):
     """What a `tool_calls` edit of message `index` puts on `request`: [(arguments, parsed)] per call,
-    when the edit keeps the request's calls (as many, the same ids, types and names, in order) and
-    every `arguments` is a JSON object string; else None (the edit is left out)."""
+    when the edit (`edited`: [(id, type, name, arguments)], views.py) keeps the request's calls (as
+    many, the same ids, types and names, in order) and every `arguments` is a JSON object string;
+    else None (the edit is left out)."""
     sent = request.calls(index)
     if not sent or not isinstance(edited, list) or len(edited) != len(sent):
         return None
     out = []
-    for (call_id, name, kind), call in zip(sent, edited):
-        fn = call.get("function") if isinstance(call, dict) else None
-        if not isinstance(fn, dict) or not request.same_id(call_id, call.get("id")) or fn.get("name") != name \
-                or call.get("type") != kind or not isinstance(fn.get("arguments"), str):
+    for (call_id, name, kind), (edit_id, edit_kind, edit_name, arguments) in zip(sent, edited):
+        if not request.same_id(call_id, edit_id) or edit_name != name or edit_kind != kind or not isinstance(arguments, str):
             return None
         try:
-            parsed = json.loads(fn["arguments"])
+            parsed = json.loads(arguments)
         except ValueError:
             return None
         if not isinstance(parsed, dict):
             return None
-        out.append((fn["arguments"], parsed))
+        out.append((arguments, parsed))
     return out

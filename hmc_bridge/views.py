@@ -1,6 +1,8 @@
 """What the bridge keeps of each session, and the two ways it puts the sidecar's views on Hermes'
 messages: in place on the live dicts for one turn (`pre_llm_call`, undone by `restore`), and on
-one request's own copies (`pre_model_call`, the view kept complete between calls).
+one request's own copies (`pre_model_call`, the view kept complete between calls). Only the
+second may shorten an assistant message's tool-call arguments (`tool_calls` entries, input
+clearing): the request gets new arguments, the stored history keeps its own.
 
 Also how a Hermes message is shown to the sidecar: the content as Hermes sends it (`api_content`
 replayed, stripped), the wire fields only.
@@ -31,7 +33,7 @@ class Session:
     pairs in the form Hermes sends them), the edits applied in place on Hermes' live dicts this
     turn, and the last model-call view."""
 
-    __slots__ = ("held", "generation", "backups", "inplace", "view", "view_calls", "view_id", "system", "tools_key", "measured", "tools_tokens")
+    __slots__ = ("held", "generation", "backups", "inplace", "view", "calls", "view_id", "system", "tools_key", "measured", "tools_tokens")
 
     def __init__(self):
         self.held = None  # [(role, content)] as the sidecar holds them; None: unknown, send everything
@@ -39,7 +41,7 @@ class Session:
         self.backups = []  # (live message dict, had content, original, edited)
         self.inplace = {}  # index -> (content as Hermes sends the edited dict, raw content as held)
         self.view = {}  # index -> content: the last pre_model_call view (complete)
-        self.view_calls = {}  # index -> tool_calls: the same view's shorter call arguments
+        self.calls = {}  # index -> [(id, type, name, arguments)]: that view's tool_calls entries
         self.view_id = None
         self.system = UNSENT  # the system prompt last sent
         self.tools_key = None  # names of the tool schemas last sent
@@ -112,17 +114,30 @@ def edits(listed, length):
             yield index, content
 
 
-def model_edits(listed, length):
-    """(index, content or None, tool_calls or None) of a pre_model_call answer's well-formed edits:
-    each is the whole edit of its message (an edit may carry `content`, `tool_calls` or both)."""
+def _entries(listed, length):
+    """(index, content or None, calls or None) of a pre_model_call answer's well-formed edits (an
+    edit may carry `content`, `tool_calls` or both); calls as (id, type, name, arguments) with
+    arguments a string. A malformed `tool_calls` is left out (sent raw)."""
     for edit in listed if isinstance(listed, list) else []:
-        if not isinstance(edit, dict):
+        index = edit.get("index") if isinstance(edit, dict) else None
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < length:
             continue
-        index, content, calls = edit.get("index"), edit.get("content"), edit.get("tool_calls")
-        content = content if isinstance(content, str) else None
-        calls = calls if isinstance(calls, list) else None
-        if isinstance(index, int) and not isinstance(index, bool) and 0 <= index < length and (content is not None or calls is not None):
+        content = edit.get("content") if isinstance(edit.get("content"), str) else None
+        calls = _calls(edit.get("tool_calls"))
+        if content is not None or calls is not None:
             yield index, content, calls
+
+
+def _calls(listed):
+    if not isinstance(listed, list):
+        return None
+    out = []
+    for call in listed:
+        fn = call.get("function") if isinstance(call, dict) else None
+        if not isinstance(fn, dict) or not isinstance(fn.get("arguments"), str):
+            return None
+        out.append((call.get("id"), call.get("type"), fn.get("name"), fn["arguments"]))
+    return out
 
 
 def same_as_held(held, msg):
@@ -202,21 +217,24 @@ def raw(sess, request, msg, i):
 
 def take_view(sess, result, length, sent_view):
     """Keeps the complete view a pre_model_call answer describes: a delta `since` the view the
-    bridge named (`sent_view`), else whole."""
+    bridge named (`sent_view`), else whole. An entry replaces the whole entry of its index: its
+    content and its calls, a part left out being sent raw."""
     delta = result.get("since") is not None and result.get("since") == sent_view
-    view = sess.view if delta else {}
-    calls = sess.view_calls if delta else {}
+    view, calls = (sess.view, sess.calls) if delta else ({}, {})
     for index in result.get("removed") or []:
         view.pop(index, None)
         calls.pop(index, None)
-    for index, content, listed in model_edits(result.get("edits"), length):
-        for kept, value in ((view, content), (calls, listed)):
-            if value is None:
-                kept.pop(index, None)
-            else:
-                kept[index] = value
-    sess.view, sess.view_calls = view, calls
-    sess.view_id = result.get("view") if isinstance(result.get("view"), int) else None
+    for index, content, listed in _entries(result.get("edits"), length):
+        _put(view, index, content)
+        _put(calls, index, listed)
+    sess.view, sess.calls, sess.view_id = view, calls, result.get("view") if isinstance(result.get("view"), int) else None
+
+
+def _put(table, index, value):
+    if value is None:
+        table.pop(index, None)
+    else:
+        table[index] = value
 
 
 def apply_view(sess, request):
@@ -227,7 +245,7 @@ def apply_view(sess, request):
     changed = stale = False
     targets = dict.fromkeys(sess.inplace)
     targets.update(sess.view)
-    targets.update(dict.fromkeys(sess.view_calls))
+    targets.update(dict.fromkeys(sess.calls))
     for index in targets:
         sent = request.text(index) if index < length else None
         if index >= length or not _same(sess, request, index, sent):
@@ -236,15 +254,15 @@ def apply_view(sess, request):
         content = sess.view.get(index, sess.held[index][1]) if index in sess.view or index in sess.inplace else None
         if isinstance(content, str) and sent != content and request.put(index, content):
             changed = True
-        listed = sess.view_calls.get(index)
+        listed = sess.calls.get(index)
         if listed is not None:
             arguments = shapes.call_arguments(request, index, listed)
             if arguments is None:
-                del sess.view_calls[index]  # dropped once; the sidecar sends it again only if it changes
+                del sess.calls[index]  # dropped once; the sidecar sends it again only if it changes
                 log.warning("hmc: a tool_calls edit of message %d does not keep the request's calls (ids, names, order) "
                             "or its arguments are not JSON objects; that message goes with its calls as they are", index)
             elif request.put_calls(index, arguments):
                 changed = True
     if stale:  # a message changed under us: leave it raw, and send everything next time
-        sess.held, sess.view, sess.view_calls, sess.view_id = None, {}, {}, None
+        sess.held, sess.view, sess.calls, sess.view_id = None, {}, {}, None
     return changed

@@ -7,7 +7,7 @@
  * Params reach these methods checked (src/protocol/guards.ts for the sidecar, the types for a
  * TypeScript host), so implementations trust the types and check only what the values mean.
  */
-import type { Message } from './message.js';
+import type { Message, ToolCall } from './message.js';
 
 /** A tool's JSON schema as hosts register it (OpenAI function format). */
 export interface ToolSchema {
@@ -109,6 +109,19 @@ export interface Edit {
   content: string;
 }
 
+/**
+ * One entry of `pre_model_call`'s view: message `index` is sent with `content` and, for an
+ * assistant message, with `tool_calls`: its whole list of calls, the same ids, types, names and
+ * order, some with shorter `arguments` (a JSON object string). A field left out is sent raw. Only
+ * a host whose `hello` said it applies `tool_calls` edits (hosts/capabilities.ts) gets them, and
+ * only from `pre_model_call`: they change one request, never the stored history.
+ */
+export interface ModelCallEdit {
+  index: number;
+  content?: string;
+  tool_calls?: ToolCall[];
+}
+
 export interface PreLlmCallResult {
   /** The complete view for this call, relative to the raw messages sent. */
   edits: Edit[];
@@ -145,9 +158,10 @@ export interface PreModelCallParams extends PreLlmCallParams {
 export interface PreModelCallResult {
   /**
    * The view for this one call, relative to the raw messages sent: complete, or (when `since` is
-   * set) only the entries that changed since the host's view `since`.
+   * set) only the entries that changed since the host's view `since` (an entry replaces the
+   * host's whole entry for its index).
    */
-  edits: Edit[];
+  edits: ModelCallEdit[];
   /** This view's id; a host that keeps it sends it back as `view`. */
   view?: number;
   /** Set when `edits` is a delta against the host's view `since`; `removed` lists indices no longer edited. */

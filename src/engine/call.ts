@@ -39,6 +39,8 @@ export interface CallDeps {
   /** Where a summarised phase is shown live and kept in the session index. */
   sink: EventSink;
   phases: PhaseIndex | null;
+  /** The host applies `tool_calls` edits (its hello, hosts/capabilities.ts): input clearing may run. */
+  toolCalls: boolean;
 }
 
 /**
@@ -80,7 +82,7 @@ export function prepareCall(s: Session, p: PreLlmCallParams, hook: CallHook, mes
   // List-wide rewrites wait until a big first call is caught up (catch-up.ts); then what it left
   // for later goes out with this call, with the caught-up outputs.
   const caughtUp = catchUp.takeCacheBreak(s);
-  const pass = catchUp.catchingUp(s) ? null : applyListWide(s, config, { recall: deps.recall, callTime, breakingAt: catchUp.takeLanding(s), phase: layer1.staged(s, config) });
+  const pass = catchUp.catchingUp(s) ? null : applyListWide(s, config, { recall: deps.recall, callTime, breakingAt: catchUp.takeLanding(s), phase: layer1.staged(s, config), toolCalls: deps.toolCalls });
   if (pass && config.debug && pass.decision.costly) deps.log(`hmc: session ${s.id}: rewrote ${pass.decision.apply.length} outputs already sent (${pass.decision.reason}) at model call ${s.replies}`);
   if (pass?.phase) phaseApplied(s, pass.phase, deps);
   s.lastCallAt = callTime;

@@ -11,7 +11,7 @@ import { NULL_PHASE_INDEX, type PhaseIndex } from '../store/phase-types.js';
 import { indexAction, indexText } from './control-index.js';
 import { parseEnvelope } from '../hosts/outputs/envelope.js';
 import type { Layer1 } from './layer1.js';
-import { lineRange, type RecallStore } from './recall.js';
+import { ARGUMENTS_TOOL_PREFIX, lineRange, type RecallStore } from './recall.js';
 import type { Session } from './session.js';
 
 /** What the actions need of the engine (the engine is one; tests may pass less). */
@@ -52,7 +52,7 @@ export const CONTROL_HELP: Record<(typeof ACTIONS)[number], string> = {
   context: 'context tokens, window and use of the current session',
   stats: 'tokens saved per strategy and per tool (input over all model calls, and in the context now)',
   index: 'phases summarised by layer 1: this session\'s list; query=words searches (scope=global: all sessions, limit=N); phase=N one phase\'s whole summary; session=ID another session',
-  recall: 'the exact original of a shortened tool output: id=<the id a marker prints> [lines=A-B, the lines a marker names]; of a summarised phase, its messages a page at a time [messages=A-B; message=N lines=A-B]',
+  recall: 'the exact original of a shortened tool output: id=<the id a marker prints> [lines=A-B, the lines a marker names]; of a cleared call, its exact arguments; of a summarised phase, its messages a page at a time [messages=A-B; message=N lines=A-B]',
   analytics: 'savings history: scope=global|project period=all|day|month|recent|project|tool|strategy limit=N',
   dashboard: 'the live dashboard: sub_action (or action) = start | stop | status',
   sweep: 'replace recent tool outputs by a placeholder at the next model call: count=N (default: since the last user message)',
@@ -228,6 +228,8 @@ function recallAction(engine: ControlTarget, s: Session, args: Record<string, un
   if (!entry) return { error: `nothing is kept under id ${JSON.stringify(id.slice(0, 40))} for this session (copies are kept for 7 days)` };
   // A layer-1 phase: the exact messages its summary stands for, a page at a time.
   if (entry.tool === '(phase)') return phaseRecall(id, JSON.parse(entry.content) as unknown[], args);
+  // A cleared call's arguments: the exact text the call was made with (a JSON object).
+  if (entry.tool.startsWith(ARGUMENTS_TOOL_PREFIX)) return { id, tool: entry.tool.slice(ARGUMENTS_TOOL_PREFIX.length), arguments: entry.content };
   if (args.lines === undefined || args.lines === null || args.lines === '') return { id, tool: entry.tool, content: entry.content };
   const range = parseRange(args.lines);
   if (!range) return { error: `lines must look like 41-160 (or one line number), got ${JSON.stringify(String(args.lines).slice(0, 40))}` };

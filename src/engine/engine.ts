@@ -18,6 +18,7 @@ import type {
 } from '../core/host-api.js';
 import type { Message } from '../core/message.js';
 import { helloAnswer } from './hello.js';
+import { hostCapabilities } from '../hosts/capabilities.js';
 import type { EventSink } from '../events/types.js';
 import type { PhaseIndex } from '../store/phase-types.js';
 import type { SessionRecord, SessionRecorder } from '../store/types.js';
@@ -71,6 +72,8 @@ export class Engine implements HmcHostApi {
   readonly layer1: Layer1;
   /** What the host said it can do in its `hello` (undefined: it said nothing). */
   hostCapabilities: string[] | undefined;
+  /** The host applies `tool_calls` edits (its list, else what its name is known for; hosts/capabilities.ts). */
+  appliesToolCalls = false;
   private lastActiveId: string | null = null;
   private postCounter = 0;
   private readonly settler: Settler;
@@ -97,6 +100,7 @@ export class Engine implements HmcHostApi {
 
   hello(params: HelloParams): HelloResult {
     if (params.capabilities) this.hostCapabilities = [...params.capabilities];
+    this.appliesToolCalls = hostCapabilities(params).has('tool_calls');
     return helloAnswer(params);
   }
 
@@ -146,7 +150,7 @@ export class Engine implements HmcHostApi {
 
   preModelCall(p: PreModelCallParams): PreModelCallResult {
     const s = this.prepare(p, { name: 'pre_model_call', params: p });
-    return s ? this.guard('pre_model_call', () => modelCallView(s, p.view), { edits: [] }) : { edits: [] };
+    return s ? this.guard('pre_model_call', () => modelCallView(s, p.view, this.appliesToolCalls), { edits: [] }) : { edits: [] };
   }
 
   onSessionEnd(p: SessionEndParams): Record<string, never> {
@@ -246,7 +250,7 @@ export class Engine implements HmcHostApi {
     const { messages, base } = conversationOf(s, p);
     const deps: CallDeps = {
       config, layer1: this.layer1, recall: this.recall, sync: this.intake.syncDeps(config), now: this.now, log: this.opts.log,
-      sink: this.opts.sink, phases: this.opts.phases ?? null,
+      sink: this.opts.sink, phases: this.opts.phases ?? null, toolCalls: this.appliesToolCalls,
     };
     const ready = this.guard(hook.name, () => {
       const viewed = prepareCall(s, p, hook, messages, base, deps);

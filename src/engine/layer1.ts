@@ -250,7 +250,7 @@ export class Layer1 {
     let after = 0;
     for (let i = phase.from; i <= phase.to; i++) {
       const m = s.messages[i] as MessageState;
-      const overhead = overheadTokens(m.extra);
+      const overhead = overheadTokens(s.extraOf(m));
       const now = contentTokens(s.viewOf(m)) + overhead;
       before += now;
       const text = next.get(i);
@@ -314,15 +314,15 @@ function rangeDigest(messages: readonly MessageState[], from: number, to: number
 
 /** Estimated tokens a message is sent with now (content and its tool calls). */
 function sentTokens(s: Session, m: MessageState): number {
-  return roughTokens(s.viewOf(m), m);
+  return roughTokens(s.viewOf(m), m, s.extraOf(m));
 }
 
 /** The same estimate for the message as the host holds it. */
 function rawTokens(m: MessageState): number {
-  return roughTokens(m.raw, m);
+  return roughTokens(m.raw, m, m.extra);
 }
 
-function roughTokens(content: unknown, m: MessageState): number {
+function roughTokens(content: unknown, m: MessageState, extra: string): number {
   const chars = typeof content === 'string' ? content.length : content === null || content === undefined ? 0 : 200;
-  return Math.ceil((chars + m.extra.length) / 4) + 4;
+  return Math.ceil((chars + extra.length) / 4) + 4;
 }

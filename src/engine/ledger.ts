@@ -15,12 +15,16 @@
  */
 import type { Saved } from '../core/savings.js';
 import type { TurnPoint } from '../store/types.js';
-import { contentTokens, countTokens, overheadTokens } from '../core/tokens.js';
+import { contentTokens, overheadTokens } from '../core/tokens.js';
 
-/** How a message is sent: its raw content and the contents after each strategy step. */
+/**
+ * How a message is sent: its raw content and the contents after each strategy step. A step may
+ * also change what the message's tool calls cost (`extra`: input clearing sends some calls'
+ * arguments short); a step without it keeps the calls as the step before sent them.
+ */
 export interface ViewSteps {
   raw: unknown;
-  steps: readonly { strategy: string; content: string }[];
+  steps: readonly { strategy: string; content: unknown; extra?: string }[];
 }
 
 interface MessageTokens {
@@ -294,7 +298,7 @@ export class Ledger {
 
 /** A message's tokens raw and after each step; `messageTokens` (tokens.ts) of the same message. */
 function tokensOf(view: ViewSteps, tool: string, extra: string): MessageTokens {
-  // Role, separators and tool-call arguments cost tokens too; they are never compressed.
+  // Role, separators and tool-call arguments cost tokens too (the arguments as sent: input clearing).
   const overhead = overheadTokens(extra);
   const raw = contentTokens(view.raw) + overhead;
   // Each step is credited with its own token drop. A step shorter in characters can still cost a
@@ -302,8 +306,10 @@ function tokensOf(view: ViewSteps, tool: string, extra: string): MessageTokens {
   // credits stay non-negative and still add up to raw minus sent.
   const credits: { strategy: string; saved: number }[] = [];
   let previous = raw;
+  let calls = overhead;
   for (const step of view.steps) {
-    const after = countTokens(step.content) + overhead;
+    if (step.extra !== undefined) calls = overheadTokens(step.extra);
+    const after = contentTokens(step.content) + calls;
     credits.push({ strategy: step.strategy, saved: previous - after });
     previous = after;
   }

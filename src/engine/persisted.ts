@@ -7,6 +7,7 @@
  */
 import type { LedgerSnapshot } from './ledger.js';
 import { PRUNE_KINDS, type Phase, type PruneKind, type StaleDetail, type ToolRecord } from './held.js';
+import type { InputClearing } from '../strategies/list-wide/input-clearing.js';
 
 /** Kinds whose words quote the output or name a path: regenerated from the conversation, never saved. */
 export const WORDS_NOT_SAVED: ReadonlySet<PruneKind> = new Set(['error_purge', 'stale_reads', 'clearing']);
@@ -48,6 +49,8 @@ export interface PersistedSession {
   hint_sent: string;
   /** Messages the last model call sent: rewriting one of them in a later process breaks the cache too. */
   sent_length: number;
+  /** Calls whose arguments are sent short, and why (the short words are rebuilt from the call itself). */
+  inputs_cleared?: Record<string, InputClearing>;
   swept: string[];
   accounted: string[];
   context_sent: boolean;
@@ -117,12 +120,25 @@ export function parsePersisted(value: unknown): PersistedSession | null {
     ...(stagedPhase(v.staged_phase) ?? {}),
     hint_sent: typeof v.hint_sent === 'string' ? v.hint_sent : '',
     sent_length: n(v.sent_length),
+    inputs_cleared: inputsCleared(v.inputs_cleared),
     swept: strings(v.swept),
     accounted: strings(v.accounted),
     context_sent: v.context_sent === true,
     calls_at_send: v.calls_at_send === true,
     ledger: (typeof v.ledger === 'object' && v.ledger !== null ? v.ledger : {}) as LedgerSnapshot,
   };
+}
+
+function inputsCleared(value: unknown): Record<string, InputClearing> {
+  const out: Record<string, InputClearing> = {};
+  if (typeof value !== 'object' || value === null) return out;
+  for (const [id, c] of Object.entries(value)) {
+    if (typeof c !== 'object' || c === null) continue;
+    const v = c as Record<string, unknown>;
+    if (v.reason === 'old') out[id] = { reason: 'old' };
+    else if (v.reason === 'superseded' && typeof v.by === 'string') out[id] = { reason: 'superseded', by: v.by };
+  }
+  return out;
 }
 
 function stagedPhase(value: unknown): { staged_phase: { phase: Phase; updated: boolean } } | null {

@@ -16,6 +16,12 @@ const NEVER_SWEPT = new Set(['hmc_control']);
 export interface Protection {
   /** No strategy touches this output. */
   tool(name: string): boolean;
+  /**
+   * This tool's call arguments are never cleared: a tool the user named in compress.protected_tools.
+   * The tools whose outputs are always protected (write_file, patch: their outputs report what
+   * changed) are in that list by default for their outputs, not their arguments.
+   */
+  inputs(name: string): boolean;
   /** A read of this path is never compressed. */
   file(path: string | undefined): boolean;
   dedup: ReadonlySet<string>;
@@ -34,10 +40,12 @@ export function protectionFor(config: HmcConfig): Protection {
 
 function buildProtection(config: HmcConfig): Protection {
   const tools = new Set([...ALWAYS_PROTECTED, ...config.compress.protected_tools].map((t) => t.toLowerCase()));
+  const named = new Set(config.compress.protected_tools.map((t) => t.toLowerCase()).filter((t) => !ALWAYS_PROTECTED.has(t)));
   const patterns = config.protected_file_patterns.map(globToRegExp);
   const lower = (names: readonly string[]) => new Set([...tools, ...names.map((t) => t.toLowerCase())]);
   return {
     tool: (name) => tools.has(name.toLowerCase()),
+    inputs: (name) => named.has(name.toLowerCase()),
     file: (path) => path !== undefined && patterns.some((re) => re.test(path) || re.test(basename(path))),
     dedup: lower(config.strategies.deduplication.protected_tools),
     errorPurge: lower(config.strategies.purge_errors.protected_tools),

@@ -10,6 +10,9 @@ import { Ledger, type ViewSteps } from './ledger.js';
 import { WORDS_NOT_SAVED, type PersistedSession } from './persisted.js';
 import type { Compression } from './compress.js';
 import { RewriteIndex } from './rewrite-index.js';
+import { InputIndex } from './input-index.js';
+import type { ToolCall } from '../core/message.js';
+import type { InputClearing } from '../strategies/list-wide/input-clearing.js';
 
 export class Session {
   readonly id: string;
@@ -78,7 +81,7 @@ export class Session {
   /** The host's id of the last call counted (a retry of the same request is not counted again). */
   lastCallId = '';
   /** The view last answered to pre_model_call, so the next answer can be what changed since. */
-  lastView: { id: number; edits: Map<number, string> } | null = null;
+  lastView: { id: number; edits: Map<number, string>; calls: Map<number, ToolCall[]> } | null = null;
   /** The last turn event sent: its turn and the input figures it showed. */
   lastTurnEvent = '';
   ledger: Ledger;
@@ -86,6 +89,12 @@ export class Session {
   rewriteIndex = new RewriteIndex();
   /** Current edits: raw index → content sent. */
   edits = new Map<number, string>();
+  /** Current edits of assistant messages' calls (input clearing): raw index → the calls sent (pre_model_call only). */
+  callEdits = new Map<number, ToolCall[]>();
+  /** The conversation's tool calls, for input clearing. */
+  inputIndex = new InputIndex();
+  /** Calls whose arguments are sent short, and why (saved, so a new process sends the same bytes). */
+  inputsCleared = new Map<string, InputClearing>();
 
   constructor(id: string, now: number, manual: boolean, saved?: PersistedSession) {
     this.id = id;
@@ -116,6 +125,7 @@ export class Session {
       this.stagedPhase = saved.staged_phase ?? null;
       this.hintSent = saved.hint_sent;
       this.previousCallLength = saved.sent_length;
+      for (const [k, v] of Object.entries(saved.inputs_cleared ?? {})) this.inputsCleared.set(k, v);
       for (const k of saved.swept) this.swept.add(k);
       for (const k of saved.accounted) this.accounted.add(k);
     }
@@ -129,6 +139,11 @@ export class Session {
     return m.raw;
   }
 
+  /** What message `m`'s tool calls, call id and name cost as sent (its calls' arguments may be cleared). */
+  extraOf(m: MessageState): string {
+    return m.inputs ? m.inputs.extra : m.extra;
+  }
+
   /** Message `i`'s edit follows its view (none when it is sent as it is). */
   refreshEdit(i: number): void {
     const m = this.messages[i];
@@ -136,6 +151,8 @@ export class Session {
     const view = this.viewOf(m);
     if (typeof view === 'string' && view !== m.raw) this.edits.set(i, view);
     else this.edits.delete(i);
+    if (m.inputs) this.callEdits.set(i, m.inputs.calls);
+    else this.callEdits.delete(i);
   }
 
   /** Message `i`'s view changed after it was taken in: its edit follows and the ledger counts it again. */
@@ -149,8 +166,9 @@ export class Session {
   }
 
   stepsOf(m: MessageState): ViewSteps {
-    const steps: { strategy: string; content: string }[] = m.single ? [...m.single.steps] : [];
+    const steps: ViewSteps['steps'][number][] = m.single ? [...m.single.steps] : [];
     if (m.prune) steps.push({ strategy: creditedStrategy(m.prune.strategy), content: m.prune.content });
+    if (m.inputs) steps.push({ strategy: 'input_clearing', content: m.raw, extra: m.inputs.extra });
     if (m.summary !== null) steps.push({ strategy: 'background_compression', content: m.summary });
     return { raw: m.raw, steps };
   }
@@ -181,6 +199,7 @@ export class Session {
       ...(this.stagedPhase ? { staged_phase: { phase: { ...this.stagedPhase.phase }, updated: this.stagedPhase.updated } } : {}),
       hint_sent: this.hintSent,
       sent_length: this.previousCallLength,
+      inputs_cleared: Object.fromEntries(this.inputsCleared),
       swept: [...this.swept],
       // Bounded: signatures of the latest replies are what a re-sent history can repeat.
       accounted: [...this.accounted].slice(-20_000),

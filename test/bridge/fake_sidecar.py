@@ -3,13 +3,14 @@
 Job: speak protocol v1 like the contract says (edits for long tool results, base + append with
 resync, one conversation shared by pre_llm_call and pre_model_call, model-call views answered as
 deltas against the host's view, replace on long post_tool_call results, an llm.complete round trip
-on hmc_control action=ask), and on request hang (`--hang METHOD`), die (`--die-on METHOD`), stop reading its stdin after hello
+on hmc_control action=ask; for a host whose hello lists `tool_calls`, pre_model_call clears long
+arguments of every assistant message's calls but the last one's), and on request hang (`--hang METHOD`), die (`--die-on METHOD`), stop reading its stdin after hello
 (`--deaf`), or refuse
 lines over `--max-line N` bytes the way a framing limit does (an answer with `id: null`, the limit
 told in `hello` as `max_line_bytes`); `--no-model-call` leaves the capability out; `--call-edits short`
-shortens the arguments of every answered call over 200 characters in its model-call views (a
-`tool_calls` edit, as DESIGN §3 allows, only to a host whose hello lists `tool_calls`), and
-`--call-edits forged` sends them with the first call's id changed (an edit a host must refuse); `--schema FILE`
+instead shortens the arguments of every answered call over 200 characters to `{"path", "hmc"}`,
+and `--call-edits forged` sends those with the first call's id changed (an edit a host must
+refuse); `--schema FILE`
 sends that JSON file as hello's `control_schema`, `--host-config JSON` that value as its
 `host_config`. Every request is
 appended to $HMC_FAKE_LOG when set.
@@ -28,9 +29,9 @@ max_line = int(args[args.index("--max-line") + 1]) if "--max-line" in args else 
 schema_file = args[args.index("--schema") + 1] if "--schema" in args else None
 host_config = json.loads(args[args.index("--host-config") + 1]) if "--host-config" in args else None
 call_edits = args[args.index("--call-edits") + 1] if "--call-edits" in args else None  # short | forged
-host_caps = []
 held = {}
-views = {}  # session -> (view id, {index: content})
+views = {}  # session -> (view id, {index: entry})
+host_caps = []
 LOG = os.environ.get("HMC_FAKE_LOG")
 
 
@@ -60,6 +61,19 @@ def shorter_calls(msgs, i):
     if changed and call_edits == "forged":
         out[0] = dict(out[0], id="forged")
     return out if changed else None
+
+
+def cleared_calls(msgs):
+    """index -> the message's calls with long arguments replaced, for every assistant message with
+    calls but the last (the current step)."""
+    steps = [i for i, m in enumerate(msgs) if m.get("role") == "assistant" and m.get("tool_calls")]
+    out = {}
+    for i in steps[:-1]:
+        calls = msgs[i]["tool_calls"]
+        if any(len(c["function"]["arguments"]) > LONG for c in calls):
+            out[i] = [dict(c, function=dict(c["function"], arguments=json.dumps({"cleared": len(c["function"]["arguments"])})))
+                      if len(c["function"]["arguments"]) > LONG else c for c in calls]
+    return out
 
 
 def handle(req):
@@ -95,18 +109,22 @@ def handle(req):
                  if m.get("role") == "tool" and isinstance(m.get("content"), str) and len(m["content"]) > LONG}
         if method == "pre_llm_call":
             return {"edits": [dict(e, index=i) for i, e in sorted(edits.items())], "context": "hmc: %d edits" % len(edits)}
+        entries = {i: dict(e, index=i) for i, e in edits.items()}
         if call_edits and "tool_calls" in host_caps:
             for i in range(len(msgs)):
                 calls = shorter_calls(msgs, i)
                 if calls:
-                    edits[i] = {"tool_calls": calls}
+                    entries.setdefault(i, {"index": i})["tool_calls"] = calls
+        elif "tool_calls" in host_caps:
+            for i, calls in cleared_calls(msgs).items():
+                entries.setdefault(i, {"index": i})["tool_calls"] = calls
         last = views.get(sid)
         vid = (last[0] if last else 0) + 1
-        views[sid] = (vid, edits)
+        views[sid] = (vid, entries)
         if last and params.get("view") == last[0] and last[0] > 0:
-            changed = [dict(e, index=i) for i, e in sorted(edits.items()) if last[1].get(i) != e]
-            return {"edits": changed, "view": vid, "since": last[0], "removed": sorted(set(last[1]) - set(edits))}
-        return {"edits": [dict(e, index=i) for i, e in sorted(edits.items())], "view": vid}
+            changed = [e for i, e in sorted(entries.items()) if last[1].get(i) != e]
+            return {"edits": changed, "view": vid, "since": last[0], "removed": sorted(set(last[1]) - set(entries))}
+        return {"edits": [e for _, e in sorted(entries.items())], "view": vid}
     if method == "hmc_control":
         if (params.get("args") or {}).get("action") == "ask":
             send({"id": "h1", "method": "llm.complete", "params": {"messages": [{"role": "user", "content": "sum"}], "max_tokens": 7}})

@@ -11,7 +11,7 @@ import unittest
 
 from harness import REPO, BridgeCase, fake_sidecar_command, needs_build, needs_node
 from fake_host import FakeCtx, FakeHermes
-from scenario import TURNS
+from scenario import PASS, SOURCE, TURNS
 
 
 def reference_run():
@@ -173,6 +173,60 @@ class BridgeTests(BridgeCase):
         assert out["request"]["messages"][3]["content"] == "[compressed 500]"
         bridge.llm_request(request=request(changed), session_id="s", api_request_id="a3", api_mode="chat_completions")
         assert "messages" in [keys for method, keys in seen if method == "pre_model_call"][-1]
+
+
+    def test_tool_calls_edits_shorten_arguments_in_the_request_only(self):
+        # Input clearing: an answered write's arguments go out short; what Hermes keeps and stores is raw.
+        for middleware in (True, False):  # 0.19 llm_request middleware; 0.16 pre_api_request (shallow copies)
+            if not middleware:
+                self.hermes_cli.middleware.VALID_MIDDLEWARE = {"tool_request"}
+            ctx = FakeCtx()
+            _, bridge = self.load_bridge(ctx, HMC_SIDECAR_COMMAND=fake_sidecar_command())
+            assert "tool_calls" in bridge.sidecar.hello_params["capabilities"]
+            turn = [("write_file", {"path": "mod.py", "content": SOURCE}, json.dumps({"bytes_written": len(SOURCE)})),
+                    ("terminal", {"command": "pytest -q"}, PASS), ("terminal", {"command": "pytest -q"}, PASS)]
+            reference = FakeHermes(None)
+            reference.run_turn("write mod.py", turn)
+            host = FakeHermes(ctx)
+            host.run_turn("write mod.py", turn)
+            sent = [m for m in host.requests[2]["messages"] if m.get("tool_calls")]
+            # As Hermes sends arguments (compact, keys sorted): what the sidecar measured.
+            written = json.dumps({"path": "mod.py", "content": SOURCE}, separators=(",", ":"), sort_keys=True)
+            assert json.loads(sent[0]["tool_calls"][0]["function"]["arguments"]) == {"cleared": len(written)}
+            assert sent[0]["tool_calls"][0]["id"] == "call_1" and sent[0]["tool_calls"][0]["function"]["name"] == "write_file"
+            assert json.loads(sent[1]["tool_calls"][0]["function"]["arguments"]) == {"command": "pytest -q"}  # the current step: whole
+            assert host.requests[1]["messages"][2]["tool_calls"][0]["function"]["arguments"] == written
+            assert host.history == reference.history and host.stored == reference.stored
+            assert json.dumps(host.history) == json.dumps(reference.history)
+            assert self.hmc_logs() == []
+
+    def test_a_tool_calls_edit_that_changes_a_call_is_not_applied(self):
+        ctx = FakeCtx()
+        mod, bridge = self.load_bridge(ctx, HMC_SIDECAR_COMMAND=fake_sidecar_command())
+        views = mod.hmc_bridge.views
+        sess = bridge._session("s")
+        msg = {"role": "assistant", "content": "", "tool_calls": [{"id": "a", "type": "function", "function": {"name": "write_file", "arguments": "{}"}}]}
+        calls = msg["tool_calls"]
+        request = mod.hmc_bridge.shapes.read("chat_completions", {"messages": [msg]})
+        sess.held = [("assistant", "")]
+        sess.calls = {0: [("b", "function", "write_file", '{"x":1}')]}  # another id: refused
+        assert views.apply_view(sess, request) is False and msg["tool_calls"] is calls
+        sess.calls = {0: [("a", "function", "write_file", '{"x":1}')]}
+        assert views.apply_view(sess, request) is True
+        assert msg["tool_calls"] is not calls and calls[0]["function"]["arguments"] == "{}"  # a new list; the old one untouched
+        assert msg["tool_calls"][0]["function"]["arguments"] == '{"x":1}'
+
+    def test_a_delta_entry_replaces_the_whole_entry_of_its_index(self):
+        mod, _ = self.load_bridge(FakeCtx(), HMC_SIDECAR_COMMAND=fake_sidecar_command())
+        views = mod.hmc_bridge.views
+        sess = views.Session()
+        call = {"id": "a", "type": "function", "function": {"name": "t", "arguments": "{}"}}
+        views.take_view(sess, {"edits": [{"index": 1, "content": "x", "tool_calls": [call]}, {"index": 2, "content": "y"}], "view": 1}, 5, 0)
+        assert sess.view == {1: "x", 2: "y"} and sess.calls == {1: [("a", "function", "t", "{}")]}
+        views.take_view(sess, {"edits": [{"index": 1, "tool_calls": [call]}], "view": 2, "since": 1, "removed": [2]}, 5, 1)
+        assert sess.view == {} and 1 in sess.calls
+        views.take_view(sess, {"edits": [{"index": 3, "tool_calls": [{"id": "b", "function": {"name": "t"}}]}], "view": 3}, 5, 0)
+        assert sess.view == {} and sess.calls == {}  # not a delta, and a malformed tool_calls is left out
 
 
     def test_requests_of_a_shape_not_covered_or_an_unknown_form_are_left_alone(self):

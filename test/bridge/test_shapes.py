@@ -89,7 +89,8 @@ class AdapterTests(BridgeCase):
 
     def setUp(self):
         super().setUp()
-        self.shapes = load_plugin(self, "hmc_shapes").hmc_bridge.shapes
+        bridge = load_plugin(self, "hmc_shapes").hmc_bridge
+        self.shapes, self.views = bridge.shapes, bridge.views
 
     def chat(self):
         host = FakeHermes(None)
@@ -165,7 +166,7 @@ class AdapterTests(BridgeCase):
             request = self.shapes.read(shape, H.convert(shape, chat))
             at = next(i for i, m in enumerate(request.messages) if len(m.get("tool_calls") or []) == 2)
             calls = copy.deepcopy(chat["messages"][1 + at]["tool_calls"])
-            check = lambda edited: self.shapes.call_arguments(request, at, edited)
+            check = lambda edited: self.shapes.call_arguments(request, at, self.views._calls(edited))  # as views keeps them
             self.assertEqual([a for a, _ in check(calls)], [c["function"]["arguments"] for c in calls], shape)
             for broken in (calls[:1], calls[::-1], [dict(calls[0], id="other"), calls[1]],
                            [dict(calls[0], function=dict(calls[0]["function"], name="terminal")), calls[1]],
@@ -178,7 +179,7 @@ class AdapterTests(BridgeCase):
         chat["messages"][2]["tool_calls"][0]["id"] = chat["messages"][3]["tool_call_id"] = "call:1"
         request = self.shapes.read(H.ANTHROPIC, H.convert(H.ANTHROPIC, chat))
         self.assertEqual(request.calls(1), [("call_1", "write_file", "function")])
-        self.assertIsNotNone(self.shapes.call_arguments(request, 1, chat["messages"][2]["tool_calls"]))
+        self.assertIsNotNone(self.shapes.call_arguments(request, 1, self.views._calls(chat["messages"][2]["tool_calls"])))
 
 
 class ShapesThroughTheBridge(BridgeCase):

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/engine/engine.js';
-import type { Edit } from '../../src/core/host-api.js';
+import type { ModelCallEdit } from '../../src/core/host-api.js';
 import { requestTokens } from '../../src/core/tokens.js';
 import type { Message } from '../../src/core/message.js';
 import type { TurnEvent } from '../../src/events/types.js';
@@ -33,9 +33,12 @@ function newEngine(sink = new RecordingSink(), stateDir: string | null = null): 
 }
 
 /** A request as a host sends it: the system prompt, then the messages with the view applied. */
-function request(messages: readonly Message[], edits: readonly Edit[]): { messages: Message[]; tools: unknown[] } {
+function request(messages: readonly Message[], edits: readonly ModelCallEdit[]): { messages: Message[]; tools: unknown[] } {
   const view = messages.map((m) => ({ ...m }));
-  for (const e of edits) (view[e.index] as Message).content = e.content;
+  for (const e of edits) {
+    if (e.content !== undefined) (view[e.index] as Message).content = e.content;
+    if (e.tool_calls !== undefined) (view[e.index] as Message).tool_calls = e.tool_calls;
+  }
   return { messages: [{ role: 'system', content: SYSTEM }, ...view], tools: TOOLS };
 }
 
@@ -259,7 +262,7 @@ describe('pre_model_call views', () => {
         const e = newEngine();
         const twin = newEngine();
         const history: Message[] = [];
-        const held = new Map<number, string>();
+        const held = new Map<number, string | undefined>();
         let view = 0;
         turns.forEach((steps, t) => {
           history.push(user(`turn ${t}`));
