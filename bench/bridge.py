@@ -66,7 +66,12 @@ def conversation(n):
         msgs.append({"role": "assistant", "content": "", "tool_calls": [{"id": cid, "type": "function", "function": {"name": "terminal", "arguments": json.dumps({"command": "make step%d" % i})}}]})
         msgs.append({"role": "tool", "name": "terminal", "tool_name": "terminal", "tool_call_id": cid, "content": log_output(i)})
         i += 1
-    return msgs[:n]
+    msgs = msgs[:n]
+    if msgs[-1]["role"] == "assistant":
+        # Never a call left unanswered: the next call of the bench would follow it, and Hermes' Anthropic
+        # and Responses conversions merge (or strip) such a pair, which no real session sends.
+        msgs[-1] = {"role": "user", "content": "Go on."}
+    return msgs
 
 
 SHORT = {"chat_completions": "chat", "anthropic_messages": "anthropic", "codex_responses": "responses"}

@@ -43,49 +43,49 @@ class AnthropicRequest(ShapedRequest):
         self.messages = Lazy(len(self.where), self._message)
 
     def _scan(self):
-        """Where each message of the conversation is: (kind, message index, its tool_result block or
-        its run of blocks). Run on
-        every request, so kept to one pass of plain lookups."""
+        """Where each message of the conversation is: (kind, message index, first block, end block)
+        (blocks 0, 0 for a whole message). Run on every request, so one pass of plain lookups keeping
+        only tuples of numbers (which Python's garbage collector soon stops tracking)."""
         where = []
         add = where.append
         try:
             for mi, msg in enumerate(self.items):
                 role, content = msg.get("role"), msg.get("content")
                 if role == "assistant":
-                    add((_ASSISTANT, mi, None))
+                    add((_ASSISTANT, mi, 0, 0))
                 elif role != "user":
                     raise Unreadable("role %r" % role)
                 elif type(content) is not list:
-                    add((_USER, mi, None))
+                    add((_USER, mi, 0, 0))
                 elif len(content) == 1 and content[0].get("type") == "tool_result":  # most: one result
-                    add((_RESULT, mi, content[0]))
+                    add((_RESULT, mi, 0, 1))
                 else:
                     start = None
                     for bi, block in enumerate(content):
                         if block.get("type") == "tool_result":
                             if start is not None:
-                                add((_RUN, mi, (start, bi)))
+                                add((_RUN, mi, start, bi))
                                 start = None
-                            add((_RESULT, mi, block))
+                            add((_RESULT, mi, bi, bi + 1))
                         elif start is None:
                             start = bi
                     if start is not None or not content:
-                        add((_RUN, mi, (start or 0, len(content))))
+                        add((_RUN, mi, start or 0, len(content)))
         except AttributeError:
             raise Unreadable("a block that is not an object") from None
         return where
 
     def _message(self, i):
-        kind, mi, at = self.where[i]
+        kind, mi, first, end = self.where[i]
         msg = self.items[mi]
         if kind == _USER:
             return {"role": "user", "content": msg.get("content")}
         if kind == _RUN:
-            blocks = msg["content"][at[0]:at[1]]
+            blocks = msg["content"][first:end]
             part = one_text(blocks, ("text",))
             return {"role": "user", "content": part["text"] if part is not None else blocks}
         if kind == _RESULT:
-            block = at
+            block = msg["content"][first]
             content = block.get("content")
             part = one_text(content, ("text",))
             return {"role": "tool", "content": part["text"] if part is not None else content, "tool_call_id": block.get("tool_use_id")}
@@ -102,13 +102,13 @@ class AnthropicRequest(ShapedRequest):
 
     def _text_block(self, i):
         """The block (or message) whose `text` (or `content`) is message i's text, and its key."""
-        kind, mi, at = self.where[i]
+        kind, mi, first, end = self.where[i]
         msg = self.items[mi]
         content = msg.get("content")
         if kind == _RESULT:
-            return at, "content"
+            return content[first], "content"
         if kind == _RUN:
-            part = one_text(content[at[0]:at[1]], ("text",))
+            part = one_text(content[first:end], ("text",))
             return (part, "text") if part is not None else (None, None)
         if isinstance(content, str) or content is None and kind == _USER:
             return msg, "content"
@@ -119,10 +119,10 @@ class AnthropicRequest(ShapedRequest):
         return "tool" if self.where[index][0] == _RESULT else "assistant" if self.where[index][0] == _ASSISTANT else "user"
 
     def text(self, index):
-        kind, mi, at = self.where[index]
+        kind, mi, first, _ = self.where[index]
         if kind != _RESULT:
             return self.messages[index]["content"]
-        content = at.get("content")
+        content = self.items[mi]["content"][first].get("content")
         if type(content) is str:  # most results: no need to look further
             return content
         part = one_text(content, ("text",))
@@ -137,7 +137,7 @@ class AnthropicRequest(ShapedRequest):
         return True
 
     def _uses(self, index):
-        kind, mi, _ = self.where[index]
+        kind, mi, _, _ = self.where[index]
         content = self.items[mi].get("content")
         if kind != _ASSISTANT or not isinstance(content, list):
             return []

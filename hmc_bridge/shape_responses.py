@@ -38,45 +38,56 @@ class ResponsesRequest(ShapedRequest):
         self.messages = Lazy(len(self.where), self._message)
 
     def _scan(self):
-        """Where each message of the conversation is: (kind, item index) for user and tool messages,
-        (kind, [text items], [call items], phase, plain) for an assistant's group of items. Run on
-        every request, so kept to one pass of plain lookups."""
+        """Where each message of the conversation is: (kind, item index, 0) for user and tool
+        messages, (kind, first item, end) for an assistant's items, which are contiguous. Run on
+        every request, so one pass of plain lookups keeping only tuples of numbers (a list per
+        message would set Python's garbage collector going on every call of a long session)."""
         where = []
-        group = None  # the assistant message being read; phase 0: reasoning, 1: text, 2: calls
+        start, phase, plain = None, 0, False  # the assistant message being read; phase 0: reasoning, 1: text, 2: calls
         try:
             for ii, item in enumerate(self.items):
                 kind, role = item.get("type"), item.get("role")
-                if kind == "function_call_output":
-                    where.append((_TOOL, ii, None))
-                    group = None
-                elif kind == "function_call":
-                    if group is None:
-                        group = self._open(where)
-                    group[2].append(ii)
-                    group[3] = 2
+                if kind == "function_call_output" or (role == "user" and kind in (None, "message")):
+                    if start is not None:
+                        where[-1] = (_ASSISTANT, start, ii)
+                        start = None
+                    where.append((_TOOL if kind == "function_call_output" else _USER, ii, 0))
+                    continue
+                if kind == "function_call":
+                    opens = start is None
                 elif kind == "reasoning":
-                    if group is None or group[3] > 0:
-                        group = self._open(where)
+                    opens = start is None or phase > 0
                 elif role == "assistant" and kind in (None, "message"):
                     # A plain text item is one message; Hermes' replayed `message` items may be several.
-                    if group is None or group[3] == 2 or (group[3] == 1 and (kind is None or group[4])):
-                        group = self._open(where)
-                    group[1].append(ii)
-                    group[3], group[4] = 1, kind is None
-                elif role == "user" and kind in (None, "message"):
-                    where.append((_USER, ii, None))
-                    group = None
+                    opens = start is None or phase == 2 or (phase == 1 and (kind is None or plain))
                 else:
                     raise Unreadable("an item of type %r, role %r" % (kind, role))
+                if opens:
+                    if start is not None:
+                        where[-1] = (_ASSISTANT, start, ii)
+                    start, phase = ii, 0
+                    where.append((_ASSISTANT, ii, ii))  # its end is set when it closes
+                if kind == "function_call":
+                    phase = 2
+                elif kind != "reasoning":
+                    phase, plain = 1, kind is None
         except AttributeError:
             raise Unreadable("an item that is not an object") from None
+        if start is not None:
+            where[-1] = (_ASSISTANT, start, len(self.items))
         return where
 
-    @staticmethod
-    def _open(where):
-        group = [_ASSISTANT, [], [], 0, False]
-        where.append(group)
-        return group
+    def _parts(self, i):
+        """An assistant message's text items and call items, in order."""
+        _, start, end = self.where[i]
+        texts, calls = [], []
+        for ii in range(start, end):
+            kind = self.items[ii].get("type")
+            if kind == "function_call":
+                calls.append(ii)
+            elif kind != "reasoning":
+                texts.append(ii)
+        return texts, calls
 
     def _message(self, i):
         entry = self.where[i]
@@ -89,8 +100,9 @@ class ResponsesRequest(ShapedRequest):
             output = item.get("output")
             part = one_text(output, ("input_text",))
             return {"role": "tool", "content": part["text"] if part is not None else output, "tool_call_id": item.get("call_id")}
+        texts, calls = self._parts(i)
         parts = []
-        for ii in entry[1]:
+        for ii in texts:
             content = self.items[ii].get("content")
             parts.extend(content if isinstance(content, list) else [{"type": "output_text", "text": content}])
         if not parts:
@@ -100,10 +112,10 @@ class ResponsesRequest(ShapedRequest):
         else:
             content = parts
         out = {"role": "assistant", "content": content}
-        if entry[2]:
+        if calls:
             out["tool_calls"] = [{"id": self.items[ii].get("call_id"), "type": "function",
                                   "function": {"name": self.items[ii].get("name"), "arguments": self.items[ii].get("arguments")}}
-                                 for ii in entry[2]]
+                                 for ii in calls]
         return out
 
     def _text_of(self, i):
@@ -113,7 +125,7 @@ class ResponsesRequest(ShapedRequest):
             item = self.items[entry[1]]
             part = one_text(item.get("output"), ("input_text",))
             return (part, "text") if part is not None else (item, "output")
-        texts = [entry[1]] if entry[0] == _USER else entry[1]
+        texts = [entry[1]] if entry[0] == _USER else self._parts(i)[0]
         if len(texts) != 1:
             return None, None
         item = self.items[texts[0]]
@@ -146,13 +158,12 @@ class ResponsesRequest(ShapedRequest):
         return True
 
     def calls(self, index):
-        entry = self.where[index]
-        if entry[0] != _ASSISTANT:
+        if self.where[index][0] != _ASSISTANT:
             return []
-        return [(self.items[ii].get("call_id"), self.items[ii].get("name"), "function") for ii in entry[2]]
+        return [(self.items[ii].get("call_id"), self.items[ii].get("name"), "function") for ii in self._parts(index)[1]]
 
     def put_calls(self, index, arguments):
-        for ii, (args, _parsed) in zip(self.where[index][2], arguments):
+        for ii, (args, _parsed) in zip(self._parts(index)[1], arguments):
             self.items[ii]["arguments"] = args
         return True
 
