@@ -6,10 +6,11 @@
  * and sessions restored exactly with every invariant held.
  *
  * Corpora: ../shared/corpus/swe-agent, and the development corpus of long sessions built by
- * bench/corpus/convert.py (its agents' folders under $HMC_DEV_CORPUS, default ../devcorpus);
- * each is skipped with a note when absent; any other folder of sessions is given as an argument
- * (`npm run bench -- savings DIR…`, then only those). The host-neutral figures (chars/4, the same
- * for every plugin) come from ../shared/bench/replay.py --driver ts: docs/engine.md gives both.
+ * bench/corpus/convert.py (its agents' folders under $HMC_DEV_CORPUS, default ../devcorpus; the
+ * shared corpus under $HMC_SHARED_CORPUS, default ../shared/corpus); each is skipped with a note
+ * when absent; any other folder of sessions is given as an argument (`npm run bench -- savings
+ * DIR…`, then only those). The host-neutral figures (chars/4, the same for every plugin) come from
+ * ../shared/bench/replay.py --driver ts: docs/engine.md gives both.
  * Each corpus also gets the share of its input by part (input-parts.ts).
  * Run: `npm run bench -- savings`.
  */
@@ -21,6 +22,7 @@ import { formatParts, inputParts, type InputParts } from './input-parts.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const DEV = process.env.HMC_DEV_CORPUS ?? join(ROOT, '..', 'devcorpus');
+const SHARED = process.env.HMC_SHARED_CORPUS ?? join(ROOT, '..', 'shared', 'corpus');
 
 export interface SavingsRow {
   corpus: string;
@@ -40,7 +42,7 @@ export interface SavingsRow {
 /** The corpora found: the folders given (`dirs`), else the shared one, then each agent folder of the development corpus. */
 export function corpora(dirs: readonly string[] = []): { name: string; dir: string }[] {
   if (dirs.length > 0) return dirs.map((d) => ({ name: basename(resolve(d)), dir: resolve(d) }));
-  const out = [{ name: 'shared/corpus/swe-agent', dir: join(ROOT, '..', 'shared', 'corpus', 'swe-agent') }];
+  const out = [{ name: 'shared/corpus/swe-agent', dir: join(SHARED, 'swe-agent') }];
   if (existsSync(DEV)) {
     for (const agent of readdirSync(DEV).sort()) {
       const dir = join(DEV, agent);

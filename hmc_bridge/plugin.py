@@ -15,7 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import control_schema, hermes
+from . import control_schema, engine, hermes
 from .bridge import Bridge
 from .sidecar import Sidecar
 
@@ -55,7 +55,9 @@ def _register_cli(ctx, node):
         if node is None:
             sys.stderr.write("hmc: Node.js (>= 20.19) is not on PATH; install it, then run `hermes hmc doctor`\n")
             sys.exit(1)
-        sys.exit(subprocess.call([node, str(PLUGIN_DIR / "bin" / "hmc.js")] + list(getattr(args, "hmc_args", None) or [])))
+        # Its hints name commands the way the user can type them here (`hermes hmc dashboard stop`).
+        env = dict(os.environ, HMC_INVOKED_AS="hermes hmc")
+        sys.exit(subprocess.call([node, str(PLUGIN_DIR / "bin" / "hmc.js")] + list(getattr(args, "hmc_args", None) or []), env=env))
 
     ctx.register_cli_command("hmc", "HMC's command line: doctor, dashboard, analytics, control", setup, run)
 
@@ -105,6 +107,7 @@ def register(ctx, **_kw):
             ctx.register_middleware("llm_request", bridge.llm_request)
         ctx.register_tool(name="hmc_control", toolset="hmc_tools", schema=bridge.tool_schema, handler=bridge.hmc_control,
                           description=bridge.tool_schema["description"], emoji="\U0001F9ED")
+        engine.register(ctx, bridge)  # `context.engine: hmc`: HMC owns compaction too (docs/hermes.md)
         if hasattr(ctx, "register_command"):
             ctx.register_command("hmc", bridge.command, description="HMC: status, stats, analytics, dashboard action=start …",
                                  args_hint="status | stats | analytics | dashboard action=start")

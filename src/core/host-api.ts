@@ -7,6 +7,7 @@
  * Params reach these methods checked (src/protocol/guards.ts for the sidecar, the types for a
  * TypeScript host), so implementations trust the types and check only what the values mean.
  */
+import type { ContextEngineApi } from './context-engine.js';
 import type { Message, ToolCall } from './message.js';
 
 /** A tool's JSON schema as hosts register it (OpenAI function format). */
@@ -182,12 +183,28 @@ export interface SessionEndParams {
 }
 
 export interface SessionFinalizeParams {
-  /** '' (or, from Hermes, None): every session this process touched has ended. */
+  /** '' (or, from Hermes, None): every session this process touched. */
   session_id: string;
+  /**
+   * Why: `shutdown` (or no reason) means the host process is going away and the session may be
+   * resumed later, so it becomes idle; any other reason (a new session, an expiry, a reset, the
+   * end of a replay) means it is finished: ended (`finishesSession`).
+   */
   reason?: string;
   /** The conversation at the end, so the last replies count as model calls (hosts without `pre_model_call`). */
   messages?: Message[];
   [key: string]: unknown;
+}
+
+/**
+ * Reasons of `on_session_finalize` that end the host process, not the session (Hermes sends
+ * `shutdown` when its CLI, a `-q` run or its gateway exits; its TUI sends no reason on close).
+ */
+const PROCESS_EXITS: ReadonlySet<string> = new Set(['shutdown', '']);
+
+/** True when a finalize with this reason finishes the session; false when it only goes idle. */
+export function finishesSession(reason: unknown): boolean {
+  return typeof reason === 'string' && !PROCESS_EXITS.has(reason.trim().toLowerCase());
 }
 
 export interface ControlParams {
@@ -202,8 +219,11 @@ export interface CommandParams {
   raw_args: string;
 }
 
-/** What a host calls. Every method answers; none throws. */
-export interface HmcHostApi {
+/**
+ * What a host calls. Every method answers; none throws. The context engine's methods
+ * (core/context-engine.ts) are there when the implementation is one (capability `context_engine`).
+ */
+export interface HmcHostApi extends Partial<ContextEngineApi> {
   hello(params: HelloParams): HelloResult;
   preToolCall(params: PreToolCallParams): Record<string, never>;
   postToolCall(params: PostToolCallParams): PostToolCallResult;

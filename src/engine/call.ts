@@ -89,12 +89,25 @@ export function prepareCall(s: Session, p: PreLlmCallParams, hook: CallHook, mes
   for (const i of pass?.changed ?? []) s.refreshEdit(i);
   // A message the previous call already sent was rewritten: the provider's cache breaks there.
   if (pass?.breaks || caughtUp) s.cacheBreaks++;
+  const stable = unchangedPrefix(s, pass?.changed, caughtUp);
   s.previousCallLength = s.messages.length;
   if (s.turn !== previousTurn || s.ledger.timeline.length === 0) deferTurnStart(s, deps.now());
-  if (hook.name === 'pre_model_call') countCallAtSend(s, hook.params);
+  if (hook.name === 'pre_model_call') countCallAtSend(s, hook.params, stable);
   // A summary for a later pass is prepared now, off the hook path (it comes back by itself).
   if (!catchUp.catchingUp(s)) layer1.maybeStart(s, config, s.contextWindow || DEFAULT_CONTEXT_WINDOW, s.hostThreshold);
   return true;
+}
+
+/**
+ * How many leading messages this call sends as the previous call sent them (HMC's model of the
+ * provider's prompt cache): those the previous call sent (fewer when the host rewrote its history:
+ * sync cut it), up to the first one a rewrite changed now. A catch-up rewrite: unknown (-1).
+ */
+function unchangedPrefix(s: Session, changed: readonly number[] | undefined, caughtUp: boolean): number {
+  if (caughtUp) return -1;
+  let stable = s.previousCallLength;
+  for (const i of changed ?? []) if (i < stable) stable = i;
+  return stable;
 }
 
 /** pre_llm_call's answer: the complete edits, with the context hint when there is a new one. */

@@ -4,7 +4,7 @@
  * test run it on every call; a violation is a bug, reported with the message index.
  */
 import type { HmcConfig } from '../config/keys.js';
-import { reportsFailure } from '../strategies/shared/signals.js';
+import { reportsFailure, someLineReportsFailure } from '../strategies/shared/signals.js';
 import type { ModelCallEdit } from '../core/host-api.js';
 import { toolCallsEditProblem } from '../core/tool-calls.js';
 import { PATH_KEYS } from '../hosts/tool-inputs.js';
@@ -67,13 +67,24 @@ export function checkView(raw: readonly Message[], edits: readonly ModelCallEdit
     if (edit.content.trim().length === 0) problems.push(`${where}: output emptied`);
     const placeholderOnly = PLACEHOLDER.test(innerText(edit.content));
     // Source code read from a file mentions errors (`except ValueError:`) without reporting one.
-    const sourceRead = parseEnvelope(m.content, { tool, args: call?.args ?? {} }).output.kind === 'file';
-    if (!placeholderOnly && !sourceRead && reportsFailure(m.content) && !reportsFailure(edit.content)) {
+    const info = { tool, args: call?.args ?? {} };
+    const sourceRead = parseEnvelope(m.content, info).output.kind === 'file';
+    if (!placeholderOnly && !sourceRead && reportsFailure(m.content) && failureShown(m.content, info) && !failureShown(edit.content, info)) {
       problems.push(`${where}: a failure reported by ${tool || 'the tool'} was lost`);
     }
   }
   if (phaseSent > 0 && phaseSent >= phaseRaw) problems.push(`summarised ranges are not shorter (${phaseSent} >= ${phaseRaw} characters)`);
   return problems;
+}
+
+/**
+ * Whether a tool result shows a failure: a line of its text that reports one (a passing test's
+ * line does not, whatever its title says, as truncation reads it), or the envelope around the
+ * text (`"error": "…"`, never `"error": null`).
+ */
+function failureShown(content: string, call: { tool: string; args: unknown }): boolean {
+  const env = parseEnvelope(content, call);
+  return someLineReportsFailure(env.output.text) || reportsFailure(env.withPlaceholder(''));
 }
 
 /**

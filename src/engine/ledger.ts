@@ -50,6 +50,13 @@ export interface CallPoint {
   turn: number;
   raw: number;
   hmc: number;
+  /**
+   * HMC's model of the provider's prompt cache for this call (DESIGN §6): the tokens of the request
+   * that the previous request already sent unchanged (its system prompt and tool schemas, and the
+   * leading messages no rewrite touched since), which a provider can read from its cache; the rest
+   * of `hmc` is written. Absent for calls counted before this was kept.
+   */
+  cached?: number;
 }
 
 export interface LedgerSnapshot extends LedgerTotals {
@@ -190,10 +197,19 @@ export class Ledger {
     this.credit(turn, raw, sent, byStrategy, byTool);
   }
 
-  /** A model call sent now: its input is every message held plus the fixed part (DESIGN §7). */
-  accountSend(turn: number): void {
+  /**
+   * A model call sent now: its input is every message held plus the fixed part (DESIGN §7). The
+   * first `stable` messages were sent unchanged by the previous call (-1: unknown): they and the
+   * fixed part are what HMC's cache model counts as read from the provider's cache.
+   */
+  accountSend(turn: number, stable = -1): void {
     const fixed = this.fixed.system + this.fixed.tools;
-    this.credit(turn, this.rawNow + fixed, this.sentNow + fixed, this.strategyNow, this.toolNow);
+    let cached: number | undefined;
+    if (stable > 0) {
+      cached = fixed;
+      for (let i = 0; i < Math.min(stable, this.messages.length); i++) cached += this.messages[i]?.sent ?? 0;
+    } else if (stable === 0) cached = 0;
+    this.credit(turn, this.rawNow + fixed, this.sentNow + fixed, this.strategyNow, this.toolNow, cached);
   }
 
   /** What is sent with every call besides the messages (tokens; `messageTokens` of the system message, `toolsTokens`). */
@@ -207,7 +223,7 @@ export class Ledger {
     return point ? Math.max(0, point.input_raw - point.input_hmc) : 0;
   }
 
-  private credit(turn: number, raw: number, sent: number, byStrategy: Saved, byTool: Saved): void {
+  private credit(turn: number, raw: number, sent: number, byStrategy: Saved, byTool: Saved, cached?: number): void {
     const hmc = Math.min(sent, raw);
     this.modelCalls++;
     this.inputRaw += raw;
@@ -219,7 +235,7 @@ export class Ledger {
       point.input_raw += raw;
       point.input_hmc += hmc;
     }
-    this.calls.push({ turn, raw, hmc });
+    this.calls.push(cached === undefined ? { turn, raw, hmc } : { turn, raw, hmc, cached: Math.min(cached, hmc) });
     if (this.calls.length > MAX_CALLS) this.calls.splice(0, this.calls.length - MAX_CALLS);
     this.contextPeak = Math.max(this.contextPeak, sent);
   }

@@ -12,8 +12,11 @@ import type { ToolCall } from '../core/message.js';
 import type { Session } from './session.js';
 import { messageTokens, toolsTokens } from '../core/tokens.js';
 
-/** Queues the call's accounting: the fixed part when the host sent it, then the call itself. */
-export function countCallAtSend(s: Session, p: PreModelCallParams): void {
+/**
+ * Queues the call's accounting: the fixed part when the host sent it, then the call itself, whose
+ * first `stable` messages the previous call sent unchanged (HMC's model of the prompt cache).
+ */
+export function countCallAtSend(s: Session, p: PreModelCallParams, stable = -1): void {
   if (p.system !== undefined) {
     const system = p.system;
     s.ledger.defer(() => s.ledger.setFixed('system', typeof system === 'string' ? messageTokens({ content: system }) : 0));
@@ -27,7 +30,7 @@ export function countCallAtSend(s: Session, p: PreModelCallParams): void {
   if (callId && callId === s.lastCallId) return;
   s.lastCallId = callId;
   const turn = s.turn;
-  s.ledger.defer(() => s.ledger.accountSend(turn));
+  s.ledger.defer(() => s.ledger.accountSend(turn, stable));
 }
 
 /**

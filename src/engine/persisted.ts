@@ -56,7 +56,23 @@ export interface PersistedSession {
   context_sent: boolean;
   /** The host counts its model calls through pre_model_call (replies are then never counted). */
   calls_at_send?: boolean;
+  /** What HMC keeps as the host's context engine (issue 16). */
+  context_engine?: EngineState;
   ledger: LedgerSnapshot;
+}
+
+/** A session's context-engine figures (issue 16), saved with it. */
+export interface EngineState {
+  /** Host units HMC took off the conversation at the last save (Session.hostReduction). */
+  host_reduction: number;
+  /** The highest phase id used (layer 1 and compactions number their phases after it). */
+  last_phase_id: number;
+  /** Compactions HMC made as the host's context engine. */
+  compactions: number;
+  /** Provider usage rows recorded (their sequence numbers). */
+  usage_seq: number;
+  /** Model calls HMC had counted at the last usage row (a row names its call only when a new one was counted). */
+  usage_calls: number;
 }
 
 /** Validates a persisted session read from disk; null when it is not one. */
@@ -125,6 +141,7 @@ export function parsePersisted(value: unknown): PersistedSession | null {
     accounted: strings(v.accounted),
     context_sent: v.context_sent === true,
     calls_at_send: v.calls_at_send === true,
+    ...(typeof v.context_engine === 'object' && v.context_engine !== null ? { context_engine: engineState(v.context_engine, n) } : {}),
     ledger: (typeof v.ledger === 'object' && v.ledger !== null ? v.ledger : {}) as LedgerSnapshot,
   };
 }
@@ -139,6 +156,11 @@ function inputsCleared(value: unknown): Record<string, InputClearing> {
     else if (v.reason === 'superseded' && typeof v.by === 'string') out[id] = { reason: 'superseded', by: v.by };
   }
   return out;
+}
+
+function engineState(v: Partial<EngineState>, n: (x: unknown) => number): EngineState {
+  const whole = (x: unknown): number => Math.floor(n(x));
+  return { host_reduction: whole(v.host_reduction), last_phase_id: whole(v.last_phase_id), compactions: whole(v.compactions), usage_seq: whole(v.usage_seq), usage_calls: whole(v.usage_calls) };
 }
 
 function stagedPhase(value: unknown): { staged_phase: { phase: Phase; updated: boolean } } | null {

@@ -7,7 +7,7 @@
  */
 import { creditedStrategy, type MessageState, type Phase, type PruneKind, type StaleDetail, type ToolRecord } from './held.js';
 import { Ledger, type ViewSteps } from './ledger.js';
-import { WORDS_NOT_SAVED, type PersistedSession } from './persisted.js';
+import { WORDS_NOT_SAVED, type EngineState, type PersistedSession } from './persisted.js';
 import type { Compression } from './compress.js';
 import { RewriteIndex } from './rewrite-index.js';
 import { InputIndex } from './input-index.js';
@@ -95,6 +95,8 @@ export class Session {
   inputIndex = new InputIndex();
   /** Calls whose arguments are sent short, and why (saved, so a new process sends the same bytes). */
   inputsCleared = new Map<string, InputClearing>();
+  /** What HMC keeps as the host's context engine (issue 16): compactions, phase ids, usage rows. */
+  engine: EngineState = { host_reduction: 0, last_phase_id: 0, compactions: 0, usage_seq: 0, usage_calls: 0 };
 
   constructor(id: string, now: number, manual: boolean, saved?: PersistedSession) {
     this.id = id;
@@ -128,7 +130,23 @@ export class Session {
       for (const [k, v] of Object.entries(saved.inputs_cleared ?? {})) this.inputsCleared.set(k, v);
       for (const k of saved.swept) this.swept.add(k);
       for (const k of saved.accounted) this.accounted.add(k);
+      if (saved.context_engine) this.engine = { ...saved.context_engine };
     }
+  }
+
+  /**
+   * Host units (characters / 4, the rule Hermes measures its history by) HMC takes off the held
+   * conversation as it sends it now. A process that holds nothing yet (a new `hermes -q` turn, whose
+   * compaction check comes before any hook) has the figure its predecessor saved.
+   */
+  hostReduction(): number {
+    if (this.messages.length === 0) return this.engine.host_reduction;
+    let chars = 0;
+    for (const m of this.messages) {
+      const view = this.viewOf(m);
+      if (typeof m.raw === 'string' && typeof view === 'string') chars += m.raw.length - view.length;
+    }
+    return Math.max(0, Math.floor(chars / 4));
   }
 
   /** What the model is sent for message `i`. */
@@ -205,6 +223,7 @@ export class Session {
       accounted: [...this.accounted].slice(-20_000),
       context_sent: this.contextSent,
       calls_at_send: this.callsAtSend,
+      context_engine: { ...this.engine, host_reduction: this.hostReduction() },
       ledger: this.ledger.snapshot(),
     };
   }

@@ -105,9 +105,13 @@ export class InProcessHost<A extends HmcHostApi = HmcHostApi> {
     this.engine.onSessionEnd({ session_id: sessionId, completed: true, interrupted: false, ...(messages ? { messages } : {}) });
   }
 
-  /** The real end: restore, count the last replies (when the conversation is given), record. */
-  onSessionFinalize(sessionId: string, messages?: Message[]): void {
+  /**
+   * The session is let go: restore, count the last replies (when the conversation is given),
+   * record. `reason` `finished` (a replay's or the demo's end) ends it; `shutdown` (the host
+   * process exits) leaves it idle, to be resumed.
+   */
+  onSessionFinalize(sessionId: string, messages?: Message[], reason: 'finished' | 'shutdown' = 'finished'): void {
     this.restore(sessionId);
-    this.engine.onSessionFinalize({ session_id: sessionId, reason: 'shutdown', ...(messages ? { messages } : {}) });
+    this.engine.onSessionFinalize({ session_id: sessionId, reason, ...(messages ? { messages } : {}) });
   }
 }

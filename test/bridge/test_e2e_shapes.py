@@ -50,6 +50,11 @@ def run(case, install, shape, hmc):
         rc, out, err, session = box.run_q(text, session)
         case.assertTrue(rc == 0 and "All done." in out, "%s, %s, HMC %s: %s" % (shape, text, hmc, err[-2000:]))
     case.assertEqual(box.server.errors, [])
+    # The source read whole, so the gap measures a real read (a read Hermes refuses as too large
+    # is a short error, and the figures would say nothing).
+    read = next(json.loads(content) for name, content in box.stored_tools(session).values() if name == "read_file")
+    source_lines = [line for line in files()[SOURCE].splitlines() if line.strip()]
+    case.assertTrue(all(line in read.get("content", "") for line in source_lines), "%s, HMC %s: the source read must be whole" % (shape, hmc))
     return box, session
 
 

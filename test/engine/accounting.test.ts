@@ -228,13 +228,14 @@ describe('model calls counted when sent', () => {
 });
 
 describe('the end of a session', () => {
-  it('regression: finalize without a session id (Hermes CLI exit) ends every session the process touched', () => {
+  it('regression: finalize without a session id (Hermes CLI exit) lets go of every session the process touched, idle', () => {
     const sink = new RecordingSink();
     const e = newEngine(sink);
     runTurns(e, 'A', [], [[{ kind: 'log', lines: 100, error: false }]], 1);
     runTurns(e, 'B', [], [[{ kind: 'log', lines: 100, error: false }]], 1);
     e.onSessionFinalize({ session_id: '', reason: 'shutdown' });
-    expect(sink.events.filter((x) => x.type === 'session_end').map((x) => x.session_id).sort()).toEqual(['A', 'B']);
+    expect(sink.events.filter((x) => x.type === 'session_idle').map((x) => x.session_id).sort()).toEqual(['A', 'B']);
+    expect(sink.events.filter((x) => x.type === 'session_end')).toEqual([]);
     expect(e.sessions.size).toBe(0);
   });
 });
@@ -252,6 +253,10 @@ describe('/hmc status', () => {
     const text = await fresh.command({ session_id: '', raw_args: 'status' });
     expect(text).toContain('no model call in this session yet');
     expect(text).not.toMatch(/saved: [1-9]/);
+    // Hermes' CLI names its brand-new session before the first message (issue 17, finding 2): nothing held or saved yet.
+    expect(await fresh.command({ session_id: 'BRAND-NEW', raw_args: 'status' })).toContain('no model call in this session yet');
+    // …and a resumed one: its saved figures at once.
+    expect(await fresh.command({ session_id: 'OLD', raw_args: 'status' })).toMatch(/saved: [1-9]/);
   });
 });
 
