@@ -15,6 +15,7 @@ import { recallId, type RecallStore } from './recall.js';
 import type { StagedPhase } from './layer1.js';
 import type { MessageState, Prune } from './held.js';
 import type { Session } from './session.js';
+import { viewCounts } from './ledger.js';
 
 /** Assumed when the host does not say (the analytics and the clearing threshold need a window). */
 export const DEFAULT_CONTEXT_WINDOW = 128_000;
@@ -100,7 +101,7 @@ export function applyListWide(s: Session, config: HmcConfig, deps: BatchDeps): {
     changed.push(index);
     if (index < s.ledgerLength) {
       const steps = s.stepsOf(m);
-      s.ledger.defer(() => s.ledger.changeMessage(index, steps, m.extra));
+      s.ledger.defer(() => s.ledger.changeMessage(index, steps, m.extra), viewCounts(steps, m.extra));
     }
   }
   const free = new Set(reheld);

@@ -133,7 +133,7 @@ export class Engine implements HmcHostApi {
         const { event, inspect } = toolEvent(s, seen, config, this.now());
         if (inspect) this.opts.sink.inspect(inspect);
         this.opts.sink.emit(event);
-      });
+      }, [seen.before, seen.after]);
       this.settler.schedule();
       return comp.content !== p.result ? { replace: comp.content } : {};
     }, {});

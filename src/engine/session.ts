@@ -6,7 +6,7 @@
  * Invariant: only the engine's view changes; the raw contents held here are the host's, untouched.
  */
 import { creditedStrategy, type MessageState, type Phase, type PruneKind, type StaleDetail, type ToolRecord } from './held.js';
-import { Ledger, type ViewSteps } from './ledger.js';
+import { Ledger, viewCounts, type ViewSteps } from './ledger.js';
 import { WORDS_NOT_SAVED, type PersistedSession } from './persisted.js';
 import type { Compression } from './compress.js';
 import { RewriteIndex } from './rewrite-index.js';
@@ -144,7 +144,7 @@ export class Session {
     const m = this.messages[i];
     if (m && i < this.ledgerLength) {
       const steps = this.stepsOf(m);
-      this.ledger.defer(() => this.ledger.changeMessage(i, steps, m.extra));
+      this.ledger.defer(() => this.ledger.changeMessage(i, steps, m.extra), viewCounts(steps, m.extra));
     }
   }
 

@@ -16,6 +16,7 @@ import { parseArgs } from '../hosts/outputs/envelope.js';
 import { hash, replySignature, safeJson } from './hashing.js';
 import type { MessageState, ToolRecord } from './held.js';
 import type { Session } from './session.js';
+import { viewCounts } from './ledger.js';
 
 /** Messages per accounting job (a resumed long history is accounted in many small jobs). */
 const ACCOUNT_CHUNK = 256;
@@ -104,7 +105,7 @@ function accountNew(s: Session, messages: readonly Message[], base: number): voi
         }
         s.ledger.addMessage(index, steps, m.tool, m.extra);
       }
-    });
+    }, chunk.flatMap(({ m, steps }) => viewCounts(steps, m.extra)));
   }
   s.ledgerLength = end;
 }
