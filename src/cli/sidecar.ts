@@ -51,8 +51,20 @@ export interface ServeOptions {
   log: (line: string) => void;
   /** The longest request line read (default 256 MiB; $HMC_MAX_LINE_BYTES lowers it for tests). */
   maxLineBytes?: number;
-  createApi: (hostCall: (method: string, params: Record<string, unknown>) => Promise<unknown>) => Promise<{ api: HmcHostApi; close(): Promise<void> }>;
+  createApi: (hostCall: (method: string, params: Record<string, unknown>) => Promise<unknown>, io: ServeIo) => Promise<{ api: HmcHostApi; close(): Promise<void> }>;
 }
+
+/** What the connection tells the engine about its pipes. */
+export interface ServeIo {
+  /**
+   * A request is being read (part of its line is in, the last bytes at most READING_MS ago): the
+   * background work waits, so a long request is not read in pieces between slices of it.
+   */
+  reading: () => boolean;
+}
+
+/** How long a part-read line holds the background work after its last bytes (a stalled writer must not hold it for ever). */
+const READING_MS = 500;
 
 /** Runs one connection until `input` ends. Resolves when everything is answered and closed. */
 export async function serveStdio(options: ServeOptions): Promise<void> {
@@ -79,8 +91,13 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
       connection.oversize(bytes, head);
     },
   });
+  let lastData = 0;
+  const io: ServeIo = { reading: () => splitter.midLine && performance.now() - lastData < READING_MS };
   const ended = new Promise<void>((resolve) => {
-    input.on('data', (chunk: Buffer | string) => splitter.push(chunk));
+    input.on('data', (chunk: Buffer | string) => {
+      lastData = performance.now();
+      splitter.push(chunk);
+    });
     input.on('end', resolve);
     input.on('close', resolve);
     input.on('error', (err) => {
@@ -94,7 +111,7 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
     if (!checked) throw new Error('llm.complete needs "messages" (a message list) and "max_tokens" (a positive integer)');
     return connection.hostCalls.llmComplete(checked);
   };
-  const runtime = await options.createApi(hostCall);
+  const runtime = await options.createApi(hostCall, io);
   connection.attach(runtime.api);
   await ended;
   splitter.end();
@@ -155,11 +172,12 @@ export const command: Command = {
       output: process.stdout,
       log,
       ...(Number.isInteger(limit) && limit > 0 ? { maxLineBytes: limit } : {}),
-      createApi: (hostCall) =>
+      createApi: (hostCall, io) =>
         createRuntime({
           stateDir, log, hostCall, ...(parsed.configPath ? { configPath: parsed.configPath } : {}),
-          // An answer still in the pipe goes out before background work takes the next turn.
-          holdBackground: () => process.stdout.writableLength > 0,
+          // An answer still in the pipe goes out, and a request coming in is read whole, before
+          // background work takes the next turn.
+          holdBackground: () => process.stdout.writableLength > 0 || io.reading(),
         }),
     });
     log('stdin closed; exiting');
