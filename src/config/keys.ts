@@ -139,6 +139,7 @@ export const CONFIG_KEYS = [
   key('background_compression.min_savings', 0.3, fraction, "A pass must save at least this share of its range's tokens, else layer 1 backs off."),
   key('background_compression.endpoint.url', '', str, 'An OpenAI-compatible base URL (e.g. http://127.0.0.1:8080/v1) for summaries when the host offers no auxiliary model.'),
   key('background_compression.endpoint.model', '', str, 'The model name sent to `endpoint.url`.'),
+  key('background_compression.index_across_users', false, bool, "hmc_control index reads another session's phases, and scope=global searches them, only when that session is the same user's (the platform and sender the host names; every CLI session is the machine's own). True: every session's, whoever's (one person on several platforms)."),
   key('background_compression.endpoint.api_key_env', '', str, 'The environment variable holding the endpoint API key (the key itself never goes in the config).'),
   key('analytics.enabled', true, bool, 'Record sessions in SQLite; false creates no database file.'),
   key('analytics.retention_days', 90, int(1, 36_500), 'Sessions older than this many days are deleted.'),

@@ -32,6 +32,7 @@ import { Intake } from './intake.js';
 import { RecallStore } from './recall.js';
 import { Session } from './session.js';
 import { END_BUDGET_MS, Settler } from './settle.js';
+import { ownerKey } from './owner.js';
 import { syncConversation, toolRecord } from './sync.js';
 
 const MAX_POST_RESULTS = 1000;
@@ -218,6 +219,14 @@ export class Engine implements HmcHostApi {
     if (this.lastActiveId && this.sessions.has(this.lastActiveId)) return this.sessions.get(this.lastActiveId) as Session;
     if (this.sessions.size === 1) return [...this.sessions.values()][0] as Session;
     return null;
+  }
+
+  /** Whose a session is (owner.ts): held here, else as its saved file says; null when neither knows it. */
+  ownerOf(sessionId: string): string | null {
+    const held = this.sessions.get(sessionId);
+    if (held) return ownerKey(held.platform, held.user);
+    const saved = this.saved.load(sessionId);
+    return saved ? ownerKey(saved.platform, saved.user ?? '') : null;
   }
 
   /** The session's picture as analytics records it. */

@@ -18,6 +18,8 @@ export class Session {
   lastActive: number;
   model = '';
   platform = '';
+  /** The user the host serves this session for ('' when it names none: the machine's own; owner.ts). */
+  user = '';
   projectPath = '';
   contextWindow = 0;
   manual: boolean;
@@ -96,6 +98,7 @@ export class Session {
     if (saved) {
       this.model = saved.model;
       this.platform = saved.platform;
+      this.user = saved.user ?? '';
       this.projectPath = saved.project_path;
       this.contextWindow = saved.context_window;
       this.lastBatchTurn = saved.last_batch_turn;
@@ -163,6 +166,7 @@ export class Session {
       ended_at: this.endedAt,
       model: this.model,
       platform: this.platform,
+      ...(this.user ? { user: this.user } : {}),
       project_path: this.projectPath,
       context_window: this.contextWindow,
       manual_mode: this.manual,

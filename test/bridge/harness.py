@@ -35,7 +35,7 @@ _n = itertools.count()
 
 
 def built():
-    return (REPO / "dist" / "cli" / "main.js").is_file() and (REPO / "dist" / "engine" / "runtime.js").is_file()
+    return (REPO / "dist" / "cli" / "main.js").is_file() and (REPO / "dist" / "app" / "runtime.js").is_file()
 
 
 needs_build = unittest.skipUnless(built(), "dist/ is missing: run `npm run build` first (these tests run node bin/hmc.js)")
