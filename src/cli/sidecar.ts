@@ -7,9 +7,6 @@
  * stderr before the engine loads); the process exits 0 when stdin closes, after answering what it
  * was still computing.
  */
-import { createWriteStream, mkdirSync, renameSync, statSync } from 'node:fs';
-import type { WriteStream } from 'node:fs';
-import { join } from 'node:path';
 import { format } from 'node:util';
 import type { Readable, Writable } from 'node:stream';
 import type { HmcHostApi } from '../core/host-api.js';
@@ -18,9 +15,9 @@ import { Connection } from '../protocol/dispatch.js';
 import { llmCompleteParams } from '../protocol/guards.js';
 import { DEFAULT_MAX_LINE_BYTES, LineSplitter, serializeRecord } from '../protocol/jsonl.js';
 import type { Command } from './command.js';
+import { LogFile } from './log-file.js';
 
 const USAGE = 'usage: hmc sidecar --stdio [--state-dir D] [--config PATH]';
-const LOG_ROTATE_BYTES = 5 * 1024 * 1024;
 
 export interface SidecarArgs {
   stateDir?: string;
@@ -129,23 +126,6 @@ function rerouteConsole(log: (line: string) => void): void {
   console.error = toLog;
 }
 
-function openLogFile(stateDir: string): WriteStream | undefined {
-  try {
-    mkdirSync(stateDir, { recursive: true, mode: 0o700 });
-    const path = join(stateDir, 'sidecar.log');
-    try {
-      if (statSync(path).size > LOG_ROTATE_BYTES) renameSync(path, `${path}.1`);
-    } catch {
-      // No log yet.
-    }
-    const stream = createWriteStream(path, { flags: 'a', mode: 0o600 });
-    stream.on('error', () => undefined);
-    return stream;
-  } catch {
-    return undefined;
-  }
-}
-
 export const command: Command = {
   summary: 'the sidecar the Hermes plugin starts (protocol v1 on stdin/stdout)',
   usage: `${USAGE}\n  --stdio         protocol v1 on stdin/stdout (the only mode)\n  --state-dir D   where sessions, events and analytics.db live (default $HERMES_HOME/hmc_state)\n  --config PATH   the config file, watched while running (default: config.yaml beside the plugin)\n`,
@@ -156,11 +136,11 @@ export const command: Command = {
       return 2;
     }
     const stateDir = resolveStateDir(parsed.stateDir);
-    const file = openLogFile(stateDir);
+    const file = new LogFile(stateDir);
     const log = (line: string): void => {
       const stamped = `${new Date().toISOString()} [${process.pid}] ${line}\n`;
       process.stderr.write(`hmc sidecar: ${line}\n`);
-      file?.write(stamped);
+      file.write(stamped);
     };
     rerouteConsole(log);
     process.on('SIGPIPE', () => undefined);
@@ -181,7 +161,7 @@ export const command: Command = {
         }),
     });
     log('stdin closed; exiting');
-    await new Promise<void>((resolve) => (file ? file.end(resolve) : resolve()));
+    await file.end();
     // Anything the engine left open (a watcher, a timer) must not keep an orphan sidecar alive.
     setTimeout(() => process.exit(0), 1000).unref();
     return 0;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const BUILT = existsSync(join(ROOT, 'dist', 'cli', 'main.js')) && existsSync(join(ROOT, 'dist', 'engine', 'runtime.js'));
+const BUILT = existsSync(join(ROOT, 'dist', 'cli', 'main.js')) && existsSync(join(ROOT, 'dist', 'app', 'runtime.js'));
 
 /** Runs the built sidecar as the bridge does, feeds it `input`, closes stdin, collects everything. */
 function runSidecar(input: string): Promise<{ code: number | null; stdout: string; stderr: string; stateDir: string }> {
