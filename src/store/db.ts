@@ -19,6 +19,7 @@ import { ensurePhaseSearch, fts5Available, hasPhaseSearch, PhaseQueries } from '
 import { cleanPhase, phaseProblem } from './phase-record.js';
 import type { PhaseEntry, PhaseSearchOptions, PhaseSearchResult } from './phase-types.js';
 import { Queries, type StoreQueries } from './queries.js';
+import { guardShm, refusesOpen } from './shm-guard.js';
 import { cleanRecord, type CleanRecord } from './record.js';
 import type { SessionRecord } from './types.js';
 import { errorText } from '../core/errors.js';
@@ -110,6 +111,8 @@ export function openStore(path: string, opts: StoreOptions = {}): AnalyticsStore
   }
   const header = memory ? null : headerProblem(path);
   if (header) throw new StoreError('SQLITE_NOTADB', `analytics database ${path}: ${header}`);
+  const refused = memory ? null : refusesOpen(path);
+  if (refused) throw new StoreError('HMC_SHM_UNWRITABLE', `analytics database ${path}: ${refused}`);
   let db: Database.Database;
   try {
     if (!memory && !readonly) prepareFile(path);
@@ -146,7 +149,8 @@ export function openStore(path: string, opts: StoreOptions = {}): AnalyticsStore
         throw StoreError.wrap(err, `analytics database ${path}: the phase search index could not be set up`);
       }
     }
-    return new SqliteStore(path, db, opts.retentionDays, log, clock, readonly, fts);
+    const store = new SqliteStore(path, db, opts.retentionDays, log, clock, readonly, fts);
+    return memory ? store : guardShm(store, path);
   } catch (err) {
     db.close();
     throw err instanceof StoreError ? err : StoreError.wrap(err, `cannot open analytics database ${path}`);
