@@ -56,6 +56,8 @@ export interface EngineOptions {
   autoSettle?: boolean;
   /** Bytes of tool output one call compresses before the rest waits (catch-up.ts; tests lower it). */
   callBudgetBytes?: number;
+  /** How long past 256 KB of output one call keeps compressing (default 50 ms; catch-up.ts). */
+  callBudgetMs?: number;
   /** How long on_session_end may work off a backlog before recording in the background (default 300 ms). */
   endBudgetMs?: number;
   /** True while background work should wait (the sidecar: an answer is still on its way out). */
@@ -84,7 +86,7 @@ export class Engine implements HmcHostApi {
     this.recall = new RecallStore({ stateDir: opts.stateDir, log: opts.log, now: this.now });
     this.saved = new Persistence({ stateDir: opts.stateDir, config: opts.config, recorder: opts.recorder, recall: this.recall, log: opts.log });
     this.layer1 = new Layer1({ summariser: () => opts.summariser?.() ?? null, recall: this.recall, log: opts.log, now: this.now, staged: (s) => this.saved.save(s) });
-    this.intake = new Intake({ recall: this.recall, layer1: this.layer1, log: opts.log, ...(opts.callBudgetBytes !== undefined ? { callBudgetBytes: opts.callBudgetBytes } : {}) });
+    this.intake = new Intake({ recall: this.recall, layer1: this.layer1, log: opts.log, ...(opts.callBudgetBytes !== undefined ? { callBudgetBytes: opts.callBudgetBytes } : {}), ...(opts.callBudgetMs !== undefined ? { callBudgetMs: opts.callBudgetMs } : {}) });
     this.settler = new Settler({
       sessions: () => this.sessions.values(), autoSettle: opts.autoSettle !== false, endBudgetMs: opts.endBudgetMs ?? END_BUDGET_MS,
       catchUpDeps: (s, deadline) => this.intake.catchUpDeps(s, this.config, deadline), guard: (what, fn, fallback) => this.guard(what, fn, fallback),

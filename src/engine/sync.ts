@@ -28,6 +28,8 @@ export interface SyncDeps {
   truncated: (s: Session, from: number) => readonly number[];
   /** Bytes of tool output this call compresses before the rest waits (catch-up.ts). */
   budgetBytes: number;
+  /** How long past catch-up.ts's UNTIMED_BYTES this call keeps compressing. */
+  budgetMs: number;
 }
 
 /** What the host told us about a tool call, with its arguments kept only as a hashed fingerprint. */
@@ -59,7 +61,7 @@ export function syncConversation(s: Session, messages: readonly Message[], deps:
   }
   for (let i = first - base; i < messages.length; i++) indexCalls(s.calls, messages[i] as Message);
   let users = s.userCount;
-  const budget = new catchUp.CompressBudget(deps.budgetBytes);
+  const budget = new catchUp.CompressBudget(deps.budgetBytes, deps.budgetMs);
   for (let i = first; i < base + messages.length; i++) {
     const m = messages[i - base] as Message;
     if (m.role === 'user') users++;
