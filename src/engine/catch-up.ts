@@ -160,7 +160,7 @@ export function advance(s: Session, deps: AdvanceDeps): boolean {
     const w = c.waiting[c.next];
     const indexTo = w ? w.index : s.messages.length;
     if (s.rewriteIndex.length < indexTo) {
-      indexUpTo(s, config, Math.min(indexTo, s.rewriteIndex.length + INDEX_STEP));
+      indexUpTo(s, config, Math.min(indexTo, s.rewriteIndex.length + INDEX_STEP), true);
       continue;
     }
     if (!w) break;
