@@ -14,6 +14,7 @@
  * and never abandoned; the check is one access() call per store call.
  */
 import { accessSync, constants, existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { StoreError } from './errors.js';
 
 /** Stores left alone because their `-shm` stopped being writable: kept referenced, never closed. */
@@ -34,7 +35,7 @@ export function abandonedStores(): number {
  * it alone and its `-shm` is still not writable. Checked before every open (db.ts, integrity.ts).
  */
 export function refusesOpen(path: string): string | null {
-  if (!abandonedPaths.has(path)) return null;
+  if (!abandonedPaths.has(resolve(path))) return null;
   const shm = `${path}-shm`;
   return existsSync(shm) && !writable(shm) ? `${shm} is not writable and this process still maps it; the database is left alone until it is` : null;
 }
@@ -63,7 +64,7 @@ export function guardShm<T extends object>(store: T, path: string): T {
     if (!mappedForWriting || !existsSync(shm) || writable(shm)) return;
     left = true;
     abandoned.add(store);
-    abandonedPaths.add(path);
+    abandonedPaths.add(resolve(path));
     throw new StoreError('HMC_SHM_UNWRITABLE', `${shm} stopped being writable while mapped (made immutable?); this process leaves the database alone until it is writable again (touching it would kill the process)`);
   };
   return new Proxy(store, {
@@ -77,7 +78,7 @@ export function guardShm<T extends object>(store: T, path: string): T {
           if (mappedForWriting && existsSync(shm) && !writable(shm)) {
             left = true;
             abandoned.add(store);
-            abandonedPaths.add(path);
+            abandonedPaths.add(resolve(path));
             return undefined;
           }
           return fn.apply(target, args);
