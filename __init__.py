@@ -11,6 +11,7 @@ this file (docs/hermes.md "The bridge"):
 - `hmc_bridge/hermes.py`: what the bridge asks of Hermes itself (home, features, its
   compressor's floors, its own rough measure of a request, its tool registry);
 - `hmc_bridge/control_schema.py`: the `hmc_control` schema it registers (built from TypeScript);
+- `hmc_bridge/engine.py`: HMC as Hermes' context engine, registered when `context.engine: hmc`;
 - `hmc_bridge/plugin.py`: `register(ctx)`, the wiring.
 
 Invariant: fail open. No decision is taken in Python; any error (Node missing or too old, the

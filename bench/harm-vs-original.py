@@ -14,6 +14,7 @@ of entrepeneur4lyf/hermes-context-manager; nothing of it is in this repository).
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -45,8 +46,25 @@ def visible(content):
 
 
 def harmful(case, content):
+    """A fact lost, a false claim made, or a diagnostic's location kept without its message."""
     seen = visible(content)
-    return any(f not in seen for f in case["keep"]) or any(a in seen for a in case["absent"])
+    if any(f not in seen for f in case["keep"]) or any(a in seen for a in case["absent"]):
+        return True
+    if case.get("pairs"):
+        message, location = (re.compile(p) for p in case["pairs"])
+        kept = set(content.split("\n"))
+        last = None
+        for line in case["output"].split("\n"):
+            if message.search(line):
+                last = line
+            elif location.search(line) and last is not None and line in kept and last not in kept:
+                return True
+    return False
+
+
+def shrunk(case, content):
+    """For a should-shrink case: at most its share of the input's length."""
+    return len(content) <= int(len(case["output"]) * case["shrink_to"])
 
 
 def run_hmc(cases):
@@ -91,6 +109,9 @@ def main():
             raw = sum(len(cases[i]["output"]) for i in chosen)
             kept = sum(len(outs[i]) for i in chosen)
             cells.append("%3d harmful, %3.0f%% cut" % (bad, 100 * (1 - kept / raw) if raw else 0))
+            if k == "all":
+                shrink = [i for i in chosen if cases[i].get("shrink_to")]
+                print("%s: %d of %d should-shrink outputs shrunk" % (name, sum(shrunk(cases[i], outs[i]) for i in shrink), len(shrink)))
         print("%-16s %6d  %s" % (k, len(chosen), "  ".join("%-22s" % x for x in cells)))
 
 

@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: every benchmark in one run (engine, store, bridge, dashboard, reads), each
  * printing its own table. Timings only, never a test. `npm run bench -- engine store` runs a
- * subset (engine, savings, store, phases, bridge, inspect, resume, dashboard, reads, pathological).
+ * subset (engine, savings, store, phases, bridge, inspect, resume, dashboard, reads, pathological); folders of
+ * sessions after `savings` are the corpora it replays (else the shared and development corpora).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -24,9 +25,9 @@ if (run('pathological')) {
 }
 
 if (run('savings')) {
-  const { runSavingsBench } = await import('./savings.js');
+  const { corpusArguments, runSavingsBench } = await import('./savings.js');
   process.stdout.write('\nsavings on real sessions (ideal host, o200k tokens)\n===================================================\n');
-  runSavingsBench();
+  runSavingsBench(corpusArguments(process.argv.slice(2)));
 }
 
 if (run('reads')) {

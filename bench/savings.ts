@@ -6,18 +6,23 @@
  * and sessions restored exactly with every invariant held.
  *
  * Corpora: ../shared/corpus/swe-agent, and the development corpus of long sessions built by
- * bench/corpus/convert.py (its agents' folders under $HMC_DEV_CORPUS, default ../devcorpus);
- * each is skipped with a note when absent. The host-neutral figures (chars/4, the same for every
- * plugin) come from ../shared/bench/replay.py --driver ts: docs/engine.md gives both.
+ * bench/corpus/convert.py (its agents' folders under $HMC_DEV_CORPUS, default ../devcorpus; the
+ * shared corpus under $HMC_SHARED_CORPUS, default ../shared/corpus); each is skipped with a note
+ * when absent; any other folder of sessions is given as an argument (`npm run bench -- savings
+ * DIR…`, then only those). The host-neutral figures (chars/4, the same for every plugin) come from
+ * ../shared/bench/replay.py --driver ts: docs/engine.md gives both.
+ * Each corpus also gets the share of its input by part (input-parts.ts).
  * Run: `npm run bench -- savings`.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { defaultConfig } from '../src/config/keys.js';
 import { parseSession, replaySession } from '../src/app/replay.js';
+import { formatParts, inputParts, type InputParts } from './input-parts.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const DEV = process.env.HMC_DEV_CORPUS ?? join(ROOT, '..', 'devcorpus');
+const SHARED = process.env.HMC_SHARED_CORPUS ?? join(ROOT, '..', 'shared', 'corpus');
 
 export interface SavingsRow {
   corpus: string;
@@ -30,11 +35,14 @@ export interface SavingsRow {
   breaks: number;
   exact: number;
   byStrategy: Record<string, number>;
+  /** The raw input by part (weighted by the calls each message is sent in). */
+  parts: InputParts;
 }
 
-/** The corpora found: the shared one, then each agent folder of the development corpus. */
-export function corpora(): { name: string; dir: string }[] {
-  const out = [{ name: 'shared/corpus/swe-agent', dir: join(ROOT, '..', 'shared', 'corpus', 'swe-agent') }];
+/** The corpora found: the folders given (`dirs`), else the shared one, then each agent folder of the development corpus. */
+export function corpora(dirs: readonly string[] = []): { name: string; dir: string }[] {
+  if (dirs.length > 0) return dirs.map((d) => ({ name: basename(resolve(d)), dir: resolve(d) }));
+  const out = [{ name: 'shared/corpus/swe-agent', dir: join(SHARED, 'swe-agent') }];
   if (existsSync(DEV)) {
     for (const agent of readdirSync(DEV).sort()) {
       const dir = join(DEV, agent);
@@ -48,10 +56,12 @@ export function replayCorpus(name: string, dir: string): SavingsRow | null {
   if (!existsSync(dir)) return null;
   const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
   if (files.length === 0) return null;
-  const row: SavingsRow = { corpus: name, sessions: files.length, calls: 0, inputRaw: 0, inputHmc: 0, costRaw: 0, costHmc: 0, breaks: 0, exact: 0, byStrategy: {} };
+  const row: SavingsRow = { corpus: name, sessions: files.length, calls: 0, inputRaw: 0, inputHmc: 0, costRaw: 0, costHmc: 0, breaks: 0, exact: 0, byStrategy: {}, parts: {} };
   const config = defaultConfig();
   for (const f of files) {
-    const r = replaySession(parseSession(readFileSync(join(dir, f), 'utf8'), f), { sessionId: f, config });
+    const session = parseSession(readFileSync(join(dir, f), 'utf8'), f);
+    inputParts(session, row.parts);
+    const r = replaySession(session, { sessionId: f, config });
     row.calls += r.model_calls;
     row.inputRaw += r.input_tokens.raw;
     row.inputHmc += r.input_tokens.hmc;
@@ -66,11 +76,12 @@ export function replayCorpus(name: string, dir: string): SavingsRow | null {
 
 const pct = (raw: number, hmc: number): string => (raw > 0 ? `${(((raw - hmc) / raw) * 100).toFixed(1)}%` : '-');
 
-export function runSavingsBench(): void {
+export function runSavingsBench(dirs: readonly string[] = []): void {
   const header = ['corpus', 'sessions', 'model calls', 'input saved', 'cost saved', 'breaks /100 calls', 'exact'];
   const rows: string[][] = [];
   const notes: string[] = [];
-  for (const { name, dir } of corpora()) {
+  const shares: string[] = [];
+  for (const { name, dir } of corpora(dirs)) {
     const r = replayCorpus(name, dir);
     if (!r) {
       notes.push(`${name}: skipped (no sessions at ${dir})`);
@@ -78,11 +89,17 @@ export function runSavingsBench(): void {
     }
     rows.push([r.corpus, String(r.sessions), String(r.calls), pct(r.inputRaw, r.inputHmc), pct(r.costRaw, r.costHmc), ((r.breaks / Math.max(1, r.calls)) * 100).toFixed(2), `${r.exact}/${r.sessions}`]);
     const total = Object.values(r.byStrategy).reduce((a, b) => a + b, 0);
+    shares.push(`${name}: share of input by part (raw, weighted by the model calls each message is sent in)\n${formatParts(r.parts)}`);
     notes.push(`${name}: ${Object.entries(r.byStrategy).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${((v / Math.max(1, total)) * 100).toFixed(0)}%`).join(', ')} of what was saved`);
   }
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
   const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join('  ');
-  process.stdout.write(`${line(header)}\n${rows.map(line).join('\n')}\n${notes.join('\n')}\n`);
+  process.stdout.write(`${line(header)}\n${rows.map(line).join('\n')}\n${notes.join('\n')}\n\n${shares.join('\n\n')}\n`);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) runSavingsBench();
+/** Folders of sessions named on the command line (`npm run bench -- savings DIR…`). */
+export function corpusArguments(argv: readonly string[]): string[] {
+  return argv.filter((a) => existsSync(a) && statSync(a).isDirectory());
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) runSavingsBench(corpusArguments(process.argv.slice(2)));

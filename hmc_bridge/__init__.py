@@ -8,6 +8,8 @@ __init__.py, which Hermes imports as `hermes_plugins.<slug>` and which re-export
 - hermes.py: what the bridge asks of Hermes itself (its home, features, its compressor's floors,
   its own rough measure of a request, its tool registry).
 - control_schema.py: the `hmc_control` schema registered (the build's copy; hello updates it).
+- engine.py: HMC as Hermes' context engine (`context.engine: hmc`): decisions by the sidecar,
+  Hermes' built-in compressor as the fallback.
 - plugin.py: `register(ctx)`, the wiring.
 
 Invariant: standard library only; fail open (docs/hermes.md). Imported relatively, so the package

@@ -37,6 +37,7 @@ class Bridge:
         self._lock = threading.RLock()
         self._refused = False
         self._tools_cache = {}
+        self.main_model = None  # (model, provider, base_url) of the last model call: what a summary is priced against
 
     def hello_answered(self, result):
         """What the sidecar's hello answer tells the host: the hmc_control schema, the stretch size
@@ -239,6 +240,8 @@ class Bridge:
         if not self.sidecar.ensure() or "model_call" not in self.sidecar.capabilities:
             return False
         sess = self._session(session_id)
+        if kw.get("model"):
+            self.main_model = (kw.get("model"), kw.get("provider"), kw.get("base_url"))
         offset = 1 if messages and messages[0].get("role") == "system" else 0
         params = {"session_id": session_id, "model": kw.get("model") or "", "call_id": str(kw.get("api_request_id") or "")}
         if self.context_length:
@@ -266,7 +269,7 @@ class Bridge:
     # -- tool, command, host calls --------------------------------------------------------------
     def hmc_control(self, args, **kw):
         try:
-            params = {"session_id": kw.get("session_id") or self.last_session, "args": args if isinstance(args, dict) else {}}
+            params = {"session_id": kw.get("session_id") or self.current_session(), "args": args if isinstance(args, dict) else {}}
             answer = self.sidecar.call("hmc_control", params, CONTROL_TIMEOUT)
             if answer is None:
                 return json.dumps({"error": "HMC sidecar unavailable: %s" % self._why()})
@@ -276,9 +279,14 @@ class Bridge:
         except Exception as exc:
             return json.dumps({"error": "hmc_control failed: %s" % exc})
 
+    def current_session(self):
+        """The session a `/hmc` command is about (slash commands get no session id): the one Hermes'
+        CLI is on (a resumed one before its first message too), else the last one a hook named."""
+        return hermes.cli_session() or self.last_session
+
     def command(self, raw_args="", *args, **kw):
         try:
-            answer = self.sidecar.call("command", {"session_id": self.last_session, "raw_args": str(raw_args or "")}, CONTROL_TIMEOUT)
+            answer = self.sidecar.call("command", {"session_id": self.current_session(), "raw_args": str(raw_args or "")}, CONTROL_TIMEOUT)
             if answer is None:
                 return "HMC is not running: %s" % self._why()
             if "error" in answer:
@@ -296,7 +304,11 @@ class Bridge:
             raise RuntimeError("host cannot answer %s" % method)
         kwargs = {"max_tokens": params["max_tokens"]} if isinstance(params.get("max_tokens"), int) else {}
         res = self.llm.complete(params.get("messages") or [], **kwargs)
-        return {"text": str(getattr(res, "text", "") or ""), "model": str(getattr(res, "model", "") or "")}
+        answer = {"text": str(getattr(res, "text", "") or ""), "model": str(getattr(res, "model", "") or "")}
+        price = hermes.summariser_price(self.main_model, answer["model"], getattr(res, "provider", None))
+        if price:
+            answer["price"] = price
+        return answer
 
 
 def _result(answer):

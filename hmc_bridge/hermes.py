@@ -1,6 +1,6 @@
 """What the bridge asks of Hermes itself: where its home is, which hooks and middleware this version
-offers, where its compressor really fires, its own rough measure of a request, and its tool
-registry. Each answer comes from Hermes' own code where it can be imported,
+offers, which session its CLI is on, where its compressor really fires, its own rough measure of a
+request, and its tool registry. Each answer comes from Hermes' own code where it can be imported,
 else from the rule that code follows.
 
 Invariant: every lookup fails soft (None, or the documented fallback); nothing here raises into a
@@ -43,12 +43,75 @@ def features(ctx):
     }
 
 
+def cli_session():
+    """The session Hermes' interactive CLI is on now, or None (outside the CLI: `-q`, the gateway,
+    the TUI; or an older Hermes). Slash commands get no session id (`fn(raw_args)`); the CLI gives
+    the plugin manager a reference to itself (`_cli_ref`, private, set in `HermesCLI.run()` before
+    the first prompt: 0.16.0 and 0.19.0) whose `session_id` is the resumed one from the start
+    (`--resume ID`, before any message) and follows `/new`, `/resume` and a compression that moved
+    to a new id; its agent, once built, holds the id the hooks use."""
+    try:
+        from hermes_cli.plugins import get_plugin_manager
+
+        cli = getattr(get_plugin_manager(), "_cli_ref", None)
+        if cli is None:
+            return None
+        for owner in (getattr(cli, "agent", None), cli):
+            sid = getattr(owner, "session_id", None)
+            if isinstance(sid, str) and sid:
+                return sid
+    except Exception:
+        pass
+    return None
+
+
+SKILL = "hmc-guide"  # its name in SKILL.md: Hermes makes a skill a slash command by its name
+
+
 def install_skill(plugin_dir):
+    """Copies the skill into Hermes' skills once (a user's edits are kept). Its name is not `hmc`:
+    Hermes offers every skill as a slash command of its name, and `/hmc` is the plugin's command
+    (issue 17, finding 5: the slash menu showed `/hmc` twice). A copy an earlier version installed
+    as `skills/hmc/` (frontmatter `name: hmc`, about `hmc_control`) moves to the new name, edits
+    and all."""
+    skills = hermes_home() / "skills"
     source = plugin_dir / "skills" / "hmc" / "SKILL.md"
-    target = hermes_home() / "skills" / "hmc" / "SKILL.md"
+    target = skills / SKILL / "SKILL.md"
+    old = skills / "hmc" / "SKILL.md"
+    if not target.exists() and old.is_file():
+        text = old.read_text(encoding="utf-8", errors="replace")
+        if text.startswith("---\nname: hmc\n") and "hmc_control" in text:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text.replace("name: hmc\n", "name: %s\n" % SKILL, 1), encoding="utf-8")
+            old.unlink()
+            try:
+                old.parent.rmdir()
+            except OSError:
+                pass  # something else lives there: left as it is
+            log.info("hmc: the skill is now %s (was hmc, a second /hmc in the slash menu)", SKILL)
     if source.is_file() and not target.exists():
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, target)
+
+
+# -- what a summary costs -----------------------------------------------------------------------------
+def summariser_price(main, model, provider):
+    """The price of the model that wrote a summary (`model`, `provider`), its input and output tokens
+    as multiples of the main model's input token price (`main`: model, provider, base URL of the
+    last model call), from Hermes' own price table (agent.usage_pricing, which Hermes' cost display
+    uses). None when Hermes knows either price not, or the main model's input is free."""
+    try:
+        from agent.usage_pricing import get_pricing_entry
+
+        main_model, main_provider, base_url = main
+        ours = get_pricing_entry(main_model, provider=main_provider, base_url=base_url)
+        same_route = not provider or provider == main_provider
+        theirs = get_pricing_entry(model or main_model, provider=provider or main_provider, base_url=base_url if same_route else None)
+        base = float(ours.input_cost_per_million)
+        price = {"input": float(theirs.input_cost_per_million) / base, "output": float(theirs.output_cost_per_million) / base}
+    except Exception:  # no Hermes pricing, an unknown model, a missing price, a free main model
+        return None
+    return price if all(v >= 0 and v != float("inf") for v in price.values()) else None
 
 
 # -- where Hermes' compressor fires ----------------------------------------------------------------

@@ -15,7 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import control_schema, hermes
+from . import control_schema, engine, hermes
 from .bridge import Bridge
 from .sidecar import Sidecar
 
@@ -55,7 +55,9 @@ def _register_cli(ctx, node):
         if node is None:
             sys.stderr.write("hmc: Node.js (>= 20.19) is not on PATH; install it, then run `hermes hmc doctor`\n")
             sys.exit(1)
-        sys.exit(subprocess.call([node, str(PLUGIN_DIR / "bin" / "hmc.js")] + list(getattr(args, "hmc_args", None) or [])))
+        # Its hints name commands the way the user can type them here (`hermes hmc dashboard stop`).
+        env = dict(os.environ, HMC_INVOKED_AS="hermes hmc")
+        sys.exit(subprocess.call([node, str(PLUGIN_DIR / "bin" / "hmc.js")] + list(getattr(args, "hmc_args", None) or []), env=env))
 
     ctx.register_cli_command("hmc", "HMC's command line: doctor, dashboard, analytics, control", setup, run)
 
@@ -83,7 +85,8 @@ def register(ctx, **_kw):
         except Exception:
             llm = None
         per_call = features["middleware"] or features["pre_api_request"]
-        caps = ["append"] + (["model_call"] if per_call else []) + (["llm.complete"] if llm is not None else [])
+        # tool_calls: the bridge applies pre_model_call's shorter arguments to the request's copy only.
+        caps = ["append"] + (["model_call", "tool_calls"] if per_call else []) + (["llm.complete"] if llm is not None else [])
         # The sidecar reads Hermes' config (window, compressor threshold) and answers its figures.
         hello = {"host": "hermes", "protocol": 1, "capabilities": caps, "plugin_dir": str(PLUGIN_DIR),
                  "hermes_config": str(hermes.hermes_home() / "config.yaml")}
@@ -103,6 +106,7 @@ def register(ctx, **_kw):
             ctx.register_middleware("llm_request", bridge.llm_request)
         ctx.register_tool(name="hmc_control", toolset="hmc_tools", schema=bridge.tool_schema, handler=bridge.hmc_control,
                           description=bridge.tool_schema["description"], emoji="\U0001F9ED")
+        engine.register(ctx, bridge)  # `context.engine: hmc`: HMC owns compaction too (docs/hermes.md)
         if hasattr(ctx, "register_command"):
             ctx.register_command("hmc", bridge.command, description="HMC: status, stats, analytics, dashboard action=start …",
                                  args_hint="status | stats | analytics | dashboard action=start")

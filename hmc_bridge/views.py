@@ -1,6 +1,8 @@
 """What the bridge keeps of each session, and the two ways it puts the sidecar's views on Hermes'
 messages: in place on the live dicts for one turn (`pre_llm_call`, undone by `restore`), and on
-one request's own copies (`pre_model_call`, the view kept complete between calls).
+one request's own copies (`pre_model_call`, the view kept complete between calls). Only the
+second may shorten an assistant message's tool-call arguments (`tool_calls` entries, input
+clearing): the request gets a new list of calls, the stored history keeps its own.
 
 Also how a Hermes message is shown to the sidecar: the content as Hermes sends it (`api_content`
 replayed, stripped), the wire fields only.
@@ -21,7 +23,7 @@ class Session:
     pairs in the form Hermes sends them), the edits applied in place on Hermes' live dicts this
     turn, and the last model-call view."""
 
-    __slots__ = ("held", "generation", "backups", "inplace", "view", "view_id", "system", "tools_key", "measured", "tools_tokens")
+    __slots__ = ("held", "generation", "backups", "inplace", "view", "calls", "view_id", "system", "tools_key", "measured", "tools_tokens")
 
     def __init__(self):
         self.held = None  # [(role, content)] as the sidecar holds them; None: unknown, send everything
@@ -29,6 +31,7 @@ class Session:
         self.backups = []  # (live message dict, had content, original, edited)
         self.inplace = {}  # index -> (content as Hermes sends the edited dict, raw content as held)
         self.view = {}  # index -> content: the last pre_model_call view (complete)
+        self.calls = {}  # index -> [(id, type, name, arguments)]: that view's tool_calls entries
         self.view_id = None
         self.system = UNSENT  # the system prompt last sent
         self.tools_key = None  # names of the tool schemas last sent
@@ -172,12 +175,68 @@ def raw(sess, msg, i):
 
 def take_view(sess, result, length, sent_view):
     """Keeps the complete view a pre_model_call answer describes: a delta `since` the view the
-    bridge named (`sent_view`), else whole."""
-    view = sess.view if result.get("since") is not None and result.get("since") == sent_view else {}
+    bridge named (`sent_view`), else whole. An entry replaces the whole entry of its index: its
+    content and its calls, a part left out being sent raw."""
+    delta = result.get("since") is not None and result.get("since") == sent_view
+    view, calls = (sess.view, sess.calls) if delta else ({}, {})
     for index in result.get("removed") or []:
         view.pop(index, None)
-    view.update(edits(result.get("edits"), length))
-    sess.view, sess.view_id = view, result.get("view") if isinstance(result.get("view"), int) else None
+        calls.pop(index, None)
+    for index, content, listed in _entries(result.get("edits"), length):
+        _put(view, index, content)
+        _put(calls, index, listed)
+    sess.view, sess.calls, sess.view_id = view, calls, result.get("view") if isinstance(result.get("view"), int) else None
+
+
+def _put(table, index, value):
+    if value is None:
+        table.pop(index, None)
+    else:
+        table[index] = value
+
+
+def _entries(listed, length):
+    """(index, content or None, calls or None) of a well-formed view; calls as (id, type, name,
+    arguments) with arguments a string. A malformed `tool_calls` is left out (sent raw)."""
+    for edit in listed if isinstance(listed, list) else []:
+        index = edit.get("index") if isinstance(edit, dict) else None
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < length:
+            continue
+        content = edit.get("content") if isinstance(edit.get("content"), str) else None
+        calls = _calls(edit.get("tool_calls"))
+        if content is not None or calls is not None:
+            yield index, content, calls
+
+
+def _calls(listed):
+    if not isinstance(listed, list):
+        return None
+    out = []
+    for call in listed:
+        fn = call.get("function") if isinstance(call, dict) else None
+        if not isinstance(fn, dict) or not isinstance(fn.get("arguments"), str):
+            return None
+        out.append((call.get("id"), call.get("type"), fn.get("name"), fn["arguments"]))
+    return out
+
+
+def _put_calls(msg, calls):
+    """Gives the request's message a new list of calls with the view's arguments, when its calls are
+    the same ones (ids, types, names, order). Never changes the list or call dicts it found: they may
+    be shared with the stored history (Hermes 0.16 copies messages shallowly). True when changed."""
+    current = msg.get("tool_calls")
+    if not isinstance(current, list) or len(current) != len(calls):
+        return False
+    out = []
+    for call, (cid, ctype, name, arguments) in zip(current, calls):
+        fn = call.get("function") if isinstance(call, dict) else None
+        if not isinstance(fn, dict) or call.get("id") != cid or call.get("type") != ctype or fn.get("name") != name:
+            return False
+        out.append(call if fn.get("arguments") == arguments else dict(call, function=dict(fn, arguments=arguments)))
+    if all(a is b for a, b in zip(out, current)):
+        return False
+    msg["tool_calls"] = out
+    return True
 
 
 def apply_view(sess, messages, offset):
@@ -186,6 +245,7 @@ def apply_view(sess, messages, offset):
     changed = stale = False
     targets = dict.fromkeys(sess.inplace)
     targets.update(sess.view)
+    targets.update(sess.calls)
     for index in targets:
         j = offset + index
         if j >= len(messages) or index >= len(sess.held) or not _same(sess, messages[j], index):
@@ -195,6 +255,8 @@ def apply_view(sess, messages, offset):
         if text_of(messages[j].get("content")) != content:
             _set_text(messages[j], content)
             changed = True
+        if index in sess.calls and _put_calls(messages[j], sess.calls[index]):
+            changed = True
     if stale:  # a message changed under us: leave it raw, and send everything next time
-        sess.held, sess.view, sess.view_id = None, {}, None
+        sess.held, sess.view, sess.calls, sess.view_id = None, {}, {}, None
     return changed

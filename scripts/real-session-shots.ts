@@ -3,7 +3,8 @@
  * dir with `hmc dashboard start` (the shared background dashboard, as a user starts it), checks
  * that the figures agree and takes the screenshots.
  *
- * Checks (any failure: exit 1, each named): every session ended, on the page and in /api; each
+ * Checks (any failure: exit 1, each named): every session idle (its Hermes processes exited; none
+ * was finished by `/new`), on the page and in /api; each
  * turn's saving is the same in the turn events (state dir), /api/summary's points, the stored
  * timeline (/api/sessions/:id), the page's per-turn table and the height of its bar; the session
  * and lifetime totals agree between the page, /api/analytics and `hmc analytics --json`.
@@ -31,7 +32,7 @@ interface Manifest {
 }
 interface TurnEv { type: 'turn'; id: string; session_id: string; turn: number; delta_saved: number; cumulative_saved: number; input_tokens: { raw: number; hmc: number } }
 interface ToolEv { type: 'tool'; id: string; session_id: string; turn: number; tool_name: string; tokens_before: number; inspect_id?: string; strategies: string[] }
-interface EndEv { type: 'session_end'; id: string; session_id: string; total_saved: number; turns: number }
+interface EndEv { type: 'session_end' | 'session_idle'; id: string; session_id: string; total_saved: number; turns: number }
 type Ev = TurnEv | ToolEv | EndEv;
 type Json = Record<string, unknown>;
 
@@ -157,15 +158,17 @@ async function verify(browser: Browser, url: string, run: Manifest, events: Ev[]
   const main = run.sessions[run.sessions.length - 1]?.session_id ?? '';
   const report = ['| session | page view | turn | turn event delta_saved | /api live point | /api/sessions/:id timeline | page table | bar px |', '|---|---|---|---|---|---|---|---|'];
 
-  // Ended, everywhere.
+  // Idle, everywhere: every Hermes process exited (-q runs, /quit) and none finished a session
+  // (issue 17, finding 4: a process exit is not the session's end).
   const live = summary.sessions as Json[];
   for (const s of run.sessions) {
-    check(live.find((x) => x.session_id === s.session_id)?.ended === true, `/api/summary: session ${s.session_id} is not ended`);
-    check(listed.find((x) => x.session_id === s.session_id)?.live === false, `/api/sessions: session ${s.session_id} is live`);
-    check(events.some((e) => e.type === 'session_end' && e.session_id === s.session_id), `no session_end event for ${s.session_id}`);
+    check(live.find((x) => x.session_id === s.session_id)?.state === 'idle', `/api/summary: session ${s.session_id} is not idle`);
+    check(listed.find((x) => x.session_id === s.session_id)?.state === 'idle', `/api/sessions: session ${s.session_id} is not idle`);
+    check(events.some((e) => e.type === 'session_idle' && e.session_id === s.session_id), `no session_idle event for ${s.session_id}`);
+    check(!events.some((e) => e.type === 'session_end' && e.session_id === s.session_id), `a session_end event for ${s.session_id}, which was never finished`);
   }
   const current = summary.current as Json;
-  check(current.session_id === main && current.ended === true, `/api/summary current is ${String(current.session_id)} (ended: ${String(current.ended)}), expected ${main}, ended`);
+  check(current.session_id === main && current.state === 'idle', `/api/summary current is ${String(current.session_id)} (state: ${String(current.state)}), expected ${main}, idle`);
 
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   try {
@@ -174,7 +177,7 @@ async function verify(browser: Browser, url: string, run: Manifest, events: Ev[]
     await page.getByTestId('sessions').locator('tbody tr').nth(run.sessions.length - 1).waitFor();
     await page.getByTestId('life-sessions').filter({ hasText: String(run.sessions.length) }).waitFor();
     check(await page.locator('.pill.live').count() === 0, 'the page shows a "live" pill');
-    check((await page.getByTestId('current').locator('.pill').textContent()) === 'ended', 'the current session card does not say "ended"');
+    check((await page.getByTestId('current').getByTestId('state').textContent()) === 'idle', 'the current session card does not say "idle"');
 
     // The main session: the current card's per-turn chart.
     const lastEv = [...events].reverse().find((e): e is TurnEv => e.type === 'turn' && e.session_id === main);

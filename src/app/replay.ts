@@ -90,16 +90,18 @@ export function replaySession(source: readonly Message[], opts: ReplayOptions): 
   const violations: string[] = [];
   const calls = toolCalls(source);
   const extra = { model: opts.model ?? 'replay', platform: opts.platform ?? 'replay', ...(opts.contextLength ? { context_length: opts.contextLength } : {}) };
-  const rawContents = new Map(source.map((m) => [m, m.content] as const));
+  const rawContents = new Map(source.map((m) => [m, { content: m.content, calls: m.tool_calls }] as const));
   const rawMeter = new CacheCostMeter();
   const viewMeter = new CacheCostMeter();
-  const overhead = new WeakMap<Message, number>();
-  const request = (content: (m: Message) => unknown): RequestMessage[] =>
+  // What a message's tool calls, id and name cost, per list of calls sent (input clearing sends another list).
+  const overhead = new WeakMap<object, number>();
+  const request = (sent: (m: Message) => { content: unknown; calls: Message['tool_calls'] }): RequestMessage[] =>
     conversation.map((m) => {
-      let extra = overhead.get(m);
-      if (extra === undefined) overhead.set(m, (extra = overheadTokens(messageExtra(m))));
-      const c = content(m);
-      return { message: m, content: c, tokens: contentTokens(c) + extra };
+      const { content, calls } = sent(m);
+      const key = calls ?? m;
+      let extra = overhead.get(key);
+      if (extra === undefined) overhead.set(key, (extra = overheadTokens(messageExtra({ ...m, tool_calls: calls }))));
+      return { message: m, content, calls, tokens: contentTokens(content) + extra };
     });
   let turnOpen = false;
   let toolCallCount = 0;
@@ -124,8 +126,8 @@ export function replaySession(source: readonly Message[], opts: ReplayOptions): 
       // One model call: its request is everything before this reply, as the host would send it.
       view('pre_model_call');
       turnOpen = true;
-      rawMeter.call(request((m) => rawContents.get(m)));
-      viewMeter.call(request((m) => m.content));
+      rawMeter.call(request((m) => rawContents.get(m) ?? { content: m.content, calls: m.tool_calls }));
+      viewMeter.call(request((m) => ({ content: m.content, calls: m.tool_calls })));
       conversation.push(message);
       for (const call of message.tool_calls ?? []) {
         if (typeof call?.id === 'string') host.preToolCall(sessionId, call.function?.name ?? '', call.function?.arguments ?? {}, call.id);

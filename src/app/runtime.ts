@@ -136,7 +136,7 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
     config: () => config.config,
     stateDir,
     sink: sink ?? NULL_SINK,
-    recorder: { record: (rec) => recorder?.record(rec) },
+    recorder: { record: (rec) => recorder?.record(rec), recordUsage: (row) => recorder?.recordUsage(row) },
     phases,
     log,
     projectPath,
@@ -166,6 +166,8 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
       await engine.flushSaves();
     },
     async close() {
+      // The host is gone (the sidecar's input closed): what it did not let go becomes idle.
+      engine.hostGone();
       // Bounded: the bridge gives a closing sidecar 3 s. Work a resumed long session still owes
       // is saved as far as it got; the next process carries on from there.
       if (!engine.settle(performance.now() + CLOSE_SETTLE_MS)) engine.saveUnsettled();

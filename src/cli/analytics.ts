@@ -15,6 +15,7 @@ import { resolveStateDir } from '../hosts/state-dir.js';
 import { analyticsAction, classify, movedAside, openStore, pct, StoreError, type AnalyticsStore } from '../store/index.js';
 import { num } from './io.js';
 import type { Command } from './command.js';
+import { invokedAs } from './args.js';
 import { errorText } from '../core/errors.js';
 
 const USAGE = `usage: hmc analytics [--scope global|project] [--period all|day|month|recent|project|tool|strategy]
@@ -189,7 +190,7 @@ export const command: Command = {
       store = missing ? openStore(':memory:') : openReadable(dbPath);
     } catch (err) {
       if (classify(err) !== 'corrupt') throw err;
-      process.stderr.write(`hmc analytics: ${errorText(err)}; HMC moves it aside on its next write (\`hmc doctor\` checks it)\n`);
+      process.stderr.write(`hmc analytics: ${errorText(err)}; HMC moves it aside on its next write (\`${invokedAs()} doctor\` checks it)\n`);
       return 1;
     }
     try {

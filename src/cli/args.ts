@@ -8,6 +8,7 @@
  * own ERR_PARSE_ARGS_* errors); main.ts turns both into the same stderr lines and exit code 2.
  */
 import { statSync } from 'node:fs';
+import { basename, isAbsolute, relative } from 'node:path';
 import { errorText } from '../core/errors.js';
 
 export const EXIT_OK = 0;
@@ -54,6 +55,21 @@ export function readableFile(path: string, what = 'file'): string {
   }
   if (!isFile) throw new UsageError(`${path} is not a regular file`);
   return path;
+}
+
+/**
+ * How the user runs this command line, for hints that name another command (`… dashboard stop`):
+ * `hmc` is not put on PATH by an install (issue 17, finding 5), so a hint must say what works.
+ * `HMC_INVOKED_AS` when the caller sets it (the Hermes bridge: `hermes hmc`); `hmc` when run as a
+ * bin of that name (an npm link); else `node <the script>` (relative when under the working dir).
+ */
+export function invokedAs(env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = process.argv, cwd = process.cwd()): string {
+  const said = env.HMC_INVOKED_AS?.trim();
+  if (said) return said;
+  const script = argv[1] ?? '';
+  if (basename(script) === 'hmc') return 'hmc';
+  const rel = relative(cwd, script);
+  return `node ${rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : script}`;
 }
 
 /** An explicit `--config` must exist (without the flag, a missing config.yaml means the defaults). */

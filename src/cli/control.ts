@@ -18,7 +18,8 @@ const SESSION_ACTIONS = new Set(['status', 'context', 'stats', 'index', 'sweep',
 const CHANGING_ACTIONS = new Set(['sweep', 'manual_set']);
 
 const USAGE = `usage: hmc control <action> [key=value…] [--session ID] [--state-dir D] [--config PATH]
-  any hmc_control action, on the latest session saved in the state dir (or --session ID)
+  any hmc_control action, on the latest session saved in the state dir (or --session ID; session=ID
+  says the same, but for index, where it names whose phases to show)
   actions: status context stats index recall analytics dashboard sweep manual_set manual_status config help
   hmc control index [words…] [scope=global] [phase=N]: the session index (list, search, one phase)
 `;
@@ -36,6 +37,7 @@ export const command: Command = {
     if (!action) throw new UsageError('name an action');
     const args: Record<string, unknown> = { action };
     const isIndex = String(action).toLowerCase() === 'index';
+    let named = values.session;
     for (const pair of pairs) {
       const eq = pair.indexOf('=');
       // `hmc control index flaky test`: bare words are search words.
@@ -44,15 +46,22 @@ export const command: Command = {
         continue;
       }
       if (eq <= 0) throw new UsageError(`expected key=value, got ${JSON.stringify(pair.length > 80 ? `${pair.slice(0, 80)}…` : pair)}`);
-      args[pair.slice(0, eq)] = pair.slice(eq + 1);
+      const [key, value] = [pair.slice(0, eq), pair.slice(eq + 1)];
+      // `recall id=… session=ID`: the session to act on, as --session (issue 17, finding 5).
+      if (key === 'session' && !isIndex) {
+        if (named !== undefined && named !== value) throw new UsageError(`--session ${JSON.stringify(named)} and session=${JSON.stringify(value)} name two sessions; give one`);
+        named = value;
+        continue;
+      }
+      args[key] = value;
     }
     const stateDir = resolveStateDir(values['state-dir']);
     const sessionsDir = join(stateDir, 'sessions');
     // A named session must exist: control would otherwise answer for an empty one it made up.
-    if (values.session !== undefined && !existsSync(join(sessionsDir, `${safeFileName(values.session)}.json`))) {
-      throw new UsageError(`no session ${JSON.stringify(values.session)} saved in ${sessionsDir}`);
+    if (named !== undefined && !existsSync(join(sessionsDir, `${safeFileName(named)}.json`))) {
+      throw new UsageError(`no session ${JSON.stringify(named)} saved in ${sessionsDir} (--session)`);
     }
-    const sessionId = values.session ?? latestSavedSession(stateDir);
+    const sessionId = named ?? latestSavedSession(stateDir);
     // A search across sessions needs none.
     const global = isIndex && String(args.scope ?? '').trim().toLowerCase() === 'global';
     if (!sessionId && !global && SESSION_ACTIONS.has(String(action).toLowerCase())) {

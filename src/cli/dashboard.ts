@@ -8,6 +8,7 @@
  * Invariant: stdout gets the URL on a line of its own as soon as the server listens, and nothing
  * else; SIGINT/SIGTERM stop the server cleanly (exit 0) and remove its --pid-file record.
  */
+import { invokedAs } from './args.js';
 import type { Command } from './command.js';
 import { loadConfigFile } from '../config/load.js';
 import { resolveConfigPath, resolveDbPath } from '../config/paths.js';
@@ -86,7 +87,7 @@ export const command: Command = {
     for (const issue of loaded.issues) log(`hmc: config: ${issue.message}`);
     const config = loaded.config;
     const stateDir = resolveStateDir(args.stateDir);
-    if (args.word) return background(args.word, stateDir, args.port ?? config.dashboard.port, resolveConfigPath(args.configPath));
+    if (args.word) return background(args.word, stateDir, args.port ?? config.dashboard.port, resolveConfigPath(args.configPath), args.stateDir);
     const handle = await startDashboard({
       stateDir,
       port: args.port ?? config.dashboard.port,
@@ -114,7 +115,7 @@ export const command: Command = {
 };
 
 /** `start`, `stop`, `status` of the state dir's shared background dashboard. */
-async function background(word: Word, stateDir: string, port: number, configPath: string | null): Promise<number> {
+async function background(word: Word, stateDir: string, port: number, configPath: string | null, stateDirGiven?: string): Promise<number> {
   if (word === 'status') {
     const s = await backgroundStatus(stateDir);
     if (s.running === true && typeof s.url === 'string') {
@@ -136,6 +137,13 @@ async function background(word: Word, stateDir: string, port: number, configPath
     return 1;
   }
   process.stdout.write(`${s.url}\n`);
-  process.stderr.write(`hmc dashboard: ${s.already_running ? 'already running' : 'started'} in the background (pid ${String(s.pid)}, log ${String(s.log)}); \`hmc dashboard stop\` stops it\n`);
+  // The stop command as this user can type it: `hermes hmc …` inside Hermes (issue 17, finding 5).
+  const stop = `${invokedAs()} dashboard stop${stateDirGiven ? ` --state-dir ${shellWord(stateDirGiven)}` : ''}`;
+  process.stderr.write(`hmc dashboard: ${s.already_running ? 'already running' : 'started'} in the background (pid ${String(s.pid)}, log ${String(s.log)}); \`${stop}\` stops it\n`);
   return 0;
+}
+
+/** A path as one shell word: quoted only when it needs to be. */
+function shellWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }

@@ -7,7 +7,8 @@
  * Params reach these methods checked (src/protocol/guards.ts for the sidecar, the types for a
  * TypeScript host), so implementations trust the types and check only what the values mean.
  */
-import type { Message } from './message.js';
+import type { ContextEngineApi } from './context-engine.js';
+import type { Message, ToolCall } from './message.js';
 
 /** A tool's JSON schema as hosts register it (OpenAI function format). */
 export interface ToolSchema {
@@ -114,6 +115,19 @@ export interface Edit {
   content: string;
 }
 
+/**
+ * One entry of `pre_model_call`'s view: message `index` is sent with `content` and, for an
+ * assistant message, with `tool_calls`: its whole list of calls, the same ids, types, names and
+ * order, some with shorter `arguments` (a JSON object string). A field left out is sent raw. Only
+ * a host whose `hello` said it applies `tool_calls` edits (hosts/capabilities.ts) gets them, and
+ * only from `pre_model_call`: they change one request, never the stored history.
+ */
+export interface ModelCallEdit {
+  index: number;
+  content?: string;
+  tool_calls?: ToolCall[];
+}
+
 export interface PreLlmCallResult {
   /** The complete view for this call, relative to the raw messages sent. */
   edits: Edit[];
@@ -150,9 +164,10 @@ export interface PreModelCallParams extends PreLlmCallParams {
 export interface PreModelCallResult {
   /**
    * The view for this one call, relative to the raw messages sent: complete, or (when `since` is
-   * set) only the entries that changed since the host's view `since`.
+   * set) only the entries that changed since the host's view `since` (an entry replaces the
+   * host's whole entry for its index).
    */
-  edits: Edit[];
+  edits: ModelCallEdit[];
   /** This view's id; a host that keeps it sends it back as `view`. */
   view?: number;
   /** Set when `edits` is a delta against the host's view `since`; `removed` lists indices no longer edited. */
@@ -173,12 +188,28 @@ export interface SessionEndParams {
 }
 
 export interface SessionFinalizeParams {
-  /** '' (or, from Hermes, None): every session this process touched has ended. */
+  /** '' (or, from Hermes, None): every session this process touched. */
   session_id: string;
+  /**
+   * Why: `shutdown` (or no reason) means the host process is going away and the session may be
+   * resumed later, so it becomes idle; any other reason (a new session, an expiry, a reset, the
+   * end of a replay) means it is finished: ended (`finishesSession`).
+   */
   reason?: string;
   /** The conversation at the end, so the last replies count as model calls (hosts without `pre_model_call`). */
   messages?: Message[];
   [key: string]: unknown;
+}
+
+/**
+ * Reasons of `on_session_finalize` that end the host process, not the session (Hermes sends
+ * `shutdown` when its CLI, a `-q` run or its gateway exits; its TUI sends no reason on close).
+ */
+const PROCESS_EXITS: ReadonlySet<string> = new Set(['shutdown', '']);
+
+/** True when a finalize with this reason finishes the session; false when it only goes idle. */
+export function finishesSession(reason: unknown): boolean {
+  return typeof reason === 'string' && !PROCESS_EXITS.has(reason.trim().toLowerCase());
 }
 
 export interface ControlParams {
@@ -193,8 +224,11 @@ export interface CommandParams {
   raw_args: string;
 }
 
-/** What a host calls. Every method answers; none throws. */
-export interface HmcHostApi {
+/**
+ * What a host calls. Every method answers; none throws. The context engine's methods
+ * (core/context-engine.ts) are there when the implementation is one (capability `context_engine`).
+ */
+export interface HmcHostApi extends Partial<ContextEngineApi> {
   hello(params: HelloParams): HelloResult;
   preToolCall(params: PreToolCallParams): Record<string, never>;
   postToolCall(params: PostToolCallParams): PostToolCallResult;

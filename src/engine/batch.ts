@@ -11,9 +11,11 @@ import type { HmcConfig } from '../config/keys.js';
 import { keptForRecall, listWideRewrites } from './list-wide.js';
 import { decidePass, type PassDecision, type ViewChange } from './pass.js';
 import { protectionFor } from './protection.js';
-import { recallId, type RecallStore } from './recall.js';
+import { ARGUMENTS_TOOL_PREFIX, inputRecallId, recallId, type RecallStore } from './recall.js';
 import type { StagedPhase } from './layer1.js';
-import type { MessageState, Prune } from './held.js';
+import type { HeldInputs, MessageState, Prune } from './held.js';
+import type { InputClearing } from '../strategies/list-wide/input-clearing.js';
+import { clearable, heldInputs, sameClearings, wantedInputs } from './inputs.js';
 import type { Session } from './session.js';
 import { viewCounts } from './ledger.js';
 
@@ -32,10 +34,15 @@ export interface BatchDeps {
   breakingAt: number | null;
   /** A layer-1 summary back and waiting to go out (all of its range's views at once, or none). */
   phase: StagedPhase | null;
+  /** The host applies `tool_calls` edits to a request (hosts/capabilities.ts): input clearing may run. */
+  toolCalls: boolean;
 }
 
-/** One wanted change: a tool result's placeholder (null: back to its own view), or a summarised range's view. */
-type Change = { kind: 'prune'; prune: Prune | null } | { kind: 'phase'; text: string };
+/**
+ * One wanted change: a tool result's placeholder (null: back to its own view), a summarised range's
+ * view, or an assistant message's calls with some arguments cleared (null: sent as they are).
+ */
+type Change = { kind: 'prune'; prune: Prune | null } | { kind: 'phase'; text: string } | { kind: 'inputs'; inputs: HeldInputs | null };
 
 /**
  * Applies the rewrites due now. Returns the indices whose view changed, the pass decision, and
@@ -62,6 +69,18 @@ export function applyListWide(s: Session, config: HmcConfig, deps: BatchDeps): {
     if (hidden || (!m.prune && next && s.pruned.get(key) === next.strategy)) reheld.push(change);
     else changes.push(change);
   }
+  if (deps.toolCalls) {
+    for (const [index, wantedHere] of wantedInputs(s, config, protectionFor(config), wanted)) {
+      const m = s.messages[index] as MessageState;
+      const cleared = clearable(s, wantedHere);
+      if (sameClearings(m.inputs?.cleared, cleared)) continue;
+      const inputs = heldInputs(s, m, cleared);
+      const change: ViewChange<Change> = { index, before: s.extraOf(m).length, after: (inputs ?? m).extra.length, change: { kind: 'inputs', inputs } };
+      // Clearings an earlier process had in force were sent by it already: putting them back is free.
+      if (!m.inputs && inputs && [...inputs.cleared].every(([id, c]) => sameClearings(new Map([[id, c]]), onlyEarlier(s, id)))) reheld.push(change);
+      else changes.push(change);
+    }
+  }
   if (deps.phase) {
     for (const { index, text } of deps.phase.views) {
       changes.push({ index, before: length(s.viewOf(s.messages[index] as MessageState)), after: text.length, change: { kind: 'phase', text } });
@@ -86,12 +105,15 @@ export function applyListWide(s: Session, config: HmcConfig, deps: BatchDeps): {
   // A summary goes out whole or waits whole.
   const phaseViews = decision.apply.filter((c) => c.change.kind === 'phase').length;
   const phaseGoes = deps.phase !== null && phaseViews === deps.phase.views.length && phaseViews > 0;
-  const apply = [...reheld, ...decision.apply.filter((c) => c.change.kind === 'prune' || phaseGoes)].sort((a, b) => a.index - b.index);
+  const apply = [...reheld, ...decision.apply.filter((c) => c.change.kind !== 'phase' || phaseGoes)].sort((a, b) => a.index - b.index);
   const changed: number[] = [];
   for (const { index, change } of apply) {
     const m = s.messages[index] as MessageState;
     if (change.kind === 'phase') m.summary = change.text;
-    else {
+    else if (change.kind === 'inputs') {
+      recordInputs(s, m, change.inputs, deps.recall);
+      m.inputs = change.inputs;
+    } else {
       const prune = change.prune;
       if (prune && !m.prune && !s.pruned.has(m.key)) s.pruneCount++;
       m.prune = prune;
@@ -106,6 +128,23 @@ export function applyListWide(s: Session, config: HmcConfig, deps: BatchDeps): {
   }
   const free = new Set(reheld);
   return { changed, decision, breaks: apply.some((c) => c.index < s.previousCallLength && !free.has(c)), phase: phaseGoes ? deps.phase : null };
+}
+
+/** The clearing an earlier process had in force for call `id` (empty when none). */
+function onlyEarlier(s: Session, id: string): Map<string, InputClearing> {
+  const c = s.inputsCleared.get(id);
+  return c ? new Map([[id, c]]) : new Map();
+}
+
+/** Remembers which calls are cleared now (and keeps each one's exact arguments for recall). */
+function recordInputs(s: Session, m: MessageState, next: HeldInputs | null, recall: RecallStore): void {
+  for (const id of m.inputs?.cleared.keys() ?? []) if (!next?.cleared.has(id)) s.inputsCleared.delete(id);
+  for (const [id, clearing] of next?.cleared ?? []) {
+    s.inputsCleared.set(id, clearing);
+    const call = s.inputIndex.byId.get(id);
+    const text = call?.call.function?.arguments;
+    if (call && typeof text === 'string') recall.put(s.id, inputRecallId(s.id, id), `${ARGUMENTS_TOOL_PREFIX}${call.tool}`, text);
+  }
 }
 
 /** Remembers a placeholder in force (and what a later process needs to word it the same). */
@@ -129,7 +168,7 @@ function sentChars(messages: readonly MessageState[], from: number, to: number):
   for (let i = from; i < to && i < messages.length; i++) {
     const m = messages[i] as MessageState;
     const view = m.summary !== null ? m.summary : m.prune ? m.prune.content : m.single ? m.single.content : m.raw;
-    n += length(view) + m.extra.length;
+    n += length(view) + (m.inputs ? m.inputs.extra : m.extra).length;
   }
   return n;
 }

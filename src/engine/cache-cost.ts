@@ -20,6 +20,8 @@ export interface RequestMessage {
   message: unknown;
   /** What it was sent with (its content). */
   content: unknown;
+  /** Its tool calls as sent (input clearing may send some arguments short), when it has any. */
+  calls?: unknown;
 }
 
 export interface CacheCostTotals {
@@ -64,7 +66,7 @@ export class CacheCostMeter {
 }
 
 function same(a: RequestMessage, b: RequestMessage): boolean {
-  return a.message === b.message && a.content === b.content;
+  return a.message === b.message && a.content === b.content && a.calls === b.calls;
 }
 
 /** The share of `raw` saved by `hmc` in percent (two decimals), 0 when there is nothing to save. */

@@ -39,6 +39,8 @@ export interface CallDeps {
   /** Where a summarised phase is shown live and kept in the session index. */
   sink: EventSink;
   phases: PhaseIndex | null;
+  /** The host applies `tool_calls` edits (its hello, hosts/capabilities.ts): input clearing may run. */
+  toolCalls: boolean;
 }
 
 /**
@@ -80,19 +82,32 @@ export function prepareCall(s: Session, p: PreLlmCallParams, hook: CallHook, mes
   // List-wide rewrites wait until a big first call is caught up (catch-up.ts); then what it left
   // for later goes out with this call, with the caught-up outputs.
   const caughtUp = catchUp.takeCacheBreak(s);
-  const pass = catchUp.catchingUp(s) ? null : applyListWide(s, config, { recall: deps.recall, callTime, breakingAt: catchUp.takeLanding(s), phase: layer1.staged(s, config) });
+  const pass = catchUp.catchingUp(s) ? null : applyListWide(s, config, { recall: deps.recall, callTime, breakingAt: catchUp.takeLanding(s), phase: layer1.staged(s, config), toolCalls: deps.toolCalls });
   if (pass && config.debug && pass.decision.costly) deps.log(`hmc: session ${s.id}: rewrote ${pass.decision.apply.length} outputs already sent (${pass.decision.reason}) at model call ${s.replies}`);
   if (pass?.phase) phaseApplied(s, pass.phase, deps);
   s.lastCallAt = callTime;
   for (const i of pass?.changed ?? []) s.refreshEdit(i);
   // A message the previous call already sent was rewritten: the provider's cache breaks there.
   if (pass?.breaks || caughtUp) s.cacheBreaks++;
+  const stable = unchangedPrefix(s, pass?.changed, caughtUp);
   s.previousCallLength = s.messages.length;
   if (s.turn !== previousTurn || s.ledger.timeline.length === 0) deferTurnStart(s, deps.now());
-  if (hook.name === 'pre_model_call') countCallAtSend(s, hook.params);
+  if (hook.name === 'pre_model_call') countCallAtSend(s, hook.params, stable);
   // A summary for a later pass is prepared now, off the hook path (it comes back by itself).
   if (!catchUp.catchingUp(s)) layer1.maybeStart(s, config, s.contextWindow || DEFAULT_CONTEXT_WINDOW, s.hostThreshold);
   return true;
+}
+
+/**
+ * How many leading messages this call sends as the previous call sent them (HMC's model of the
+ * provider's prompt cache): those the previous call sent (fewer when the host rewrote its history:
+ * sync cut it), up to the first one a rewrite changed now. A catch-up rewrite: unknown (-1).
+ */
+function unchangedPrefix(s: Session, changed: readonly number[] | undefined, caughtUp: boolean): number {
+  if (caughtUp) return -1;
+  let stable = s.previousCallLength;
+  for (const i of changed ?? []) if (i < stable) stable = i;
+  return stable;
 }
 
 /** pre_llm_call's answer: the complete edits, with the context hint when there is a new one. */

@@ -5,10 +5,12 @@
  * hmc_control schema").
  *
  * Invariant: every action the schema offers is one `controlAction` answers (CONTROL_HELP), and
- * every action it answers is offered except `help` and `config`, which are for people
- * (test/engine/control-schema.test.ts).
+ * every action it answers is offered except `help` and `config`, which are for people; the
+ * analytics scopes and periods are the ones the action takes, from its own lists (issue 17,
+ * finding 5: the schema offered five periods, the action took seven) (test/engine/control-schema.test.ts).
  */
 import type { ToolSchema } from '../core/host-api.js';
+import { PERIODS, SCOPES } from '../store/action.js';
 
 /** The actions offered to the model, in the order its description lists them. */
 export const MODEL_ACTIONS = ['status', 'context', 'stats', 'index', 'recall', 'analytics', 'dashboard', 'sweep', 'manual_set', 'manual_status'] as const;
@@ -19,7 +21,7 @@ export const CONTROL_TOOL_SCHEMA: ToolSchema = {
     'Control Hermes Context Manager (HMC), which shrinks tool outputs in what the model sees. ' +
     "Actions: status, context, stats, index (this session's summarised phases; query to search them, " +
     "scope=global for all sessions; phase=N for one phase's whole summary), " +
-    'analytics (scope, period=all|day|month|recent|project, ' +
+    `analytics (scope=${SCOPES.join('|')}, period=${PERIODS.join('|')}, ` +
     'limit), dashboard (sub_action=start|stop|status), sweep (count), manual_set (enabled), ' +
     'manual_status, recall (id, lines): the exact text a marker like (recall id=r... lines=41-160) stands for; ' +
     'of a summarised phase, its exact messages a page at a time (messages, or message with lines).',
@@ -36,8 +38,8 @@ export const CONTROL_TOOL_SCHEMA: ToolSchema = {
       query: { type: 'string', description: 'index: words to search the summarised phases for' },
       phase: { type: 'integer', description: 'index: the phase number whose whole summary to show' },
       session: { type: 'string', description: "index: another session's id (from a scope=global hit) to list or read" },
-      scope: { type: 'string', description: 'analytics: global or project; index: session (default) or global' },
-      period: { type: 'string', description: 'analytics: all, day, month, recent or project' },
+      scope: { type: 'string', description: `analytics: ${SCOPES.join(' or ')}; index: session (default) or global` },
+      period: { type: 'string', description: `analytics: ${PERIODS.slice(0, -1).join(', ')} or ${PERIODS[PERIODS.length - 1]} (tool, strategy: savings per tool, per strategy)` },
       limit: { type: 'integer', description: 'analytics: rows (days, months or sessions); index: hits of a search (default 10)' },
       sub_action: { type: 'string', description: 'dashboard: start, stop or status' },
     },

@@ -6,13 +6,14 @@
  */
 import type { ConfigIssue, HmcConfig } from '../config/keys.js';
 import type { Saved } from '../core/savings.js';
+import { PERIODS, SCOPES } from '../store/action.js';
 import { createPhaseIndex } from '../store/phase-index.js';
 import { NULL_PHASE_INDEX, type PhaseIndex } from '../store/phase-types.js';
 import { indexAction, indexText } from './control-index.js';
 import type { IndexAccess } from './owner.js';
 import { parseEnvelope } from '../hosts/outputs/envelope.js';
 import type { Layer1 } from './layer1.js';
-import { lineRange, type RecallStore } from './recall.js';
+import { ARGUMENTS_TOOL_PREFIX, lineRange, type RecallStore } from './recall.js';
 import type { Session } from './session.js';
 
 /** What the actions need of the engine (the engine is one; tests may pass less). */
@@ -55,8 +56,8 @@ export const CONTROL_HELP: Record<(typeof ACTIONS)[number], string> = {
   context: 'context tokens, window and use of the current session',
   stats: 'tokens saved per strategy and per tool (input over all model calls, and in the context now)',
   index: 'phases summarised by layer 1: this session\'s list; query=words searches (scope=global: all sessions, limit=N); phase=N one phase\'s whole summary; session=ID another session',
-  recall: 'the exact original of a shortened tool output: id=<the id a marker prints> [lines=A-B, the lines a marker names]; of a summarised phase, its messages a page at a time [messages=A-B; message=N lines=A-B]',
-  analytics: 'savings history: scope=global|project period=all|day|month|recent|project|tool|strategy limit=N',
+  recall: 'the exact original of a shortened tool output: id=<the id a marker prints> [lines=A-B, the lines a marker names]; of a cleared call, its exact arguments; of a summarised phase, its messages a page at a time [messages=A-B; message=N lines=A-B]',
+  analytics: `savings history: scope=${SCOPES.join('|')} period=${PERIODS.join('|')} limit=N`,
   dashboard: 'the live dashboard: sub_action (or action) = start | stop | status',
   sweep: 'replace recent tool outputs by a placeholder at the next model call: count=N (default: since the last user message)',
   manual_set: 'enabled=true|false: in manual mode automatic strategies stop (unless manual_mode.automatic_strategies)',
@@ -94,8 +95,8 @@ export async function controlAction(engine: ControlTarget, sessionId: string | u
   }
   if (!(ACTIONS as readonly string[]).includes(action)) return { error: `Unknown action: ${quoted(action)}; one of ${ACTIONS.join(', ')}` };
   const s = engine.resolveSession(sessionId);
-  // A brand-new session (no hook has run in this process yet): say so, never an older session's figures.
-  if (!s && action === 'status') return { status: `HMC [${engine.config.manual_mode.enabled ? 'manual' : 'auto'}] | no model call in this session yet (figures appear after the first message)` };
+  // A brand-new session (nothing held or saved for it yet): say so, never an older session's figures.
+  if ((!s || untouched(s)) && action === 'status') return { status: `HMC [${s?.manual ?? engine.config.manual_mode.enabled ? 'manual' : 'auto'}] | no model call in this session yet (figures appear after the first message)` };
   if (!s) return { error: 'Could not determine session for hmc_control (no session has started in this process yet).' };
   engine.settle();
   switch (action) {
@@ -179,9 +180,14 @@ export async function commandText(engine: ControlTarget, sessionId: string | und
   return JSON.stringify(result, null, 2);
 }
 
+/** Nothing happened in the session yet: no turn, no tool call, no model call (here or saved). */
+function untouched(s: Session): boolean {
+  return s.turn === 0 && s.records.size === 0 && s.ledger.totals().modelCalls === 0;
+}
+
 function layer1Stats(engine: ControlTarget, s: Session): Record<string, unknown> {
   const l = engine.layer1.stats(s);
-  return { phases: l.phases, passes: l.passes, failures: l.failures, last_failure: l.lastFailure || null, in_progress: l.inFlight, summariser_tokens: { in: l.tokensIn, out: l.tokensOut } };
+  return { phases: l.phases, passes: l.passes, failures: l.failures, last_failure: l.lastFailure || null, in_progress: l.inFlight, summariser_tokens: { in: l.tokensIn, out: l.tokensOut }, summariser_cost: Math.round(l.spent), declined: l.declined };
 }
 
 /** Layer 1 in one line, once it did something: phases, passes, failures, what the summaries cost. */
@@ -232,10 +238,17 @@ function phaseIndexOf(deps: ControlDeps): PhaseIndex {
 function recallAction(engine: ControlTarget, s: Session, args: Record<string, unknown>): Record<string, unknown> {
   const id = String(args.id ?? '').trim();
   if (!id) return { error: 'id is required: the id a marker prints, e.g. recall id=r0123456789' };
+  // A recall reads only the session it is asked from (never another session's data); a person
+  // reads another one's copies from a terminal (issue 17, finding 5: session= was ignored).
+  const other = typeof args.session === 'string' && args.session.trim() !== '' && args.session.trim() !== s.id ? args.session.trim() : null;
+  const elsewhere = `\`hmc control recall id=${id.slice(0, 40)} --session <its id>\` in a terminal (in Hermes: \`hermes hmc control …\`) reads another session's copy`;
+  if (other) return { error: `recall reads only this session (${s.id}), not session=${other.slice(0, 80)}; ${elsewhere}` };
   const entry = engine.recall.get(s.id, id);
-  if (!entry) return { error: `nothing is kept under id ${JSON.stringify(id.slice(0, 40))} for this session (copies are kept for 7 days)` };
+  if (!entry) return { error: `nothing is kept under id ${JSON.stringify(id.slice(0, 40))} for this session (copies are kept for 7 days); ${elsewhere}` };
   // A layer-1 phase: the exact messages its summary stands for, a page at a time.
   if (entry.tool === '(phase)') return phaseRecall(id, JSON.parse(entry.content) as unknown[], args);
+  // A cleared call's arguments: the exact text the call was made with (a JSON object).
+  if (entry.tool.startsWith(ARGUMENTS_TOOL_PREFIX)) return { id, tool: entry.tool.slice(ARGUMENTS_TOOL_PREFIX.length), arguments: entry.content };
   if (args.lines === undefined || args.lines === null || args.lines === '') return { id, tool: entry.tool, content: entry.content };
   const range = parseRange(args.lines);
   if (!range) return { error: `lines must look like 41-160 (or one line number), got ${JSON.stringify(String(args.lines).slice(0, 40))}` };

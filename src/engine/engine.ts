@@ -11,13 +11,18 @@
  */
 import type { HmcConfig } from '../config/keys.js';
 import { errorText } from '../core/errors.js';
-import { ResyncError } from '../core/host-api.js';
+import { finishesSession, ResyncError } from '../core/host-api.js';
 import type {
   CommandParams, ControlParams, HelloParams, HelloResult, HmcHostApi, PostToolCallParams, PostToolCallResult, PreLlmCallParams,
   PreLlmCallResult, PreModelCallParams, PreModelCallResult, PreToolCallParams, SessionEndParams, SessionFinalizeParams,
 } from '../core/host-api.js';
 import type { Message } from '../core/message.js';
+import type {
+  CompressParams, CompressResult, ContextEngineApi, EngineSessionParams, ShouldCompressParams, ShouldCompressResult, UpdateFromResponseParams,
+} from '../core/context-engine.js';
+import { ContextEngineMethods } from './context-engine.js';
 import { helloAnswer } from './hello.js';
+import { hostCapabilities } from '../hosts/capabilities.js';
 import type { EventSink } from '../events/types.js';
 import type { PhaseIndex } from '../store/phase-types.js';
 import type { SessionRecord, SessionRecorder } from '../store/types.js';
@@ -66,7 +71,7 @@ export interface EngineOptions {
   summariser?: () => Summariser | null;
 }
 
-export class Engine implements HmcHostApi {
+export class Engine implements HmcHostApi, ContextEngineApi {
   readonly sessions = new Map<string, Session>();
   /** Exact copies of the outputs HMC shortened, for `hmc_control action=recall`. */
   readonly recall: RecallStore;
@@ -74,11 +79,16 @@ export class Engine implements HmcHostApi {
   readonly layer1: Layer1;
   /** What the host said it can do in its `hello` (undefined: it said nothing). */
   hostCapabilities: string[] | undefined;
+  /** The host applies `tool_calls` edits (its list, else what its name is known for; hosts/capabilities.ts). */
+  appliesToolCalls = false;
   private lastActiveId: string | null = null;
+  /** Sessions a hook touched in this process (not only a control call that read them). */
+  private readonly hooked = new Set<string>();
   private postCounter = 0;
   private readonly settler: Settler;
   private readonly saved: Persistence;
   private readonly intake: Intake;
+  private readonly contextEngine: ContextEngineMethods;
   private readonly now: () => number;
 
   constructor(private readonly opts: EngineOptions) {
@@ -92,6 +102,13 @@ export class Engine implements HmcHostApi {
       catchUpDeps: (s, deadline) => this.intake.catchUpDeps(s, this.config, deadline), guard: (what, fn, fallback) => this.guard(what, fn, fallback),
       ...(opts.holdBackground ? { holdBackground: opts.holdBackground } : {}),
     });
+    this.contextEngine = new ContextEngineMethods({
+      config: () => this.config, session: (id) => this.session(id), held: (id) => this.sessions.get(id), recorder: opts.recorder, recall: this.recall,
+      save: (s) => this.saved.save(s), schedule: () => this.settler.schedule(), now: this.now, log: opts.log,
+      compaction: () => ({
+        config: this.config, summariser: opts.summariser?.() ?? null, recall: this.recall, phases: opts.phases ?? null, sink: opts.sink, now: this.now, log: opts.log,
+      }),
+    });
   }
 
   get config(): HmcConfig {
@@ -100,6 +117,7 @@ export class Engine implements HmcHostApi {
 
   hello(params: HelloParams): HelloResult {
     if (params.capabilities) this.hostCapabilities = [...params.capabilities];
+    this.appliesToolCalls = hostCapabilities(params).has('tool_calls');
     return helloAnswer(params);
   }
 
@@ -149,7 +167,7 @@ export class Engine implements HmcHostApi {
 
   preModelCall(p: PreModelCallParams): PreModelCallResult {
     const s = this.prepare(p, { name: 'pre_model_call', params: p });
-    return s ? this.guard('pre_model_call', () => modelCallView(s, p.view), { edits: [] }) : { edits: [] };
+    return s ? this.guard('pre_model_call', () => modelCallView(s, p.view, this.appliesToolCalls), { edits: [] }) : { edits: [] };
   }
 
   onSessionEnd(p: SessionEndParams): Record<string, never> {
@@ -165,13 +183,46 @@ export class Engine implements HmcHostApi {
     return {};
   }
 
-  /** The real end of a session; without a session id (Hermes' CLI exit), of every session held. */
+  /**
+   * The host lets a session go: finished (ended) or, when its process only exits (`reason`
+   * `shutdown` or none, finishesSession), idle until it is resumed. Without a session id (Hermes'
+   * CLI exit), every session held.
+   */
   onSessionFinalize(p: SessionFinalizeParams): Record<string, never> {
     this.guard('on_session_finalize', () => {
-      const targets = p.session_id ? [this.sessions.get(p.session_id)] : [...this.sessions.values()];
-      for (const s of targets) if (s) this.finalize(s, p.messages);
+      const state = finishesSession(p.reason) ? 'ended' : 'idle';
+      const targets = p.session_id ? [this.sessions.get(p.session_id) ?? (state === 'ended' ? this.savedSession(p.session_id) : undefined)] : [...this.sessions.values()];
+      for (const s of targets) if (s) this.release(s, p.messages, state);
     }, undefined);
     return {};
+  }
+
+  /**
+   * The host went away without letting its sessions go (the sidecar's input closed: the host
+   * exited or was killed): every session a hook touched here becomes idle, once.
+   */
+  hostGone(): void {
+    this.guard('host_gone', () => {
+      for (const s of [...this.sessions.values()]) this.release(s, undefined, 'idle');
+    }, undefined);
+  }
+
+  // ——— as the host's context engine (context-engine.ts) ———
+
+  shouldCompress(p: ShouldCompressParams): ShouldCompressResult {
+    return this.contextEngine.shouldCompress(p);
+  }
+
+  compress(p: CompressParams): Promise<CompressResult> {
+    return this.contextEngine.compress(p);
+  }
+
+  updateFromResponse(p: UpdateFromResponseParams): Record<string, never> {
+    return this.contextEngine.updateFromResponse(p);
+  }
+
+  engineSession(p: EngineSessionParams): Record<string, never> {
+    return this.contextEngine.engineSession(p);
   }
 
   async control(params: ControlParams): Promise<Record<string, unknown>> {
@@ -217,7 +268,7 @@ export class Engine implements HmcHostApi {
    */
   resolveSession(id: string | undefined): Session | null {
     if (id && this.sessions.has(id)) return this.sessions.get(id) as Session;
-    if (id) return this.session(id);
+    if (id) return this.session(id, false);
     if (this.lastActiveId && this.sessions.has(this.lastActiveId)) return this.sessions.get(this.lastActiveId) as Session;
     if (this.sessions.size === 1) return [...this.sessions.values()][0] as Session;
     return null;
@@ -257,7 +308,7 @@ export class Engine implements HmcHostApi {
     const { messages, base } = conversationOf(s, p);
     const deps: CallDeps = {
       config, layer1: this.layer1, recall: this.recall, sync: this.intake.syncDeps(config), now: this.now, log: this.opts.log,
-      sink: this.opts.sink, phases: this.opts.phases ?? null,
+      sink: this.opts.sink, phases: this.opts.phases ?? null, toolCalls: this.appliesToolCalls,
     };
     const ready = this.guard(hook.name, () => {
       const viewed = prepareCall(s, p, hook, messages, base, deps);
@@ -267,8 +318,10 @@ export class Engine implements HmcHostApi {
     return ready ? s : null;
   }
 
-  private session(id: string | undefined): Session | null {
+  /** The session `id`, held or loaded from its saved state; `hook`: a host hook touches it. */
+  private session(id: string | undefined, hook = true): Session | null {
     if (!id) return null;
+    if (hook) this.hooked.add(id);
     let s = this.sessions.get(id);
     if (!s) {
       s = new Session(id, this.now(), this.config.manual_mode.enabled, this.saved.load(id) ?? undefined);
@@ -280,24 +333,36 @@ export class Engine implements HmcHostApi {
     return s;
   }
 
-  private finalize(s: Session, messages: Message[] | undefined): void {
+  /** A session finished elsewhere or earlier, from its saved state (never an empty one made up). */
+  private savedSession(id: string): Session | undefined {
+    return this.saved.load(id) ? (this.session(id, false) ?? undefined) : undefined;
+  }
+
+  /**
+   * The session leaves this process: `ended` (finished: `ended_at` set, one `session_end`) or
+   * `idle` (its process exits; one `session_idle`, unless no hook touched it here: a session
+   * only read by `/hmc` needs no record).
+   */
+  private release(s: Session, messages: Message[] | undefined, state: 'ended' | 'idle'): void {
+    const hooked = this.hooked.delete(s.id);
+    this.sessions.delete(s.id);
+    if (this.lastActiveId === s.id) this.lastActiveId = null;
+    if (state === 'idle' && !hooked) return;
     const config = this.config;
     // A host that still has the conversation sends it, so the last replies count as model calls.
     if (messages) syncConversation(s, messages, this.intake.syncDeps(config));
-    s.endedAt = this.now();
+    s.endedAt = state === 'ended' ? this.now() : null;
     const at = turnAt(s);
-    const settled = this.settler.whenSettled(s, () => this.ended(s, at, config, true));
+    const settled = this.settler.whenSettled(s, () => this.ended(s, at, config, state));
     if (!settled) this.settler.draining.add(s);
-    this.sessions.delete(s.id);
-    if (this.lastActiveId === s.id) this.lastActiveId = null;
   }
 
-  /** A turn (or, `final`, the session) ended and its work is done: its events (under the config of the hook that ended it), record and save. */
-  private ended(s: Session, at: TurnAt, config: HmcConfig, final = false): void {
+  /** A turn (or, with `left`, the session's time here) ended and its work is done: its events (under the config of the hook that ended it), record and save. */
+  private ended(s: Session, at: TurnAt, config: HmcConfig, left?: 'ended' | 'idle'): void {
     const turn = turnEvent(s, config, at);
     if (turn) this.opts.sink.emit(turn);
     this.saved.record(s);
-    const end = final ? sessionEndEvent(s, config) : null;
+    const end = left ? sessionEndEvent(s, config, left === 'ended' ? 'session_end' : 'session_idle') : null;
     if (end) this.opts.sink.emit(end);
     this.saved.save(s);
   }

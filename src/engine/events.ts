@@ -8,7 +8,7 @@
  */
 import type { HmcConfig } from '../config/keys.js';
 import { countTokens } from '../core/tokens.js';
-import type { EventPayload, InspectRecord, PhaseEvent, SessionEndEvent, ToolEvent, TurnEvent } from '../events/types.js';
+import type { EventPayload, InspectRecord, PhaseEvent, SessionEndEvent, SessionIdleEvent, ToolEvent, TurnEvent } from '../events/types.js';
 import type { PhaseEntry } from '../store/phase-types.js';
 import type { SessionRecord } from '../store/types.js';
 import { DEFAULT_CONTEXT_WINDOW } from './batch.js';
@@ -119,12 +119,14 @@ export function toolEvent(s: Session, o: ToolOutputSeen, config: HmcConfig, time
   return { event, inspect };
 }
 
-/** The session's end, when it did something (null for a session with no tool or model call). */
-export function sessionEndEvent(s: Session, config: HmcConfig): EventPayload<SessionEndEvent> | null {
+/**
+ * The session stops being live: `session_end` when it is finished, `session_idle` when only the
+ * process that held it went away (null for a session with no tool or model call).
+ */
+export function sessionEndEvent(s: Session, config: HmcConfig, type: 'session_end' | 'session_idle' = 'session_end'): EventPayload<SessionEndEvent | SessionIdleEvent> | null {
   const t = s.ledger.totals();
   if (!config.enabled || (s.toolCalls === 0 && t.modelCalls === 0)) return null;
-  return {
-    type: 'session_end',
+  const totals = {
     session_id: s.id,
     turns: s.turn,
     tool_calls: s.toolCalls,
@@ -133,6 +135,7 @@ export function sessionEndEvent(s: Session, config: HmcConfig): EventPayload<Ses
     by_tool: t.byTool,
     input_tokens: { raw: t.inputRaw, hmc: t.inputHmc },
   };
+  return type === 'session_end' ? { type, ...totals } : { type, ...totals };
 }
 
 /** A summarised phase as the session index keeps it. */

@@ -6,7 +6,8 @@
  * Invariant: types and one pure mapping only; the raw content held is the host's, by reference.
  */
 import type { Compression } from './compress.js';
-import type { Message } from '../core/message.js';
+import type { Message, ToolCall } from '../core/message.js';
+import type { InputClearing } from '../strategies/list-wide/input-clearing.js';
 
 /**
  * Why a tool result is sent as a placeholder: an older duplicate (`dedup`), a new exact repeat of an
@@ -56,12 +57,24 @@ export interface MessageState {
   single: Compression | null;
   /** A list-wide rewrite in force. */
   prune: Prune | null;
-  /** Tool-call arguments and ids, counted as input but never compressed. */
+  /** Tool-call arguments and ids as the host sent them, counted as input. */
   extra: string;
+  /** An assistant message whose calls are sent with short arguments (input clearing), else null. */
+  inputs: HeldInputs | null;
   /** The message as the host sent it (a shallow copy taken raw: every field, in its order), for layer 1 and its recall. */
   source: Message;
   /** Layer 1: what this message is sent as while its range is summarised (the summary or a stub). */
   summary: string | null;
+}
+
+/** The calls of an assistant message as sent while some of their arguments are cleared. */
+export interface HeldInputs {
+  /** Which calls are cleared, and why (the words follow from it, so they never change once sent). */
+  cleared: ReadonlyMap<string, InputClearing>;
+  /** The message's whole list of calls as sent: the cleared ones with short arguments, the others as they are. */
+  calls: ToolCall[];
+  /** What the calls cost as sent (`messageExtra` of the message with these calls). */
+  extra: string;
 }
 
 /** A range of the conversation layer 1 summarised (issue 10): the summary the model now sees in its place. */

@@ -10,7 +10,8 @@ import type { HelloParams, HelloResult } from '../core/host-api.js';
 import { VERSION } from '../core/version.js';
 import { CONTROL_TOOL_SCHEMA } from './control-schema.js';
 
-export const CAPABILITIES = ['append', 'replace', 'edits', 'model_call', 'llm.complete', 'partial'];
+/** `context_engine`: should_compress, compress, update_from_response, engine_session (core/context-engine.ts). */
+export const CAPABILITIES = ['append', 'replace', 'edits', 'model_call', 'llm.complete', 'partial', 'context_engine'];
 
 /**
  * A long history (a resumed session) goes ahead in `partial` calls of about this many bytes, so

@@ -16,6 +16,8 @@ import { createHash } from 'node:crypto';
 import type { HmcConfig } from '../config/keys.js';
 import { chooseRange, type RangeMessage } from '../strategies/list-wide/summary-range.js';
 import type { Summariser, SummaryResult } from '../summarise/types.js';
+import { estimateRequestChars } from '../summarise/prompt.js';
+import { nextPassCall, summaryVerdict, type SummaryVerdict } from './layer1-price.js';
 import { protectionFor } from './protection.js';
 import { recallId, type RecallStore } from './recall.js';
 import type { MessageState, Phase } from './held.js';
@@ -30,6 +32,13 @@ export const PHASE_STUB = '[summarised]';
 export const PHASE_HEAD = '[Summary of earlier work';
 /** A range must hold at least this many tokens of new work to be summarised. */
 const MIN_RANGE_TOKENS = 2000;
+/** A summary is asked for this many calls ahead of the pass that can send it, at most. */
+const ASK_AHEAD_CALLS = 3;
+/** Near this share of the window a pass comes whatever the budget (batch.ts): a summary can go out then. */
+const OVERFLOW_SHARE = 0.85;
+/** Tokens of a summary's head line (its phase and recall id) and of one stub. */
+const HEAD_TOKENS = 30;
+const STUB_TOKENS = 6;
 
 /** A summary back from the summariser, waiting for a pass to go out. */
 export interface StagedPhase {
@@ -66,6 +75,14 @@ interface Counters {
   lastFailure: string;
   tokensIn: number;
   tokensOut: number;
+  /** Summaries asked for and answered (the mean answer estimates the next one's length). */
+  answered: number;
+  /** Ranges not asked for because the summary would not pay for itself. */
+  declined: number;
+  /** What the summariser's tokens cost so far, in main-model input tokens. */
+  spent: number;
+  /** The prices the host stated with its last answer (null: it stated none). */
+  hostPrice: { input: number; output: number } | null;
 }
 
 export class Layer1 {
@@ -111,6 +128,7 @@ export class Layer1 {
     const { phase } = staged;
     s.phases = [...s.phases.filter((p) => p.id !== phase.id), phase].sort((a, b) => a.from - b.from);
     this.counter(s).passes++;
+    this.deps.log(`hmc: layer 1: phase ${phase.id} of session ${s.id} went out at model call ${s.replies}: ${phase.tokensBefore - phase.tokensAfter} tokens fewer per call`);
   }
 
   /**
@@ -135,31 +153,38 @@ export class Layer1 {
       context = Math.max(context, s.hostTokens - Math.max(0, raw - context));
     }
     if (context <= trigger) return;
+    // A summary only saves once a pass sends it: ask when the cache-break budget lets one come within
+    // a few calls (or the context nears overflow, when a pass comes anyway), so it is not paid for
+    // long before it can save anything, and by then the session has shown it goes on.
+    const nextPass = nextPassCall(s.replies, s.cacheBreaks, config.cache.max_breaks_per_100_calls, config.cache.first_break_after);
+    if (nextPass - s.replies > ASK_AHEAD_CALLS && context <= OVERFLOW_SHARE * window) return;
     const range = chooseRange(sizes, s.phases, { protectTurns: bc.protect_recent_turns, protectCalls: bc.protect_recent_calls, minTokens: MIN_RANGE_TOKENS });
     if (!range) return;
-    // Only message text goes: tool calls' arguments stay. When too little of the range is text a
-    // summary could replace, do not even ask (the summariser's tokens are a cost too).
-    const protection = protectionFor(config);
-    let replaceable = 0;
-    for (let i = range.from; i <= range.to; i++) {
-      const m = s.messages[i] as MessageState;
-      if (m.role === 'tool' && protection.tool(m.tool)) continue;
-      const view = s.viewOf(m);
-      replaceable += Math.ceil((typeof view === 'string' ? view.length : 200) / 4);
-    }
-    if (replaceable - bc.max_summary_tokens / 2 < bc.min_savings * range.tokens) {
-      c.cooldownUntil = s.replies + bc.cooldown_calls;
-      return;
-    }
     const summariser = this.deps.summariser();
     if (!summariser) return;
     const previous = range.extends !== undefined ? s.phases.find((p) => p.id === range.extends) : undefined;
+    // What the summariser reads: the range as the model is sent it now (a cleared output as its
+    // marker, a read as the code filter left it), and of a phase being extended only what came
+    // after its note, which it is given beside.
+    const messages: Message[] = [];
+    for (let i = previous ? previous.to + 1 : range.from; i <= range.to; i++) messages.push(sentMessage(s, s.messages[i] as MessageState));
+    // Ask only when the summary pays for its own tokens under the cache model (layer1-price.ts).
+    const verdict = this.verdict(s, config, range, messages, previous);
+    if (!verdict.pays || verdict.removed < bc.min_savings * range.tokens) {
+      c.declined++;
+      c.cooldownUntil = s.replies + bc.cooldown_calls;
+      return;
+    }
     const waiting: Waiting = { from: range.from, to: range.to, digest: rangeDigest(s.messages, range.from, range.to), tokensBefore: range.tokens, ...(previous ? { extends: previous.id } : {}) };
     this.inFlight.set(s, waiting);
-    const messages = s.messages.slice(range.from, range.to + 1).map(asMessage);
+    this.deps.log(`hmc: layer 1: summarising messages ${range.from}-${range.to} of session ${s.id}: ${verdict.removed} tokens fewer per call expected over ~${verdict.callsAfter} calls (~${Math.round(verdict.saving)} input tokens' worth) for ~${Math.round(verdict.price)}`);
     const done = (result: SummaryResult): void => {
       this.inFlight.delete(s);
+      // The host's own figure for the model that answered, when it has one, prices this and later requests.
+      if (result.ok && result.price) c.hostPrice = result.price;
+      const price = this.price(s, config);
       c.tokensIn += result.tokensIn;
+      c.spent += result.tokensIn * price.input + (result.ok ? result.tokensOut * price.output : 0);
       if (!result.ok) {
         c.failures++;
         c.lastFailure = result.reason;
@@ -170,6 +195,7 @@ export class Layer1 {
         return;
       }
       c.tokensOut += result.tokensOut;
+      c.answered++;
       this.stage(s, config, waiting, previous, result);
     };
     void summariser
@@ -226,7 +252,9 @@ export class Layer1 {
     const bc = config.background_compression;
     const c = this.counter(s);
     if (waiting.to >= s.messages.length || rangeDigest(s.messages, waiting.from, waiting.to) !== waiting.digest) return;
-    const id = previous?.id ?? (s.phases.reduce((n, p) => Math.max(n, p.id), 0) + 1);
+    // After the highest id ever used: a compaction's phases are no longer held, but keep their ids.
+    const id = previous?.id ?? (s.phases.reduce((n, p) => Math.max(n, p.id), s.engine.last_phase_id) + 1);
+    s.engine.last_phase_id = Math.max(s.engine.last_phase_id, id);
     const phase: Phase = {
       id,
       from: waiting.from,
@@ -250,7 +278,7 @@ export class Layer1 {
     let after = 0;
     for (let i = phase.from; i <= phase.to; i++) {
       const m = s.messages[i] as MessageState;
-      const overhead = overheadTokens(m.extra);
+      const overhead = overheadTokens(s.extraOf(m));
       const now = contentTokens(s.viewOf(m)) + overhead;
       before += now;
       const text = next.get(i);
@@ -272,8 +300,44 @@ export class Layer1 {
 
   private counter(s: Session): Counters {
     let c = this.counters.get(s);
-    if (!c) this.counters.set(s, (c = { cooldownUntil: 0, passes: 0, failures: 0, lastFailure: '', tokensIn: 0, tokensOut: 0 }));
+    if (!c) this.counters.set(s, (c = { cooldownUntil: 0, passes: 0, failures: 0, lastFailure: '', tokensIn: 0, tokensOut: 0, answered: 0, declined: 0, spent: 0, hostPrice: null }));
     return c;
+  }
+
+  /** The summariser's prices: the host's when it stated them (its auxiliary model's price table), else the config's. */
+  private price(s: Session, config: HmcConfig): { input: number; output: number } {
+    return this.counter(s).hostPrice ?? config.background_compression.summariser_price;
+  }
+
+  /** Whether summarising `range` (the summariser reading `messages`) pays for itself. */
+  private verdict(s: Session, config: HmcConfig, range: { from: number; to: number }, messages: readonly Message[], previous: Phase | undefined): SummaryVerdict {
+    const bc = config.background_compression;
+    const c = this.counter(s);
+    const protection = protectionFor(config);
+    // Only what a message is sent with goes (its text or output); tool calls keep their arguments.
+    let replaceable = 0;
+    let stubs = 0;
+    for (let i = range.from; i <= range.to; i++) {
+      const m = s.messages[i] as MessageState;
+      if (m.role === 'system' || (m.role === 'tool' && protection.tool(m.tool))) continue;
+      const view = s.viewOf(m);
+      replaceable += Math.ceil((typeof view === 'string' ? view.length : 200) / 4);
+      if (i > range.from) stubs++;
+    }
+    // The next answer is about as long as this session's earlier ones, else most of its limit.
+    const answer = c.answered > 0 ? c.tokensOut / c.answered : 0.85 * bc.max_summary_tokens;
+    return summaryVerdict({
+      replaceable,
+      replacement: answer + HEAD_TOKENS + stubs * STUB_TOKENS,
+      requestTokens: estimateRequestChars(messages, previous?.summary.length ?? 0) / 4,
+      answerTokens: answer,
+      callsSoFar: s.replies,
+      breaksSoFar: s.cacheBreaks,
+      breaksPer100: config.cache.max_breaks_per_100_calls,
+      firstAfter: config.cache.first_break_after,
+      price: this.price(s, config),
+      margin: bc.min_return,
+    });
   }
 }
 
@@ -294,16 +358,23 @@ export function phaseViews(s: Session, config: HmcConfig, phase: Phase): { index
   return views;
 }
 
-/** The message as the host sent it, for the summariser and for recall. */
+/** The message as the host sent it, for recall. */
 function asMessage(m: MessageState): Message {
   return m.source;
 }
 
-/** A digest of messages [from, to] as the host sent them. */
-function rangeDigest(messages: readonly MessageState[], from: number, to: number): string {
+/** The message as the model is sent it now, for the summariser: its view, and its calls with the arguments input clearing left. */
+function sentMessage(s: Session, m: MessageState): Message {
+  const view = s.viewOf(m);
+  if (view === m.source.content && !m.inputs) return m.source;
+  return { ...m.source, content: view as Message['content'], ...(m.inputs ? { tool_calls: m.inputs.calls } : {}) };
+}
+
+/** A digest of messages [from, to] as the host sent them (role and content, as held). */
+export function rangeDigest(messages: readonly { role: string; raw: unknown }[], from: number, to: number): string {
   const h = createHash('sha1');
   for (let i = from; i <= to; i++) {
-    const m = messages[i] as MessageState;
+    const m = messages[i] as { role: string; raw: unknown };
     h.update(m.role);
     h.update('\u0000');
     h.update(typeof m.raw === 'string' ? m.raw : JSON.stringify(m.raw) ?? '');
@@ -314,15 +385,15 @@ function rangeDigest(messages: readonly MessageState[], from: number, to: number
 
 /** Estimated tokens a message is sent with now (content and its tool calls). */
 function sentTokens(s: Session, m: MessageState): number {
-  return roughTokens(s.viewOf(m), m);
+  return roughTokens(s.viewOf(m), m, s.extraOf(m));
 }
 
 /** The same estimate for the message as the host holds it. */
 function rawTokens(m: MessageState): number {
-  return roughTokens(m.raw, m);
+  return roughTokens(m.raw, m, m.extra);
 }
 
-function roughTokens(content: unknown, m: MessageState): number {
+function roughTokens(content: unknown, m: MessageState, extra: string): number {
   const chars = typeof content === 'string' ? content.length : content === null || content === undefined ? 0 : 200;
-  return Math.ceil((chars + m.extra.length) / 4) + 4;
+  return Math.ceil((chars + extra.length) / 4) + 4;
 }

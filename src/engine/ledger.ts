@@ -17,12 +17,16 @@
  */
 import type { Saved } from '../core/savings.js';
 import type { TurnPoint } from '../store/types.js';
-import { contentAhead, contentTokens, countTokens, overheadTokens } from '../core/tokens.js';
+import { contentAhead, contentTokens, overheadTokens } from '../core/tokens.js';
 
-/** How a message is sent: its raw content and the contents after each strategy step. */
+/**
+ * How a message is sent: its raw content and the contents after each strategy step. A step may
+ * also change what the message's tool calls cost (`extra`: input clearing sends some calls'
+ * arguments short); a step without it keeps the calls as the step before sent them.
+ */
 export interface ViewSteps {
   raw: unknown;
-  steps: readonly { strategy: string; content: string }[];
+  steps: readonly { strategy: string; content: unknown; extra?: string }[];
 }
 
 interface MessageTokens {
@@ -48,6 +52,13 @@ export interface CallPoint {
   turn: number;
   raw: number;
   hmc: number;
+  /**
+   * HMC's model of the provider's prompt cache for this call (DESIGN §6): the tokens of the request
+   * that the previous request already sent unchanged (its system prompt and tool schemas, and the
+   * leading messages no rewrite touched since), which a provider can read from its cache; the rest
+   * of `hmc` is written. Absent for calls counted before this was kept.
+   */
+  cached?: number;
 }
 
 export interface LedgerSnapshot extends LedgerTotals {
@@ -193,10 +204,19 @@ export class Ledger {
     this.credit(turn, raw, sent, byStrategy, byTool);
   }
 
-  /** A model call sent now: its input is every message held plus the fixed part (DESIGN §7). */
-  accountSend(turn: number): void {
+  /**
+   * A model call sent now: its input is every message held plus the fixed part (DESIGN §7). The
+   * first `stable` messages were sent unchanged by the previous call (-1: unknown): they and the
+   * fixed part are what HMC's cache model counts as read from the provider's cache.
+   */
+  accountSend(turn: number, stable = -1): void {
     const fixed = this.fixed.system + this.fixed.tools;
-    this.credit(turn, this.rawNow + fixed, this.sentNow + fixed, this.strategyNow, this.toolNow);
+    let cached: number | undefined;
+    if (stable > 0) {
+      cached = fixed;
+      for (let i = 0; i < Math.min(stable, this.messages.length); i++) cached += this.messages[i]?.sent ?? 0;
+    } else if (stable === 0) cached = 0;
+    this.credit(turn, this.rawNow + fixed, this.sentNow + fixed, this.strategyNow, this.toolNow, cached);
   }
 
   /** What is sent with every call besides the messages (tokens; `messageTokens` of the system message, `toolsTokens`). */
@@ -210,7 +230,7 @@ export class Ledger {
     return point ? Math.max(0, point.input_raw - point.input_hmc) : 0;
   }
 
-  private credit(turn: number, raw: number, sent: number, byStrategy: Saved, byTool: Saved): void {
+  private credit(turn: number, raw: number, sent: number, byStrategy: Saved, byTool: Saved, cached?: number): void {
     const hmc = Math.min(sent, raw);
     this.modelCalls++;
     this.inputRaw += raw;
@@ -222,7 +242,7 @@ export class Ledger {
       point.input_raw += raw;
       point.input_hmc += hmc;
     }
-    this.calls.push({ turn, raw, hmc });
+    this.calls.push(cached === undefined ? { turn, raw, hmc } : { turn, raw, hmc, cached: Math.min(cached, hmc) });
     if (this.calls.length > MAX_CALLS) this.calls.splice(0, this.calls.length - MAX_CALLS);
     this.contextPeak = Math.max(this.contextPeak, sent);
   }
@@ -316,14 +336,14 @@ function countedAhead(job: Job, deadline: number): boolean {
   return true;
 }
 
-/** What `addMessage` / `changeMessage` count for a message sent as `view`: its contents and its extra. */
+/** What `addMessage` / `changeMessage` count for a message sent as `view`: its contents and its extras. */
 export function viewCounts(view: ViewSteps, extra: string): unknown[] {
-  return [view.raw, ...view.steps.map((s) => s.content), extra];
+  return [view.raw, ...view.steps.flatMap((s) => (s.extra === undefined ? [s.content] : [s.content, s.extra])), extra];
 }
 
 /** A message's tokens raw and after each step; `messageTokens` (tokens.ts) of the same message. */
 function tokensOf(view: ViewSteps, tool: string, extra: string): MessageTokens {
-  // Role, separators and tool-call arguments cost tokens too; they are never compressed.
+  // Role, separators and tool-call arguments cost tokens too (the arguments as sent: input clearing).
   const overhead = overheadTokens(extra);
   const raw = contentTokens(view.raw) + overhead;
   // Each step is credited with its own token drop. A step shorter in characters can still cost a
@@ -331,8 +351,10 @@ function tokensOf(view: ViewSteps, tool: string, extra: string): MessageTokens {
   // credits stay non-negative and still add up to raw minus sent.
   const credits: { strategy: string; saved: number }[] = [];
   let previous = raw;
+  let calls = overhead;
   for (const step of view.steps) {
-    const after = countTokens(step.content) + overhead;
+    if (step.extra !== undefined) calls = overheadTokens(step.extra);
+    const after = contentTokens(step.content) + calls;
     credits.push({ strategy: step.strategy, saved: previous - after });
     previous = after;
   }

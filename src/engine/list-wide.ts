@@ -257,8 +257,8 @@ function proposeDuplicates(
   dedupCache.set(s, { version: index.version, config, manual: s.manual, excluded: repeats.size, found });
 }
 
-/** The file events of the conversation, in order, for stale reads. */
-function fileEvents(s: Session, results: readonly IndexedResult[], protection: Protection, wanted: ReadonlyMap<string, Prune>): FileEvent[] {
+/** The file events of the conversation, in order, for stale reads and input clearing. */
+export function fileEvents(s: Session, results: readonly IndexedResult[], protection: Protection, wanted: ReadonlyMap<string, Prune>): FileEvent[] {
   const events: FileEvent[] = [];
   for (const { message: m } of results) {
     const parsed = fileOpFor(m);
@@ -315,7 +315,8 @@ function displayed(info: StaleRead, m: MessageState): StaleRead {
 function sentChars(m: MessageState, wanted: ReadonlyMap<string, Prune>): number {
   const planned = m.role === 'tool' ? wanted.get(m.key) : undefined;
   const view = planned ? planned.content : m.prune ? m.prune.content : m.single ? m.single.content : m.raw;
-  return typeof view === 'string' ? view.length + m.extra.length : m.extra.length + 200;
+  const extra = m.inputs ? m.inputs.extra : m.extra;
+  return typeof view === 'string' ? view.length + extra.length : extra.length + 200;
 }
 
 function withRecall(text: string, id: string | undefined): string {
@@ -345,6 +346,7 @@ export function indexUpTo(s: Session, config: HmcConfig, end: number, warm = fal
   }
 }
 
-function isFailed(s: Session, m: MessageState): boolean {
+/** The call of this result failed (the host said so, or its output reports it). */
+export function isFailed(s: Session, m: MessageState): boolean {
   return s.records.get(m.key)?.isError === true || m.single?.isError === true;
 }

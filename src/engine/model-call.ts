@@ -7,12 +7,16 @@
  * Invariant: a delta is answered only against the exact view the host names (`view` equal to the
  * last id answered for this session); anything else gets the complete view.
  */
-import type { Edit, PreModelCallParams, PreModelCallResult } from '../core/host-api.js';
+import type { Edit, ModelCallEdit, PreModelCallParams, PreModelCallResult } from '../core/host-api.js';
+import type { ToolCall } from '../core/message.js';
 import type { Session } from './session.js';
 import { messageTokens, toolsTokens } from '../core/tokens.js';
 
-/** Queues the call's accounting: the fixed part when the host sent it, then the call itself. */
-export function countCallAtSend(s: Session, p: PreModelCallParams): void {
+/**
+ * Queues the call's accounting: the fixed part when the host sent it, then the call itself, whose
+ * first `stable` messages the previous call sent unchanged (HMC's model of the prompt cache).
+ */
+export function countCallAtSend(s: Session, p: PreModelCallParams, stable = -1): void {
   if (p.system !== undefined) {
     const system = p.system;
     s.ledger.defer(() => s.ledger.setFixed('system', typeof system === 'string' ? messageTokens({ content: system }) : 0), [system]);
@@ -26,21 +30,48 @@ export function countCallAtSend(s: Session, p: PreModelCallParams): void {
   if (callId && callId === s.lastCallId) return;
   s.lastCallId = callId;
   const turn = s.turn;
-  s.ledger.defer(() => s.ledger.accountSend(turn));
+  s.ledger.defer(() => s.ledger.accountSend(turn, stable));
 }
 
-/** The answer to pre_model_call: the complete view, or the changes since the host's view. */
-export function modelCallView(s: Session, hostView: number | undefined): PreModelCallResult {
-  if (hostView === undefined) return { edits: sortedEdits(s.edits) };
+/**
+ * The answer to pre_model_call: the complete view, or the changes since the host's view. An entry
+ * carries an assistant message's `tool_calls` only for a host that applies them (`toolCalls`); a
+ * changed entry is sent whole (its content and its calls), since it replaces the host's entry.
+ */
+export function modelCallView(s: Session, hostView: number | undefined, toolCalls = false): PreModelCallResult {
+  const calls = toolCalls ? s.callEdits : NO_CALLS;
+  if (hostView === undefined) return { edits: viewEdits(s.edits, calls) };
   const previous = s.lastView;
   const id = (previous?.id ?? 0) + 1;
-  s.lastView = { id, edits: new Map(s.edits) };
-  if (!previous || previous.id !== hostView || hostView === 0) return { edits: sortedEdits(s.edits), view: id };
-  const changed = new Map<number, string>();
-  for (const [index, content] of s.edits) if (previous.edits.get(index) !== content) changed.set(index, content);
+  s.lastView = { id, edits: new Map(s.edits), calls: new Map(calls) };
+  if (!previous || previous.id !== hostView || hostView === 0) return { edits: viewEdits(s.edits, calls), view: id };
+  const changed = new Set<number>();
+  for (const [index, content] of s.edits) if (previous.edits.get(index) !== content) changed.add(index);
+  for (const [index, list] of calls) if (previous.calls.get(index) !== list) changed.add(index);
   const removed: number[] = [];
-  for (const index of previous.edits.keys()) if (!s.edits.has(index)) removed.push(index);
-  return { edits: sortedEdits(changed), view: id, since: hostView, removed: removed.sort((a, b) => a - b) };
+  for (const index of new Set([...previous.edits.keys(), ...previous.calls.keys()])) {
+    if (s.edits.has(index) || calls.has(index)) {
+      // Still edited, but one part went back to raw: the entry is sent again, whole.
+      if (previous.edits.has(index) !== s.edits.has(index) || previous.calls.has(index) !== calls.has(index)) changed.add(index);
+    } else removed.push(index);
+  }
+  const edits = viewEdits(s.edits, calls, changed);
+  return { edits, view: id, since: hostView, removed: removed.sort((a, b) => a - b) };
+}
+
+const NO_CALLS: ReadonlyMap<number, ToolCall[]> = new Map();
+
+/** The view's entries (only `only`'s indices when given), by index: content and calls together. */
+function viewEdits(contents: ReadonlyMap<number, string>, calls: ReadonlyMap<number, ToolCall[]>, only?: ReadonlySet<number>): ModelCallEdit[] {
+  const indices = only ? [...only] : [...new Set([...contents.keys(), ...calls.keys()])];
+  return indices.sort((a, b) => a - b).map((index) => {
+    const edit: ModelCallEdit = { index };
+    const content = contents.get(index);
+    const list = calls.get(index);
+    if (content !== undefined) edit.content = content;
+    if (list !== undefined) edit.tool_calls = list;
+    return edit;
+  });
 }
 
 export function sortedEdits(edits: ReadonlyMap<number, string>): Edit[] {

@@ -7,6 +7,7 @@
  */
 import type { LedgerSnapshot } from './ledger.js';
 import { PRUNE_KINDS, type Phase, type PruneKind, type StaleDetail, type ToolRecord } from './held.js';
+import type { InputClearing } from '../strategies/list-wide/input-clearing.js';
 
 /** Kinds whose words quote the output or name a path: regenerated from the conversation, never saved. */
 export const WORDS_NOT_SAVED: ReadonlySet<PruneKind> = new Set(['error_purge', 'stale_reads', 'clearing']);
@@ -50,12 +51,30 @@ export interface PersistedSession {
   hint_sent: string;
   /** Messages the last model call sent: rewriting one of them in a later process breaks the cache too. */
   sent_length: number;
+  /** Calls whose arguments are sent short, and why (the short words are rebuilt from the call itself). */
+  inputs_cleared?: Record<string, InputClearing>;
   swept: string[];
   accounted: string[];
   context_sent: boolean;
   /** The host counts its model calls through pre_model_call (replies are then never counted). */
   calls_at_send?: boolean;
+  /** What HMC keeps as the host's context engine (issue 16). */
+  context_engine?: EngineState;
   ledger: LedgerSnapshot;
+}
+
+/** A session's context-engine figures (issue 16), saved with it. */
+export interface EngineState {
+  /** Host units HMC took off the conversation at the last save (Session.hostReduction). */
+  host_reduction: number;
+  /** The highest phase id used (layer 1 and compactions number their phases after it). */
+  last_phase_id: number;
+  /** Compactions HMC made as the host's context engine. */
+  compactions: number;
+  /** Provider usage rows recorded (their sequence numbers). */
+  usage_seq: number;
+  /** Model calls HMC had counted at the last usage row (a row names its call only when a new one was counted). */
+  usage_calls: number;
 }
 
 /** Validates a persisted session read from disk; null when it is not one. */
@@ -120,12 +139,31 @@ export function parsePersisted(value: unknown): PersistedSession | null {
     ...(stagedPhase(v.staged_phase) ?? {}),
     hint_sent: typeof v.hint_sent === 'string' ? v.hint_sent : '',
     sent_length: n(v.sent_length),
+    inputs_cleared: inputsCleared(v.inputs_cleared),
     swept: strings(v.swept),
     accounted: strings(v.accounted),
     context_sent: v.context_sent === true,
     calls_at_send: v.calls_at_send === true,
+    ...(typeof v.context_engine === 'object' && v.context_engine !== null ? { context_engine: engineState(v.context_engine, n) } : {}),
     ledger: (typeof v.ledger === 'object' && v.ledger !== null ? v.ledger : {}) as LedgerSnapshot,
   };
+}
+
+function inputsCleared(value: unknown): Record<string, InputClearing> {
+  const out: Record<string, InputClearing> = {};
+  if (typeof value !== 'object' || value === null) return out;
+  for (const [id, c] of Object.entries(value)) {
+    if (typeof c !== 'object' || c === null) continue;
+    const v = c as Record<string, unknown>;
+    if (v.reason === 'old') out[id] = { reason: 'old' };
+    else if (v.reason === 'superseded' && typeof v.by === 'string') out[id] = { reason: 'superseded', by: v.by };
+  }
+  return out;
+}
+
+function engineState(v: Partial<EngineState>, n: (x: unknown) => number): EngineState {
+  const whole = (x: unknown): number => Math.floor(n(x));
+  return { host_reduction: whole(v.host_reduction), last_phase_id: whole(v.last_phase_id), compactions: whole(v.compactions), usage_seq: whole(v.usage_seq), usage_calls: whole(v.usage_calls) };
 }
 
 function stagedPhase(value: unknown): { staged_phase: { phase: Phase; updated: boolean } } | null {

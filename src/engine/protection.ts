@@ -6,16 +6,29 @@
  */
 import type { HmcConfig } from '../config/keys.js';
 import { ALWAYS_PROTECTED } from '../hosts/index.js';
+import { isOwnTool } from '../hosts/own-tool.js';
 
 // Writes and patches report what changed (and lint errors); they are never rewritten: the
-// vocabulary marks them (hosts/tools.ts, ALWAYS_PROTECTED).
+// vocabulary marks them (hosts/tools.ts, ALWAYS_PROTECTED). HMC's own answers (`hmc_control`,
+// however the host names it: hosts/own-tool.ts) reach the model exactly as made: every rule
+// below protects them, whatever the config says.
 
-/** The control tool's own answers are small and the user asked for them. */
-const NEVER_SWEPT = new Set(['hmc_control']);
+/** Lower-case tool names that also hold HMC's own tool under any of its names. */
+class ToolNames extends Set<string> {
+  override has(name: string): boolean {
+    return super.has(name) || isOwnTool(name);
+  }
+}
 
 export interface Protection {
   /** No strategy touches this output. */
   tool(name: string): boolean;
+  /**
+   * This tool's call arguments are never cleared: a tool the user named in compress.protected_tools.
+   * The tools whose outputs are always protected (write_file, patch: their outputs report what
+   * changed) are in that list by default for their outputs, not their arguments.
+   */
+  inputs(name: string): boolean;
   /** A read of this path is never compressed. */
   file(path: string | undefined): boolean;
   dedup: ReadonlySet<string>;
@@ -34,14 +47,16 @@ export function protectionFor(config: HmcConfig): Protection {
 
 function buildProtection(config: HmcConfig): Protection {
   const tools = new Set([...ALWAYS_PROTECTED, ...config.compress.protected_tools].map((t) => t.toLowerCase()));
+  const named = new Set(config.compress.protected_tools.map((t) => t.toLowerCase()).filter((t) => !ALWAYS_PROTECTED.has(t)));
   const patterns = config.protected_file_patterns.map(globToRegExp);
-  const lower = (names: readonly string[]) => new Set([...tools, ...names.map((t) => t.toLowerCase())]);
+  const lower = (names: readonly string[]) => new ToolNames([...tools, ...names.map((t) => t.toLowerCase())]);
   return {
-    tool: (name) => tools.has(name.toLowerCase()),
+    tool: (name) => tools.has(name.toLowerCase()) || isOwnTool(name),
+    inputs: (name) => named.has(name.toLowerCase()),
     file: (path) => path !== undefined && patterns.some((re) => re.test(path) || re.test(basename(path))),
     dedup: lower(config.strategies.deduplication.protected_tools),
     errorPurge: lower(config.strategies.purge_errors.protected_tools),
-    sweep: lower([...NEVER_SWEPT, ...config.strategies.deduplication.protected_tools]),
+    sweep: lower(config.strategies.deduplication.protected_tools),
   };
 }
 

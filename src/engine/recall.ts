@@ -29,6 +29,14 @@ export function recallId(sessionId: string, key: string): string {
   return `r${createHash('sha1').update(`${sessionId}\u0000${key}`).digest('hex').slice(0, 10)}`;
 }
 
+/** The recall id of a call's arguments (input clearing): a digest of the session and the call. */
+export function inputRecallId(sessionId: string, callId: string): string {
+  return recallId(sessionId, `args:${callId}`);
+}
+
+/** A recall entry of a call's arguments names its tool after this prefix (recall answers them as `arguments`). */
+export const ARGUMENTS_TOOL_PREFIX = '(arguments) ';
+
 export interface RecallEntry {
   session_id: string;
   id: string;

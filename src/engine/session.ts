@@ -7,9 +7,12 @@
  */
 import { creditedStrategy, type MessageState, type Phase, type PruneKind, type StaleDetail, type ToolRecord } from './held.js';
 import { Ledger, viewCounts, type ViewSteps } from './ledger.js';
-import { WORDS_NOT_SAVED, type PersistedSession } from './persisted.js';
+import { WORDS_NOT_SAVED, type EngineState, type PersistedSession } from './persisted.js';
 import type { Compression } from './compress.js';
 import { RewriteIndex } from './rewrite-index.js';
+import { InputIndex } from './input-index.js';
+import type { ToolCall } from '../core/message.js';
+import type { InputClearing } from '../strategies/list-wide/input-clearing.js';
 
 export class Session {
   readonly id: string;
@@ -80,7 +83,7 @@ export class Session {
   /** The host's id of the last call counted (a retry of the same request is not counted again). */
   lastCallId = '';
   /** The view last answered to pre_model_call, so the next answer can be what changed since. */
-  lastView: { id: number; edits: Map<number, string> } | null = null;
+  lastView: { id: number; edits: Map<number, string>; calls: Map<number, ToolCall[]> } | null = null;
   /** The last turn event sent: its turn and the input figures it showed. */
   lastTurnEvent = '';
   ledger: Ledger;
@@ -88,6 +91,14 @@ export class Session {
   rewriteIndex = new RewriteIndex();
   /** Current edits: raw index → content sent. */
   edits = new Map<number, string>();
+  /** Current edits of assistant messages' calls (input clearing): raw index → the calls sent (pre_model_call only). */
+  callEdits = new Map<number, ToolCall[]>();
+  /** The conversation's tool calls, for input clearing. */
+  inputIndex = new InputIndex();
+  /** Calls whose arguments are sent short, and why (saved, so a new process sends the same bytes). */
+  inputsCleared = new Map<string, InputClearing>();
+  /** What HMC keeps as the host's context engine (issue 16): compactions, phase ids, usage rows. */
+  engine: EngineState = { host_reduction: 0, last_phase_id: 0, compactions: 0, usage_seq: 0, usage_calls: 0 };
 
   constructor(id: string, now: number, manual: boolean, saved?: PersistedSession) {
     this.id = id;
@@ -119,9 +130,26 @@ export class Session {
       this.stagedPhase = saved.staged_phase ?? null;
       this.hintSent = saved.hint_sent;
       this.previousCallLength = saved.sent_length;
+      for (const [k, v] of Object.entries(saved.inputs_cleared ?? {})) this.inputsCleared.set(k, v);
       for (const k of saved.swept) this.swept.add(k);
       for (const k of saved.accounted) this.accounted.add(k);
+      if (saved.context_engine) this.engine = { ...saved.context_engine };
     }
+  }
+
+  /**
+   * Host units (characters / 4, the rule Hermes measures its history by) HMC takes off the held
+   * conversation as it sends it now. A process that holds nothing yet (a new `hermes -q` turn, whose
+   * compaction check comes before any hook) has the figure its predecessor saved.
+   */
+  hostReduction(): number {
+    if (this.messages.length === 0) return this.engine.host_reduction;
+    let chars = 0;
+    for (const m of this.messages) {
+      const view = this.viewOf(m);
+      if (typeof m.raw === 'string' && typeof view === 'string') chars += m.raw.length - view.length;
+    }
+    return Math.max(0, Math.floor(chars / 4));
   }
 
   /** What the model is sent for message `i`. */
@@ -132,6 +160,11 @@ export class Session {
     return m.raw;
   }
 
+  /** What message `m`'s tool calls, call id and name cost as sent (its calls' arguments may be cleared). */
+  extraOf(m: MessageState): string {
+    return m.inputs ? m.inputs.extra : m.extra;
+  }
+
   /** Message `i`'s edit follows its view (none when it is sent as it is). */
   refreshEdit(i: number): void {
     const m = this.messages[i];
@@ -139,6 +172,8 @@ export class Session {
     const view = this.viewOf(m);
     if (typeof view === 'string' && view !== m.raw) this.edits.set(i, view);
     else this.edits.delete(i);
+    if (m.inputs) this.callEdits.set(i, m.inputs.calls);
+    else this.callEdits.delete(i);
   }
 
   /** Message `i`'s view changed after it was taken in: its edit follows and the ledger counts it again. */
@@ -152,8 +187,9 @@ export class Session {
   }
 
   stepsOf(m: MessageState): ViewSteps {
-    const steps: { strategy: string; content: string }[] = m.single ? [...m.single.steps] : [];
+    const steps: ViewSteps['steps'][number][] = m.single ? [...m.single.steps] : [];
     if (m.prune) steps.push({ strategy: creditedStrategy(m.prune.strategy), content: m.prune.content });
+    if (m.inputs) steps.push({ strategy: 'input_clearing', content: m.raw, extra: m.inputs.extra });
     if (m.summary !== null) steps.push({ strategy: 'background_compression', content: m.summary });
     return { raw: m.raw, steps };
   }
@@ -185,11 +221,13 @@ export class Session {
       ...(this.stagedPhase ? { staged_phase: { phase: { ...this.stagedPhase.phase }, updated: this.stagedPhase.updated } } : {}),
       hint_sent: this.hintSent,
       sent_length: this.previousCallLength,
+      inputs_cleared: Object.fromEntries(this.inputsCleared),
       swept: [...this.swept],
       // Bounded: signatures of the latest replies are what a re-sent history can repeat.
       accounted: [...this.accounted].slice(-20_000),
       context_sent: this.contextSent,
       calls_at_send: this.callsAtSend,
+      context_engine: { ...this.engine, host_reduction: this.hostReduction() },
       ledger: this.ledger.snapshot(),
     };
   }

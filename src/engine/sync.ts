@@ -49,7 +49,9 @@ export function syncConversation(s: Session, messages: readonly Message[], deps:
     // The host rewrote its history from `first` on (its own compressor, an edit): start over there.
     held.length = first;
     s.rewriteIndex.invalidate();
+    s.inputIndex.invalidate();
     for (const [i] of s.edits) if (i >= first) s.edits.delete(i);
+    for (const [i] of s.callEdits) if (i >= first) s.callEdits.delete(i);
     const from = first;
     catchUp.truncate(s, from);
     for (const i of deps.truncated(s, from)) s.viewChanged(i);
@@ -72,7 +74,7 @@ export function syncConversation(s: Session, messages: readonly Message[], deps:
     const call = key ? s.calls.get(key) : undefined;
     const tool = m.role === 'tool' ? toolName(m, call?.name) : '';
     if (m.role === 'tool' && !s.records.has(key)) s.records.set(key, toolRecord(tool, call?.args ?? {}, Math.max(users, 1), m.is_error === true));
-    const state: MessageState = { role: m.role, raw: m.content, key, tool, args: call?.args ?? {}, turn: Math.max(users, 1), single: null, prune: null, extra: messageExtra(m), summary: null, source: { ...m } };
+    const state: MessageState = { role: m.role, raw: m.content, key, tool, args: call?.args ?? {}, turn: Math.max(users, 1), single: null, prune: null, extra: messageExtra(m), inputs: null, summary: null, source: { ...m } };
     if (m.role === 'tool' && typeof m.content === 'string') {
       const cached = s.postResults.get(key);
       const record = s.records.get(key);

@@ -29,7 +29,7 @@ function hasBase(v: Obj): boolean {
   return isStr(v.id) && isStr(v.source) && isNum(v.time) && isStr(v.session_id);
 }
 
-/** True when `v` is a complete turn, tool, session_end or phase event. */
+/** True when `v` is a complete turn, tool, session_end, session_idle or phase event. */
 export function isHmcEvent(v: unknown): v is HmcEvent {
   if (!isObject(v) || !hasBase(v)) return false;
   switch (v.type) {
@@ -44,6 +44,7 @@ export function isHmcEvent(v: unknown): v is HmcEvent {
         isNum(v.delta_saved) && isNum(v.cumulative_saved) && isNumberRecord(v.by_strategy) &&
         isNum(v.context_tokens) && isNum(v.context_percent) && (v.inspect_id === undefined || isStr(v.inspect_id));
     case 'session_end':
+    case 'session_idle':
       return isNum(v.turns) && isNum(v.tool_calls) && isNum(v.total_saved) && isNumberRecord(v.by_strategy) &&
         isNumberRecord(v.by_tool) && isInput(v.input_tokens);
     case 'phase':

@@ -1,7 +1,8 @@
 /**
  * Live events from the engine to the dashboard, and the before/after records behind the inspector.
- * Event names are the original's (`hello`, `turn`, `tool`, `session_end`); payloads carry per-event
- * deltas and running totals so a page that joins late still shows the right figures.
+ * Event names are the original's (`hello`, `turn`, `tool`, `session_end`), plus `phase` and
+ * `session_idle`; payloads carry per-event deltas and running totals so a page that joins late
+ * still shows the right figures.
  *
  * Invariant: emitting never blocks or throws into a hook (sinks buffer and drop, never wait).
  */
@@ -61,13 +62,29 @@ export interface ToolEvent extends EventBase {
   inspect_id?: string;
 }
 
-/** Sent when a session really ends (on_session_finalize, or the end of a replay). */
-export interface SessionEndEvent extends EventBase, SavingsBreakdown {
-  type: 'session_end';
+/** The session's totals when it stops being live. */
+interface SessionTotals extends SavingsBreakdown {
   turns: number;
   tool_calls: number;
   total_saved: number;
   input_tokens: InputTokens;
+}
+
+/**
+ * Sent when a session really ends: finished, by the host's word (a new session, an expiry, a
+ * reset, the end of a replay); once per end (issue 17, finding 4).
+ */
+export interface SessionEndEvent extends EventBase, SessionTotals {
+  type: 'session_end';
+}
+
+/**
+ * Sent when the process that held a session goes away (the host exits: Hermes' `-q` run, `/quit`,
+ * a gateway restart; or the sidecar's host vanished) and the session may be resumed: idle, not
+ * ended. Its next turn makes it live again.
+ */
+export interface SessionIdleEvent extends EventBase, SessionTotals {
+  type: 'session_idle';
 }
 
 /**
@@ -92,7 +109,7 @@ export interface PhaseEvent extends EventBase {
   updated: boolean;
 }
 
-export type HmcEvent = TurnEvent | ToolEvent | SessionEndEvent | PhaseEvent;
+export type HmcEvent = TurnEvent | ToolEvent | SessionEndEvent | SessionIdleEvent | PhaseEvent;
 export type HmcEventType = HmcEvent['type'];
 
 /** Distributive Omit, so each event keeps its own fields when the envelope is left out. */

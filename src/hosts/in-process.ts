@@ -2,22 +2,38 @@
  * The host contract for TypeScript hosts in the same process (DESIGN §3): the conversation is
  * passed by reference and edited in place; the originals are kept and written back by `restore`
  * (called at each turn's end and before the next model call), exactly as the Python bridge does.
+ * It applies `tool_calls` edits too (it says so in its `hello`: hosts/capabilities.ts), replacing
+ * an assistant message's list of calls for one view and putting the very list back at `restore`;
+ * an edit that would change a call's id, type, name or order is refused (core/tool-calls.ts).
  *
- * Invariant: after `restore`, every message's `content` is the very value it was before (same
- * string, same list object), so the host's conversation is byte-identical to an HMC-less run.
+ * Invariant: after `restore`, every message's `content` and `tool_calls` are the very values they
+ * were before (same string, same list object), so the host's conversation is byte-identical to
+ * an HMC-less run.
  */
-import type { Edit, HmcHostApi } from '../core/host-api.js';
+import type { HmcHostApi, ModelCallEdit } from '../core/host-api.js';
 import type { Message } from '../core/message.js';
+import { toolCallsEditProblem } from '../core/tool-calls.js';
+
+interface Original {
+  message: Message;
+  /** The message's own content, when an edit replaced it. */
+  content?: { value: unknown };
+  /** The message's own list of calls, when an edit replaced it. */
+  calls?: { had: boolean; value: unknown };
+}
 
 interface Applied {
-  originals: Map<number, { message: Message; content: unknown }>;
+  originals: Map<number, Original>;
 }
 
 /** A TypeScript host's side of the contract, over any implementation of it (the engine, a runtime's api). */
 export class InProcessHost<A extends HmcHostApi = HmcHostApi> {
   private readonly applied = new Map<string, Applied>();
 
-  constructor(readonly engine: A) {}
+  constructor(readonly engine: A) {
+    // No capability list: the engine knows this host by its name (hosts/capabilities.ts).
+    engine.hello({ host: 'in-process', protocol: 1 });
+  }
 
   /** Before a model call: restores earlier edits, then edits `messages` in place for this call. */
   preLlmCall(sessionId: string, messages: Message[], extra: { model?: string; platform?: string; context_length?: number } = {}): { context?: string } {
@@ -38,14 +54,22 @@ export class InProcessHost<A extends HmcHostApi = HmcHostApi> {
   }
 
   /** Applies a view's edits in place, keeping each original for `restore`. */
-  apply(sessionId: string, messages: readonly Message[], edits: readonly Edit[]): void {
+  apply(sessionId: string, messages: readonly Message[], edits: readonly ModelCallEdit[]): void {
     this.restore(sessionId);
-    const originals = new Map<number, { message: Message; content: unknown }>();
+    const originals = new Map<number, Original>();
     for (const edit of edits) {
       const message = messages[edit.index];
       if (!message) continue;
-      originals.set(edit.index, { message, content: message.content });
-      message.content = edit.content;
+      const original: Original = { message };
+      if (edit.tool_calls !== undefined && toolCallsEditProblem(message.tool_calls, edit.tool_calls) === null) {
+        original.calls = { had: 'tool_calls' in message, value: message.tool_calls };
+        message.tool_calls = edit.tool_calls;
+      }
+      if (edit.content !== undefined) {
+        original.content = { value: message.content };
+        message.content = edit.content;
+      }
+      originals.set(edit.index, original);
     }
     this.applied.set(sessionId, { originals });
   }
@@ -64,7 +88,11 @@ export class InProcessHost<A extends HmcHostApi = HmcHostApi> {
   restore(sessionId: string): void {
     const applied = this.applied.get(sessionId);
     if (!applied) return;
-    for (const { message, content } of applied.originals.values()) message.content = content;
+    for (const { message, content, calls } of applied.originals.values()) {
+      if (content) message.content = content.value;
+      if (calls?.had) message.tool_calls = calls.value as Message['tool_calls'];
+      else if (calls) delete message.tool_calls;
+    }
     this.applied.delete(sessionId);
   }
 
@@ -77,9 +105,13 @@ export class InProcessHost<A extends HmcHostApi = HmcHostApi> {
     this.engine.onSessionEnd({ session_id: sessionId, completed: true, interrupted: false, ...(messages ? { messages } : {}) });
   }
 
-  /** The real end: restore, count the last replies (when the conversation is given), record. */
-  onSessionFinalize(sessionId: string, messages?: Message[]): void {
+  /**
+   * The session is let go: restore, count the last replies (when the conversation is given),
+   * record. `reason` `finished` (a replay's or the demo's end) ends it; `shutdown` (the host
+   * process exits) leaves it idle, to be resumed.
+   */
+  onSessionFinalize(sessionId: string, messages?: Message[], reason: 'finished' | 'shutdown' = 'finished'): void {
     this.restore(sessionId);
-    this.engine.onSessionFinalize({ session_id: sessionId, reason: 'shutdown', ...(messages ? { messages } : {}) });
+    this.engine.onSessionFinalize({ session_id: sessionId, reason, ...(messages ? { messages } : {}) });
   }
 }

@@ -35,7 +35,16 @@ function call(request: HostRequest, api: HmcHostApi): unknown {
     case 'on_session_finalize': return api.onSessionFinalize(request.params);
     case 'hmc_control': return api.control(request.params);
     case 'command': return api.command(request.params);
+    // The context engine's methods (core/context-engine.ts), when this API is one.
+    case 'should_compress': return api.shouldCompress ? api.shouldCompress(request.params) : noEngine();
+    case 'compress': return api.compress ? api.compress(request.params) : noEngine();
+    case 'update_from_response': return api.updateFromResponse ? api.updateFromResponse(request.params) : noEngine();
+    case 'engine_session': return api.engineSession ? api.engineSession(request.params) : noEngine();
   }
+}
+
+function noEngine(): never {
+  throw new Error('this sidecar is no context engine (it lists no capability "context_engine")');
 }
 
 /** A ResyncError (matched by its `code`, so a copy from another module instance counts too). */

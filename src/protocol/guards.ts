@@ -19,6 +19,7 @@ import type {
   Response,
 } from './types.js';
 import { HOST_METHODS } from './types.js';
+import { compressParams, engineSessionParams, shouldCompressParams, updateFromResponseParams } from './engine-guards.js';
 import { errorText } from '../core/errors.js';
 
 type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
@@ -157,6 +158,10 @@ const CHECKS: { [M in HostMethod]: ParamCheck<M> } = {
     if (typeof raw !== 'string') return bad('params.raw_args must be a string');
     return ok({ session_id: sid.value, raw_args: raw });
   },
+  should_compress: (p) => shouldCompressParams(p),
+  compress: (p) => compressParams(p, messages),
+  update_from_response: (p) => updateFromResponseParams(p),
+  engine_session: (p) => engineSessionParams(p),
 };
 
 /**
@@ -223,6 +228,10 @@ function checkRequest(id: RequestId, method: HostMethod, p: Record<string, unkno
     case 'on_session_finalize': return wrap(CHECKS.on_session_finalize(p), (params) => ({ id, method, params }));
     case 'hmc_control': return wrap(CHECKS.hmc_control(p), (params) => ({ id, method, params }));
     case 'command': return wrap(CHECKS.command(p), (params) => ({ id, method, params }));
+    case 'should_compress': return wrap(CHECKS.should_compress(p), (params) => ({ id, method, params }));
+    case 'compress': return wrap(CHECKS.compress(p), (params) => ({ id, method, params }));
+    case 'update_from_response': return wrap(CHECKS.update_from_response(p), (params) => ({ id, method, params }));
+    case 'engine_session': return wrap(CHECKS.engine_session(p), (params) => ({ id, method, params }));
   }
 }
 
@@ -250,7 +259,15 @@ function invalid(id: RequestId | null, code: ProtocolError['code'], message: str
 export function llmCompleteResult(value: unknown): LlmCompleteResult | undefined {
   if (typeof value === 'string') return { text: value };
   if (!isRecord(value) || typeof value.text !== 'string') return undefined;
-  return typeof value.model === 'string' ? { text: value.text, model: value.model } : { text: value.text };
+  const result: LlmCompleteResult = typeof value.model === 'string' ? { text: value.text, model: value.model } : { text: value.text };
+  // A price the host cannot state as two finite, non-negative multiples is no price (the config's stays).
+  const price = value.price;
+  if (isRecord(price) && isPriceMultiple(price.input) && isPriceMultiple(price.output)) result.price = { input: price.input, output: price.output };
+  return result;
+}
+
+function isPriceMultiple(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
 }
 
 export function isErrorResponse(response: Response): response is { id: RequestId | null; error: ProtocolError } {

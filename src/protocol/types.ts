@@ -16,6 +16,7 @@ import type {
   SessionEndParams,
   SessionFinalizeParams,
 } from '../core/host-api.js';
+import type { CompressParams, EngineSessionParams, ShouldCompressParams, UpdateFromResponseParams } from '../core/context-engine.js';
 import type { Message } from '../core/message.js';
 
 /** A request id: the host's (any string or number) or the sidecar's own (`h1`, `h2`…). */
@@ -50,6 +51,11 @@ export interface HostMethodParams {
   on_session_finalize: SessionFinalizeParams;
   hmc_control: ControlParams;
   command: CommandParams;
+  /** The context engine (core/context-engine.ts): hosts that let HMC own compaction. */
+  should_compress: ShouldCompressParams;
+  compress: CompressParams;
+  update_from_response: UpdateFromResponseParams;
+  engine_session: EngineSessionParams;
 }
 
 export type HostMethod = keyof HostMethodParams;
@@ -71,6 +77,11 @@ export interface LlmCompleteResult {
   text: string;
   /** The model that answered, when the host says. */
   model?: string;
+  /**
+   * What that model's tokens cost, as multiples of the main model's input token price (read
+   * `input`, written `output`), when the host knows both models' prices (Hermes' price table).
+   */
+  price?: { input: number; output: number };
 }
 
 /** The sidecar's requests to the host. */
@@ -108,4 +119,8 @@ export const HOST_METHODS: readonly HostMethod[] = [
   'on_session_finalize',
   'hmc_control',
   'command',
+  'should_compress',
+  'compress',
+  'update_from_response',
+  'engine_session',
 ];

@@ -14,6 +14,7 @@ import type { HmcEvent, InspectRecord } from '../events/types.js';
 import { createInspectIndex } from '../events/inspect-index.js';
 import { tailStateDir, type Tail } from '../events/tail.js';
 import type { ServerContext } from './context.js';
+import { processAlive } from './process-alive.js';
 import { LiveState } from './live-state.js';
 import { handleRequest } from './router.js';
 import { SseHub } from './sse-hub.js';
@@ -71,7 +72,7 @@ export function defaultWebRoot(): string {
 
 export async function startDashboard(opts: DashboardOptions): Promise<DashboardHandle> {
   const startedAt = Date.now();
-  const live = new LiveState();
+  const live = new LiveState(processAlive);
   const hub = new SseHub({ maxClients: opts.maxClients ?? 32, version: opts.version, log: opts.log });
   const store = storeAccess(opts.dbPath, opts.openStore ?? openSqliteReader, opts.log, opts.store);
   const ctx: ServerContext = {

@@ -2,6 +2,11 @@
  * What the dashboard knows from events alone: each session seen, with its latest running totals
  * and a per-turn series for the charts, plus event counts for /metrics.
  *
+ * Each session's state (issue 17, finding 4): `live` while the process that last touched it holds
+ * it, `idle` once that process let it go without finishing it (a `session_idle` event, or the
+ * process is gone), `ended` when the host finished it (`session_end`); its next turn or tool event
+ * makes it live again (a resume).
+ *
  * Invariant: bounded memory (at most MAX_SESSIONS sessions, MAX_POINTS points each); events carry
  * running totals, so applying them in any order converges on the latest figures (a stale event,
  * older than what a session already shows, never moves totals backwards).
@@ -21,14 +26,20 @@ export interface LivePoint {
   delta_saved: number;
 }
 
+/** Where a session is in its life: held by a process, let go to be resumed, or finished. */
+export type SessionState = 'live' | 'idle' | 'ended';
+
 export interface LiveSession extends SavingsBreakdown {
   session_id: string;
+  /** The process that emitted its latest event. */
   source: string;
   project_path: string;
   model: string;
   platform: string;
   started_at: number;
   last_seen: number;
+  state: SessionState;
+  /** `state === 'ended'` (kept for older pages). */
   ended: boolean;
   turns: number;
   tool_calls: number;
@@ -42,15 +53,20 @@ export interface LiveSession extends SavingsBreakdown {
 }
 
 export const MAX_SESSIONS = 200;
+/** Which session the page calls current first: one held now, then one that may resume, then a finished one. */
+const RANK: Record<SessionState, number> = { live: 2, idle: 1, ended: 0 };
 export const MAX_POINTS = 500;
 
 export class LiveState {
   private readonly sessions = new Map<string, LiveSession>();
-  readonly counts: Record<HmcEventType, number> = { turn: 0, tool: 0, session_end: 0, phase: 0 };
+  readonly counts: Record<HmcEventType, number> = { turn: 0, tool: 0, session_end: 0, session_idle: 0, phase: 0 };
   private readonly sources = new Set<string>();
   /** Arrival order of each session's latest event (ties in `last_seen` are common: ms clocks). */
   private readonly arrival = new Map<string, number>();
   private arrivals = 0;
+
+  /** `alive(source)`: false when the process behind an event source is known to be gone. */
+  constructor(private readonly alive: (source: string) => boolean = () => true) {}
 
   apply(e: HmcEvent): void {
     this.counts[e.type]++;
@@ -59,7 +75,7 @@ export class LiveState {
     if (!s) {
       s = {
         session_id: e.session_id, source: e.source, project_path: '', model: '', platform: '', started_at: e.time,
-        last_seen: e.time, ended: false, turns: 0, tool_calls: 0, context_tokens: 0, context_window: 0,
+        last_seen: e.time, state: 'live', ended: false, turns: 0, tool_calls: 0, context_tokens: 0, context_window: 0,
         context_percent: 0, saved: 0, by_strategy: {}, by_tool: {}, input_tokens: { raw: 0, hmc: 0 }, cache_breaks: 0, points: [],
       };
       this.sessions.set(e.session_id, s);
@@ -67,7 +83,21 @@ export class LiveState {
     }
     this.arrival.set(e.session_id, ++this.arrivals);
     s.started_at = Math.min(s.started_at, e.time);
+    const latest = e.time >= s.last_seen;
     s.last_seen = Math.max(s.last_seen, e.time);
+    if (latest) s.source = e.source;
+    if (e.type === 'session_end' || e.type === 'session_idle') {
+      // An older event of the session's life never overrides a newer one (files are read in any order).
+      if (latest) this.setState(s, e.type === 'session_end' ? 'ended' : 'idle');
+      s.turns = Math.max(s.turns, e.turns);
+      s.tool_calls = Math.max(s.tool_calls, e.tool_calls);
+      s.saved = Math.max(s.saved, e.total_saved);
+      s.by_strategy = { ...e.by_strategy };
+      s.by_tool = { ...e.by_tool };
+      s.input_tokens = { ...e.input_tokens };
+      return;
+    }
+    if (latest) this.setState(s, 'live');
     if (e.type === 'turn') {
       if (e.turn < s.turns) return;
       s.turns = e.turn;
@@ -83,7 +113,6 @@ export class LiveState {
       s.input_tokens = { ...e.input_tokens };
       s.tool_calls = Math.max(s.tool_calls, e.tool_calls);
       s.cache_breaks = e.cache_breaks;
-      s.ended = false;
       this.point(s, { turn: e.turn, time: e.time, context_percent: e.context_percent, context_tokens: e.context_tokens,
         saved: e.cumulative_saved, delta_saved: e.delta_saved });
     } else if (e.type === 'tool') {
@@ -94,34 +123,40 @@ export class LiveState {
       s.saved = Math.max(s.saved, e.cumulative_saved);
       s.by_strategy = { ...e.by_strategy };
       // by_tool is left to turn events: a tool event's delta is context saved, not input saved.
-    } else if (e.type === 'session_end') {
-      s.ended = true;
-      s.turns = Math.max(s.turns, e.turns);
-      s.tool_calls = Math.max(s.tool_calls, e.tool_calls);
-      s.saved = Math.max(s.saved, e.total_saved);
-      s.by_strategy = { ...e.by_strategy };
-      s.by_tool = { ...e.by_tool };
-      s.input_tokens = { ...e.input_tokens };
     }
     // A phase event changes no totals: layer 1's savings arrive with the next turn event.
   }
 
-  /** The most recently active session that has not ended, else the most recently active one. */
+  /** The most recently active live session, else idle one, else the most recently active one. */
   current(): LiveSession | null {
     let best: LiveSession | null = null;
     for (const s of this.sessions.values()) {
-      if (!best || (s.ended === best.ended ? this.newer(s, best) : best.ended)) best = s;
+      this.check(s);
+      if (!best || (RANK[s.state] === RANK[best.state] ? this.newer(s, best) : RANK[s.state] > RANK[best.state])) best = s;
     }
     return best;
   }
 
   get(id: string): LiveSession | undefined {
-    return this.sessions.get(id);
+    const s = this.sessions.get(id);
+    if (s) this.check(s);
+    return s;
   }
 
   /** Sessions, most recently active first. */
   list(): LiveSession[] {
+    for (const s of this.sessions.values()) this.check(s);
     return [...this.sessions.values()].sort((a, b) => (this.newer(a, b) ? -1 : 1));
+  }
+
+  private setState(s: LiveSession, state: SessionState): void {
+    s.state = state;
+    s.ended = state === 'ended';
+  }
+
+  /** A live session whose process is gone (killed before it could say so) is idle. */
+  private check(s: LiveSession): void {
+    if (s.state === 'live' && !this.alive(s.source)) this.setState(s, 'idle');
   }
 
   private newer(a: LiveSession, b: LiveSession): boolean {

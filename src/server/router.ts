@@ -18,6 +18,7 @@ import { apiMonths } from './routes/api-months.js';
 import { apiProjects } from './routes/api-projects.js';
 import { apiSessions } from './routes/api-sessions.js';
 import { apiSession } from './routes/api-session.js';
+import { apiUsage } from './routes/api-usage.js';
 import { apiInspect } from './routes/api-inspect.js';
 import { apiEvents } from './routes/api-events.js';
 import { apiHealth } from './routes/api-health.js';
@@ -48,6 +49,7 @@ const ROUTES: readonly { path: string | RegExp; query: readonly string[]; handle
   { path: '/api/health', query: [], handler: apiHealth },
   { path: '/api/phases', query: ['session', 'q', 'phase', 'limit'], handler: apiPhases },
   { path: /^\/api\/sessions\/([^/]+)$/, query: [], handler: apiSession },
+  { path: /^\/api\/sessions\/([^/]+)\/usage$/, query: [], handler: apiUsage },
   { path: /^\/api\/inspect\/([^/]+)$/, query: [], handler: apiInspect },
 ];
 

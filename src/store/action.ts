@@ -3,7 +3,9 @@
  * Same forms and JSON as the original, with its bugs fixed (reference §14 F20/F21): a string
  * limit works, a bad one is an error answer (never a throw), day/month default to 30/12 exact
  * calendar windows, unknown scope/period are named errors; adds `by_tool` and the `tool` and
- * `strategy` periods.
+ * `strategy` periods. `day` and `month` list the days and months of the window that had a session
+ * (issue 17, finding 5: 30 rows, 29 of them zero, told the model nothing); the dashboard's chart
+ * keeps its empty days (/api/days).
  *
  * Invariant: always returns a JSON-able object; failures come back as `{"error": "..."}`.
  */
@@ -83,9 +85,9 @@ export function analyticsAction(
   try {
     switch (p) {
       case 'day':
-        return { ...head, days: limit, rows: store.byDay({ days: limit, project, now: ctx.now }) };
+        return { ...head, days: limit, rows: store.byDay({ days: limit, project, now: ctx.now }).filter((r) => r.sessions > 0) };
       case 'month':
-        return { ...head, months: limit, rows: store.byMonth({ months: limit, project, now: ctx.now }) };
+        return { ...head, months: limit, rows: store.byMonth({ months: limit, project, now: ctx.now }).filter((r) => r.sessions > 0) };
       case 'recent':
         return { ...head, rows: store.recent({ limit, project }) };
       case 'project':

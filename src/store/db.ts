@@ -22,6 +22,7 @@ import { Queries, type StoreQueries } from './queries.js';
 import { guardShm, refusesOpen } from './shm-guard.js';
 import { cleanRecord, type CleanRecord } from './record.js';
 import type { SessionRecord } from './types.js';
+import { cleanUsage, prepareUsageWrite, USAGE_RETENTION_SQL, usageProblem, type UsageRecord } from './usage.js';
 import { errorText } from '../core/errors.js';
 
 const DAY_MS = 86_400_000;
@@ -54,6 +55,8 @@ export interface AnalyticsStore extends StoreQueries {
   recordSessions(recs: readonly SessionRecord[]): void;
   /** Adds or replaces phases of the session index (by session_id and phase_id), in one transaction. */
   recordPhases(entries: readonly PhaseEntry[]): void;
+  /** Adds or replaces provider usage rows (by session_id and seq), in one transaction. */
+  recordUsage(rows: readonly UsageRecord[]): void;
   /** A session's phases, oldest first. */
   phases(sessionId: string): PhaseEntry[];
   phase(sessionId: string, phaseId: number): PhaseEntry | null;
@@ -178,6 +181,7 @@ function quickCheck(db: Database.Database, path: string): void {
 class SqliteStore extends Queries implements AnalyticsStore {
   private readonly phaseQ: PhaseQueries;
   private readonly write: ((recs: readonly CleanRecord[]) => void) | null;
+  private readonly writeUsage: ((rows: readonly UsageRecord[]) => void) | null;
   private readonly retention: ((cutoff: number) => number) | null;
 
   constructor(
@@ -192,6 +196,7 @@ class SqliteStore extends Queries implements AnalyticsStore {
     super(db, clock);
     this.phaseQ = new PhaseQueries(db, fts, !readonly);
     this.write = readonly ? null : prepareWrite(db);
+    this.writeUsage = readonly ? null : prepareUsageWrite(db);
     this.retention = readonly ? null : prepareRetention(db);
     if (!readonly && retentionDays !== undefined) {
       try {
@@ -224,6 +229,19 @@ class SqliteStore extends Queries implements AnalyticsStore {
       this.phaseQ.upsert(entries.map(cleanPhase));
     } catch (err) {
       throw StoreError.wrap(err, 'analytics write of phases failed');
+    }
+  }
+
+  recordUsage(rows: readonly UsageRecord[]): void {
+    if (!this.writeUsage) throw new StoreError('HMC_READONLY', `analytics database ${this.path} is open read-only`);
+    for (const r of rows) {
+      const problem = usageProblem(r);
+      if (problem) throw new StoreError('HMC_BAD_USAGE', `usage not recorded: ${problem}`);
+    }
+    try {
+      this.writeUsage(rows.map(cleanUsage));
+    } catch (err) {
+      throw StoreError.wrap(err, 'analytics write of provider usage failed');
     }
   }
 
@@ -307,13 +325,16 @@ function prepareWrite(db: Database.Database): (recs: readonly CleanRecord[]) => 
 }
 
 function prepareRetention(db: Database.Database): (cutoff: number) => number {
-  const old = 'SELECT id FROM sessions WHERE started_at < @cutoff AND COALESCE(ended_at, started_at) < @cutoff';
+  // A session without an end is idle (resumable: issue 17, finding 4): its last turn dates it.
+  const old = `SELECT id FROM sessions WHERE started_at < @cutoff AND COALESCE(ended_at,
+    (SELECT MAX(time) FROM session_turn t WHERE t.session_id = sessions.id), started_at) < @cutoff`;
   const children = ['session_strategy', 'session_tool', 'session_turn'].map((t) =>
     db.prepare(`DELETE FROM ${t} WHERE session_id IN (${old})`),
   );
   const parents = db.prepare(`DELETE FROM sessions WHERE id IN (${old})`);
   // A phase goes with its session; one whose session was never recorded, once it is old enough.
   const phases = db.prepare('DELETE FROM phases WHERE created_at < @cutoff AND session_id NOT IN (SELECT id FROM sessions)');
+  const usage = db.prepare(USAGE_RETENTION_SQL);
   const tidy = [
     db.prepare('DELETE FROM strategy_totals WHERE saved = 0'),
     db.prepare('DELETE FROM tool_totals WHERE saved = 0'),
@@ -323,6 +344,7 @@ function prepareRetention(db: Database.Database): (cutoff: number) => number {
     for (const c of children) deleted += c.run({ cutoff }).changes;
     deleted += parents.run({ cutoff }).changes;
     deleted += phases.run({ cutoff }).changes;
+    deleted += usage.run({ cutoff }).changes;
     for (const t of tidy) t.run();
     return deleted;
   });

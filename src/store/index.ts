@@ -18,3 +18,4 @@ export type * from './phase-types.js';
 export { NULL_PHASE_INDEX } from './phase-types.js';
 export { createPhaseIndex, type PhaseDbSearch, type PhaseIndexHandle, type PhaseIndexOptions } from './phase-index.js';
 export { createPhaseDbReader, type PhaseDbReader } from './phase-db-search.js';
+export type { SessionUsage, UsageRecord } from './usage.js';

@@ -161,6 +161,33 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX phases_created ON phases (created_at);
     `,
   },
+  {
+    version: 6,
+    name: 'the provider usage of each model call (issue 16: cache reads and writes, per model)',
+    // One row per response a context-engine host reported (usage.ts); HMC's own figures for the
+    // call are null when HMC did not count it. Kept apart from `sessions`: a session's record is
+    // replaced whole at every save, these rows only ever grow.
+    sql: `
+      CREATE TABLE provider_usage (
+        id                 INTEGER PRIMARY KEY,
+        session_id         TEXT NOT NULL,
+        seq                INTEGER NOT NULL CHECK (seq >= 1),
+        at                 INTEGER NOT NULL,
+        model              TEXT NOT NULL DEFAULT '',
+        provider           TEXT NOT NULL DEFAULT '',
+        prompt_tokens      INTEGER NOT NULL CHECK (prompt_tokens >= 0),
+        completion_tokens  INTEGER NOT NULL CHECK (completion_tokens >= 0),
+        cache_read_tokens  INTEGER NOT NULL CHECK (cache_read_tokens >= 0 AND cache_read_tokens <= prompt_tokens),
+        cache_write_tokens INTEGER NOT NULL CHECK (cache_write_tokens >= 0),
+        reasoning_tokens   INTEGER NOT NULL CHECK (reasoning_tokens >= 0),
+        hmc_input          INTEGER CHECK (hmc_input >= 0),
+        raw_input          INTEGER CHECK (raw_input >= 0),
+        hmc_cached         INTEGER CHECK (hmc_cached >= 0),
+        UNIQUE (session_id, seq)
+      );
+      CREATE INDEX provider_usage_at ON provider_usage (at);
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -10,6 +10,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { TurnPoint } from './types.js';
+import { UsageQueries, type SessionUsage } from './usage.js';
 import {
   pct,
   SESSION_SORTS,
@@ -109,6 +110,7 @@ export class Queries {
   private readonly oneStrategies: Database.Statement;
   private readonly oneTools: Database.Statement;
   private readonly oneTurns: Database.Statement;
+  private readonly usageQ: UsageQueries;
 
   constructor(db: Database.Database, protected readonly clock: () => number = Date.now) {
     this.totals = new Pair(db, (w) => `SELECT COUNT(*) AS sessions, COALESCE(SUM(saved), 0) AS saved,
@@ -152,6 +154,12 @@ export class Queries {
     this.oneTools = db.prepare('SELECT tool, saved FROM session_tool WHERE session_id = ? ORDER BY saved DESC, tool');
     this.oneTurns = db.prepare(`SELECT turn, time, context_tokens, context_percent, input_raw, input_hmc, tool_calls
       FROM session_turn WHERE session_id = ? ORDER BY turn`);
+    this.usageQ = new UsageQueries(db);
+  }
+
+  /** The provider's usage of the session's model calls (context-engine hosts; null when none was reported). */
+  usage(sessionId: string): SessionUsage | null {
+    return this.usageQ.usage(sessionId);
   }
 
   summary(q: { project?: string } = {}): Summary {
@@ -313,6 +321,7 @@ export const EMPTY_ANSWERS: StoreQueries = {
   byProject: () => [],
   sessions: () => ({ rows: [], total: 0 }),
   session: () => null,
+  usage: () => null,
 };
 
 function sessionRow(r: Row): SessionRow {

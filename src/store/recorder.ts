@@ -20,6 +20,7 @@ import { cleanPhase, phaseProblem, replacePhase } from './phase-record.js';
 import type { PhaseEntry } from './phase-types.js';
 import { recordProblem } from './record.js';
 import type { SessionRecord, SessionRecorder } from './types.js';
+import { usageProblem, type UsageRecord } from './usage.js';
 import { errorText } from '../core/errors.js';
 
 const BATCH = 500;
@@ -44,6 +45,8 @@ export interface RecorderOptions {
 export interface Recorder extends SessionRecorder {
   /** Queues a phase of the session index for the phases table; never throws, never waits. */
   recordPhase(entry: PhaseEntry): void;
+  /** Queues the provider usage of one model call; never throws, never waits. */
+  recordUsage(row: UsageRecord): void;
   /** Writes everything queued, retrying a busy database for up to 5 s; never rejects. */
   flush(): Promise<void>;
   /** Flushes, stops the timers and closes the database; later records are ignored. */
@@ -70,7 +73,9 @@ export function createRecorder(opts: RecorderOptions): Recorder {
   const queue = new Map<string, SessionRecord>();
   const phases = new Map<string, PhaseEntry>();
   const phaseKey = (e: PhaseEntry): string => `${e.session_id}\u0000${e.phase_id}`;
-  const waiting = (): number => queue.size + phases.size;
+  const usage = new Map<string, UsageRecord>();
+  const usageKey = (r: UsageRecord): string => `${r.session_id}\u0000${r.seq}`;
+  const waiting = (): number => queue.size + phases.size + usage.size;
   const reported = new Set<string>();
   let store: AnalyticsStore | null = null;
   let inode = -1;
@@ -156,6 +161,11 @@ export function createRecorder(opts: RecorderOptions): Recorder {
         }
         open().recordPhases(batch);
         for (const e of batch) if (phases.get(phaseKey(e)) === e) phases.delete(phaseKey(e));
+      }
+      if (usage.size > 0) {
+        const batch = [...usage.values()].slice(0, BATCH);
+        open().recordUsage(batch);
+        for (const r of batch) if (usage.get(usageKey(r)) === r) usage.delete(usageKey(r));
       }
     } catch (err) {
       const fault = classify(err);
@@ -274,6 +284,16 @@ export function createRecorder(opts: RecorderOptions): Recorder {
       phases.set(phaseKey(clean), replacePhase(phases.get(phaseKey(clean)), clean));
       if (!timer && !immediate) immediate = setImmediate(tick);
     },
+    recordUsage(row: UsageRecord): void {
+      if (closed) return;
+      const problem = usageProblem(row);
+      if (problem) {
+        logOnce(`badusage:${problem}`, `analytics: provider usage not recorded: ${problem}`);
+        return;
+      }
+      usage.set(usageKey(row), row);
+      if (!timer && !immediate) immediate = setImmediate(tick);
+    },
     flush,
     async close(): Promise<void> {
       if (closed) return;
@@ -287,6 +307,7 @@ export function createRecorder(opts: RecorderOptions): Recorder {
       clearInterval(retention);
       if (queue.size > 0) log(`analytics: closing with ${queue.size} session(s) not written to ${path}`);
       if (phases.size > 0) log(`analytics: closing with ${phases.size} phase(s) not written to ${path} (the session index files keep them)`);
+      if (usage.size > 0) log(`analytics: closing with ${usage.size} provider usage row(s) not written to ${path}`);
       closeStore();
     },
     get pending(): number {

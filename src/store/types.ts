@@ -6,6 +6,7 @@
  * `input_tokens_raw` is the same sum without HMC, so savings never exceed input.
  */
 import type { SavingsBreakdown } from '../core/savings.js';
+import type { UsageRecord } from './usage.js';
 
 /** One user turn of a session, for the per-turn charts. */
 export interface TurnPoint {
@@ -49,4 +50,6 @@ export interface SessionRecord extends SavingsBreakdown {
 export interface SessionRecorder {
   /** Replaces everything recorded for `record.session_id`. Never throws; never blocks a hook. */
   record(record: SessionRecord): void;
+  /** Records the provider usage of one model call (context-engine hosts). Never throws; never blocks a hook. */
+  recordUsage?(row: UsageRecord): void;
 }

@@ -63,6 +63,7 @@ export const STRATEGIES = [
   planned('error_purge', 'list-wide', 'strategies.purge_errors'),
   planned('stale_reads', 'list-wide', 'strategies.stale_reads'),
   planned('clearing', 'list-wide', 'strategies.clearing'),
+  planned('input_clearing', 'list-wide', 'strategies.input_clearing'),
   planned('background_compression', 'summary', 'background_compression'),
 ] as const;
 

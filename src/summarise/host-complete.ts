@@ -36,7 +36,7 @@ export function hostComplete(call: HostCall): Complete {
           signal.removeEventListener('abort', onAbort);
           const result = llmCompleteResult(raw);
           if (!result) return reject(new CompleteError('the host answered llm.complete without a "text" string', true));
-          resolve(result.model ? { text: result.text, model: result.model } : { text: result.text });
+          resolve({ text: result.text, ...(result.model ? { model: result.model } : {}), ...(result.price ? { price: result.price } : {}) });
         },
         (err: unknown) => {
           signal.removeEventListener('abort', onAbort);

@@ -12,4 +12,4 @@ export { hostComplete, type HostCall } from './host-complete.js';
 export { httpComplete, type HttpEndpoint } from './http-complete.js';
 export { CompleteError } from './errors.js';
 export { redactSecrets, REDACTED, type Redaction } from './redact.js';
-export { SECTIONS, DEFAULT_REQUEST_BUDGET_CHARS } from './prompt.js';
+export { SECTIONS, DEFAULT_REQUEST_BUDGET_CHARS, estimateRequestChars } from './prompt.js';

@@ -12,7 +12,7 @@
  */
 import type { Message } from '../core/message.js';
 import { redactSecrets, scrubValues } from './redact.js';
-import { cutMiddle, renderRange } from './render.js';
+import { cutMiddle, RENDER_LEVELS, renderRange } from './render.js';
 
 /** The note's headings, in order. `Goal`'s first line is the phase's title (its topic). */
 export const SECTIONS = ['Goal', 'Done', 'Decisions', 'Files', 'Commands', 'Open', 'Facts'] as const;
@@ -41,7 +41,15 @@ export interface PromptInput {
   messages: readonly Message[];
   previous?: string;
   maxTokens: number;
+  /** What the user asked to keep in full (a compaction's focus topic). */
+  focus?: string;
+  /** A memory provider's notes for the handoff. */
+  notes?: string;
 }
+
+/** The most characters of a focus topic and of memory notes a request carries. */
+const FOCUS_CHARS = 500;
+const NOTES_CHARS = 6000;
 
 export async function buildPrompt(input: PromptInput, budgetChars = DEFAULT_REQUEST_BUDGET_CHARS): Promise<Prompt> {
   let redactions = 0;
@@ -53,7 +61,11 @@ export async function buildPrompt(input: PromptInput, budgetChars = DEFAULT_REQU
     for (const v of r.values) values.add(v);
     previous = cutMiddle(r.text, Math.floor(budgetChars / 2));
   }
-  const range = await renderRange(input.messages, Math.max(1000, budgetChars - previous.length));
+  const focus = input.focus?.trim() ? redactSecrets(cutMiddle(input.focus.trim(), FOCUS_CHARS)) : null;
+  const notes = input.notes?.trim() ? redactSecrets(cutMiddle(input.notes.trim(), NOTES_CHARS)) : null;
+  redactions += (focus?.count ?? 0) + (notes?.count ?? 0);
+  for (const v of [...(focus?.values ?? []), ...(notes?.values ?? [])]) values.add(v);
+  const range = await renderRange(input.messages, Math.max(1000, budgetChars - previous.length - (notes?.text.length ?? 0)));
   redactions += range.redactions;
   for (const v of range.values) values.add(v);
   if (previous && range.values.length > 0) {
@@ -92,16 +104,50 @@ export async function buildPrompt(input: PromptInput, budgetChars = DEFAULT_REQU
         'Write the note.',
       ].join('\n');
   const system = instructions(Math.max(50, Math.floor(input.maxTokens * 0.85)));
+  // A compaction's extras (issue 16): what the user wants kept, and a memory provider's notes.
+  const asked = [
+    ...(notes ? ['', 'Notes handed over for this note (record what matters in them too):', '', '<notes>', notes.text, '</notes>'] : []),
+    ...(focus ? ['', `The user asked to keep in particular everything about: ${focus.text}. Record it in full detail, even where other items must be shorter.`] : []),
+  ];
+  const content = asked.length > 0 ? `${user}\n${asked.join('\n')}` : user;
   return {
     messages: [
       { role: 'system', content: system },
-      { role: 'user', content: user },
+      { role: 'user', content },
     ],
     redactions,
     values: [...values],
     omitted: range.omitted,
-    chars: system.length + user.length,
+    chars: system.length + content.length,
   };
+}
+
+/** Per message: its header and separators in the transcript, and the cut note a long piece gets. */
+const PER_MESSAGE_CHARS = 40;
+const CUT_NOTE_CHARS = 50;
+/** The instructions and the user message's framing, without the transcript. */
+const FRAME_CHARS = instructions(1000).length + 600;
+
+/**
+ * About how many characters a request over `messages` (and an earlier note of `previousChars`)
+ * will hold, without rendering it: each piece cut to the first level's limits, the transcript
+ * capped by the budget. Layer 1 prices a summary with it before asking (engine/layer1-price.ts).
+ */
+export function estimateRequestChars(messages: readonly Message[], previousChars = 0, budgetChars = DEFAULT_REQUEST_BUDGET_CHARS): number {
+  const limits = RENDER_LEVELS[0] as (typeof RENDER_LEVELS)[number];
+  const piece = (chars: number, max: number): number => (chars > max ? max + CUT_NOTE_CHARS : chars);
+  const previous = Math.min(previousChars, Math.floor(budgetChars / 2));
+  let transcript = 0;
+  for (const m of messages) {
+    transcript += PER_MESSAGE_CHARS;
+    const content = typeof m.content === 'string' ? m.content.length : m.content === null || m.content === undefined ? 0 : 200;
+    transcript += piece(content, m.role === 'tool' ? limits.toolOutputChars : limits.textChars);
+    for (const call of Array.isArray(m.tool_calls) ? m.tool_calls : []) {
+      const args = call?.function?.arguments;
+      transcript += 20 + piece(typeof args === 'string' ? args.length : 200, limits.argsChars);
+    }
+  }
+  return FRAME_CHARS + previous + Math.min(transcript, Math.max(1000, budgetChars - previous));
 }
 
 function instructions(targetTokens: number): string {

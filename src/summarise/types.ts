@@ -10,7 +10,13 @@
 import type { Message } from '../core/message.js';
 
 /** One completion: the messages for the model and the most tokens it may write. */
-export type Complete = (messages: Message[], maxTokens: number, signal: AbortSignal) => Promise<{ text: string; model?: string }>;
+export type Complete = (messages: Message[], maxTokens: number, signal: AbortSignal) => Promise<{ text: string; model?: string; price?: SummariserPrice }>;
+
+/** The summariser's token prices as multiples of the main model's input token price. */
+export interface SummariserPrice {
+  input: number;
+  output: number;
+}
 
 export interface SummaryRequest {
   sessionId: string;
@@ -20,6 +26,10 @@ export interface SummaryRequest {
   previous?: string;
   /** The most tokens the summary may take. */
   maxTokens: number;
+  /** What the user asked the summary to keep in full (Hermes' `/compress <topic>`). */
+  focus?: string;
+  /** Notes a memory provider handed over for the summary (Hermes' `memory_context`). */
+  notes?: string;
 }
 
 export type SummaryResult =
@@ -36,6 +46,8 @@ export type SummaryResult =
       tokensOut: number;
       /** Secrets replaced before the call and in the answer. */
       redactions: number;
+      /** What the model that answered costs, when the host knows (its price table). */
+      price?: SummariserPrice;
     }
   | {
       ok: false;

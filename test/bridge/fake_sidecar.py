@@ -3,7 +3,8 @@
 Job: speak protocol v1 like the contract says (edits for long tool results, base + append with
 resync, one conversation shared by pre_llm_call and pre_model_call, model-call views answered as
 deltas against the host's view, replace on long post_tool_call results, an llm.complete round trip
-on hmc_control action=ask), and on request hang (`--hang METHOD`), die (`--die-on METHOD`), stop reading its stdin after hello
+on hmc_control action=ask; for a host whose hello lists `tool_calls`, pre_model_call clears long
+arguments of every assistant message's calls but the last one's), and on request hang (`--hang METHOD`), die (`--die-on METHOD`), stop reading its stdin after hello
 (`--deaf`), or refuse
 lines over `--max-line N` bytes the way a framing limit does (an answer with `id: null`, the limit
 told in `hello` as `max_line_bytes`); `--no-model-call` leaves the capability out; `--schema FILE`
@@ -32,7 +33,8 @@ if "--started-line" in args:
     sys.stderr.write("hmc sidecar: started (node fake, state dir /nowhere)\n")
     sys.stderr.flush()
 held = {}
-views = {}  # session -> (view id, {index: content})
+views = {}  # session -> (view id, {index: entry})
+host_caps = []
 LOG = os.environ.get("HMC_FAKE_LOG")
 
 
@@ -43,6 +45,19 @@ def send(record):
 
 def compressed(text):
     return "[compressed %d]" % len(text)
+
+
+def cleared_calls(msgs):
+    """index -> the message's calls with long arguments replaced, for every assistant message with
+    calls but the last (the current step)."""
+    steps = [i for i, m in enumerate(msgs) if m.get("role") == "assistant" and m.get("tool_calls")]
+    out = {}
+    for i in steps[:-1]:
+        calls = msgs[i]["tool_calls"]
+        if any(len(c["function"]["arguments"]) > LONG for c in calls):
+            out[i] = [dict(c, function=dict(c["function"], arguments=json.dumps({"cleared": len(c["function"]["arguments"])})))
+                      if len(c["function"]["arguments"]) > LONG else c for c in calls]
+    return out
 
 
 def handle(req):
@@ -57,6 +72,7 @@ def handle(req):
         sys.exit(1)
     if method == "hello":
         time.sleep(slow_hello)
+        host_caps[:] = params.get("capabilities") or []
         caps = ["append"] + ([] if "--no-model-call" in args else ["model_call"])
         hello = {"version": "fake", "protocol": 1, "capabilities": caps}
         if host_config is not None:
@@ -82,13 +98,17 @@ def handle(req):
                  if m.get("role") == "tool" and isinstance(m.get("content"), str) and len(m["content"]) > LONG}
         if method == "pre_llm_call":
             return {"edits": [{"index": i, "content": c} for i, c in sorted(edits.items())], "context": "hmc: %d edits" % len(edits)}
+        entries = {i: {"index": i, "content": c} for i, c in edits.items()}
+        if "tool_calls" in host_caps:
+            for i, calls in cleared_calls(msgs).items():
+                entries.setdefault(i, {"index": i})["tool_calls"] = calls
         last = views.get(sid)
         vid = (last[0] if last else 0) + 1
-        views[sid] = (vid, edits)
+        views[sid] = (vid, entries)
         if last and params.get("view") == last[0] and last[0] > 0:
-            changed = [{"index": i, "content": c} for i, c in sorted(edits.items()) if last[1].get(i) != c]
-            return {"edits": changed, "view": vid, "since": last[0], "removed": sorted(set(last[1]) - set(edits))}
-        return {"edits": [{"index": i, "content": c} for i, c in sorted(edits.items())], "view": vid}
+            changed = [e for i, e in sorted(entries.items()) if last[1].get(i) != e]
+            return {"edits": changed, "view": vid, "since": last[0], "removed": sorted(set(last[1]) - set(entries))}
+        return {"edits": [e for _, e in sorted(entries.items())], "view": vid}
     if method == "hmc_control":
         if (params.get("args") or {}).get("action") == "ask":
             send({"id": "h1", "method": "llm.complete", "params": {"messages": [{"role": "user", "content": "sum"}], "max_tokens": 7}})

@@ -146,13 +146,14 @@ class Sandbox:
     """One Hermes install in a throwaway HERMES_HOME, talking to a scripted model server."""
 
     def __init__(self, case, install, script, files, hmc_config=None, root=None, hmc=True, context_length=131072,
-                 compression=None, toolsets="file,terminal,hmc_tools", real_usage=False, shape=W.CHAT):
+                 compression=None, toolsets="file,terminal,hmc_tools", real_usage=False, shape=W.CHAT, hermes_config=""):
         """`root`: a folder to build the sandbox in and keep (scripts/real-session.py), else a
         temporary one removed when the test ends. `hmc` False: the plugin is installed but not
         enabled (Hermes as it runs without HMC). `compression`: Hermes' own compressor off (None)
         or on with these `compression:` keys. `real_usage`: the model server reports a request's
         size as its prompt tokens, as a provider does. `shape`: the request shape Hermes sends
-        (wire_shapes.CHAT, ANTHROPIC or RESPONSES; MODEL_CONFIG)."""
+        (wire_shapes.CHAT, ANTHROPIC or RESPONSES; MODEL_CONFIG). `hermes_config`: more YAML for
+        Hermes' config.yaml (e.g. `context:` with `engine: hmc`)."""
         self.install = install
         self.shape = shape
         self.toolsets = toolsets
@@ -172,7 +173,7 @@ class Sandbox:
         compression = "\n".join("  %s: %s" % kv for kv in dict({"enabled": "true"}, **compression).items()) if compression is not None else "  enabled: false"
         (self.home / "config.yaml").write_text(
             MODEL_CONFIG[shape].format(model=SHAPE_MODEL[shape], port=self.server.port, context_length=context_length)
-            + HOME_CONFIG.format(plugins="hmc" if hmc else "", compression=compression))
+            + HOME_CONFIG.format(plugins="hmc" if hmc else "", compression=compression) + hermes_config)
         self.state = self.home / "hmc_state"
         proxy = "http://127.0.0.1:%d" % self.server.port
         self.env = {"PATH": os.environ["PATH"], "HOME": str(user_home), "HERMES_HOME": str(self.home), "LANG": "C.UTF-8",
@@ -199,8 +200,9 @@ class Sandbox:
         sid = next((line.split("session_id:", 1)[1].strip() for line in err.splitlines() if "session_id:" in line), session)
         return proc.returncode, out, err, sid
 
-    def interactive(self):
-        return Interactive(self)
+    def interactive(self, *extra):
+        """`hermes chat` in a pseudo-terminal; `extra` goes on its command line (`"--resume", ID`)."""
+        return Interactive(self, extra)
 
     # -- what Hermes and HMC left behind ---------------------------------------------------------
     def stored_tools(self, session):
@@ -215,6 +217,16 @@ class Sandbox:
         """HMC's saved picture of a session (state dir `sessions/<id>.json`)."""
         name = re.sub(r"[^A-Za-z0-9._-]", "_", session)
         return json.loads((self.state / "sessions" / (name + ".json")).read_text())
+
+    def analytics_session(self, session):
+        """The session's row in HMC's analytics.db (a dict), or None."""
+        db = sqlite3.connect(self.state / "analytics.db")
+        try:
+            db.row_factory = sqlite3.Row
+            row = db.execute("SELECT * FROM sessions WHERE id=?", (session,)).fetchone()
+        finally:
+            db.close()
+        return dict(row) if row else None
 
     def events(self, session, kind=None):
         """HMC's events of a session (`session` None: of every session), oldest first."""
@@ -233,14 +245,14 @@ class Sandbox:
 class Interactive:
     """`hermes chat` as a person runs it, through a pseudo-terminal."""
 
-    def __init__(self, box):
+    def __init__(self, box, extra=()):
         self.box = box
         self.buf = b""
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: Hermes in the sandbox
             try:
                 os.chdir(box.work)
-                os.execve(box.install["hermes"], box.argv(), dict(box.env, TERM="xterm", COLUMNS="120", LINES="40"))
+                os.execve(box.install["hermes"], box.argv(*extra), dict(box.env, TERM="xterm", COLUMNS="120", LINES="40"))
             finally:
                 os._exit(127)
 
@@ -323,7 +335,7 @@ def wire_tokens(requests):
     """The input tokens of each request body, by the engine's own rule (`requestTokens`, o200k)."""
     script = ("import('%s').then((t) => { let s = ''; process.stdin.on('data', (c) => (s += c));"
               " process.stdin.on('end', () => process.stdout.write(JSON.stringify(JSON.parse(s).map((r) => t.requestTokens(r))))); })"
-              % (REPO / "dist" / "engine" / "tokens.js").as_uri())
+              % (REPO / "dist" / "core" / "tokens.js").as_uri())
     out = subprocess.run([shutil.which("node"), "-e", script], input=json.dumps(requests), capture_output=True, text=True, timeout=120)
     if out.returncode != 0:
         raise AssertionError("tokenizing the wire failed: " + out.stderr[-2000:])

@@ -5,7 +5,8 @@ messages (`POST /v1/messages`) and OpenAI Responses (`POST /v1/responses`), stre
 Job: answer each request from a script keyed by the turn's user text, read from the request's
 shape-neutral view: the n-th model call after that user message (n = assistant messages with tool
 calls since it) makes the n-th step's tool call (a step may also be a list of calls: a parallel
-batch), then a final answer. Requests without tools are auxiliary calls, told apart by their
+batch, or a function of the request's messages that answers a call or a final text), then a final
+answer. Requests without tools are auxiliary calls, told apart by their
 prompt: HMC's layer-1 summariser (a handoff note, templated from the files and commands the
 request names), Hermes' own compressor (a templated checkpoint summary), anything else (title
 generation) a plain answer. The answer goes back in the request's shape.
@@ -168,11 +169,14 @@ class ModelServer:
             self.on_request(user, step)
         steps = next((c for marker, c in self.script.items() if marker in user), []) if kind == AGENT else []
         planned = steps[step] if step < len(steps) else []
-        calls = planned if isinstance(planned, list) else [planned]
+        if callable(planned):  # a step that reads the request: it answers a call, or a final text
+            planned = planned(seen["messages"])
+        final = planned if isinstance(planned, str) else None
+        calls = [] if final is not None else planned if isinstance(planned, list) else [planned]
         with self._lock:
             calls = [("%s%d" % (_ID_PREFIX[shape], next(self._ids)), name, args) for name, args in calls]
         text = (handoff_note(seen["messages"]) if kind == HMC_SUMMARY else checkpoint_summary(seen["messages"])
-                if kind == HERMES_SUMMARY else "All done.")
+                if kind == HERMES_SUMMARY else final or "All done.")
         return ({"text": None if calls else text, "calls": calls},
                 {"prompt": prompt, "completion": 5, "cache_read": read, "cache_write": write})
 

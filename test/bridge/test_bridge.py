@@ -7,11 +7,12 @@ import os
 import stat
 import sys
 import time
+import types
 import unittest
 
 from harness import REPO, BridgeCase, fake_sidecar_command, needs_build, needs_node
 from fake_host import FakeCtx, FakeHermes
-from scenario import TURNS
+from scenario import PASS, SOURCE, TURNS
 
 
 def reference_run():
@@ -175,6 +176,57 @@ class BridgeTests(BridgeCase):
         assert "messages" in [keys for method, keys in seen if method == "pre_model_call"][-1]
 
 
+    def test_tool_calls_edits_shorten_arguments_in_the_request_only(self):
+        # Input clearing: an answered write's arguments go out short; what Hermes keeps and stores is raw.
+        for middleware in (True, False):  # 0.19 llm_request middleware; 0.16 pre_api_request (shallow copies)
+            if not middleware:
+                self.hermes_cli.middleware.VALID_MIDDLEWARE = {"tool_request"}
+            ctx = FakeCtx()
+            _, bridge = self.load_bridge(ctx, HMC_SIDECAR_COMMAND=fake_sidecar_command())
+            assert "tool_calls" in bridge.sidecar.hello_params["capabilities"]
+            turn = [("write_file", {"path": "mod.py", "content": SOURCE}, json.dumps({"bytes_written": len(SOURCE)})),
+                    ("terminal", {"command": "pytest -q"}, PASS), ("terminal", {"command": "pytest -q"}, PASS)]
+            reference = FakeHermes(None)
+            reference.run_turn("write mod.py", turn)
+            host = FakeHermes(ctx)
+            host.run_turn("write mod.py", turn)
+            sent = [m for m in host.requests[2]["messages"] if m.get("tool_calls")]
+            assert json.loads(sent[0]["tool_calls"][0]["function"]["arguments"]) == {"cleared": len(json.dumps({"path": "mod.py", "content": SOURCE}))}
+            assert sent[0]["tool_calls"][0]["id"] == "call_1" and sent[0]["tool_calls"][0]["function"]["name"] == "write_file"
+            assert json.loads(sent[1]["tool_calls"][0]["function"]["arguments"]) == {"command": "pytest -q"}  # the current step: whole
+            assert host.requests[1]["messages"][2]["tool_calls"][0]["function"]["arguments"] == json.dumps({"path": "mod.py", "content": SOURCE})
+            assert host.history == reference.history and host.stored == reference.stored
+            assert json.dumps(host.history) == json.dumps(reference.history)
+            assert self.hmc_logs() == []
+
+    def test_a_tool_calls_edit_that_changes_a_call_is_not_applied(self):
+        ctx = FakeCtx()
+        mod, bridge = self.load_bridge(ctx, HMC_SIDECAR_COMMAND=fake_sidecar_command())
+        views = mod.hmc_bridge.views
+        sess = bridge._session("s")
+        msg = {"role": "assistant", "content": "", "tool_calls": [{"id": "a", "type": "function", "function": {"name": "write_file", "arguments": "{}"}}]}
+        calls = msg["tool_calls"]
+        sess.held = [("assistant", "")]
+        sess.calls = {0: [("b", "function", "write_file", '{"x":1}')]}  # another id: refused
+        assert views.apply_view(sess, [msg], 0) is False and msg["tool_calls"] is calls
+        sess.calls = {0: [("a", "function", "write_file", '{"x":1}')]}
+        assert views.apply_view(sess, [msg], 0) is True
+        assert msg["tool_calls"] is not calls and calls[0]["function"]["arguments"] == "{}"  # a new list; the old one untouched
+        assert msg["tool_calls"][0]["function"]["arguments"] == '{"x":1}'
+
+    def test_a_delta_entry_replaces_the_whole_entry_of_its_index(self):
+        mod, _ = self.load_bridge(FakeCtx(), HMC_SIDECAR_COMMAND=fake_sidecar_command())
+        views = mod.hmc_bridge.views
+        sess = views.Session()
+        call = {"id": "a", "type": "function", "function": {"name": "t", "arguments": "{}"}}
+        views.take_view(sess, {"edits": [{"index": 1, "content": "x", "tool_calls": [call]}, {"index": 2, "content": "y"}], "view": 1}, 5, 0)
+        assert sess.view == {1: "x", 2: "y"} and sess.calls == {1: [("a", "function", "t", "{}")]}
+        views.take_view(sess, {"edits": [{"index": 1, "tool_calls": [call]}], "view": 2, "since": 1, "removed": [2]}, 5, 1)
+        assert sess.view == {} and 1 in sess.calls
+        views.take_view(sess, {"edits": [{"index": 3, "tool_calls": [{"id": "b", "function": {"name": "t"}}]}], "view": 3}, 5, 0)
+        assert sess.view == {} and sess.calls == {}  # not a delta, and a malformed tool_calls is left out
+
+
     def test_responses_shaped_requests_are_left_alone(self):
         ctx = FakeCtx()
         _, bridge = self.load_bridge(ctx, HMC_SIDECAR_COMMAND=fake_sidecar_command())
@@ -221,6 +273,34 @@ class BridgeTests(BridgeCase):
         bridge.sidecar.call = lambda method, params, timeout=None: seen.append(params) or real(method, params, timeout)
         ctx.commands["hmc"]("status")
         assert seen[-1]["session_id"] == "new"
+
+    def test_hmc_after_a_restart_is_about_the_session_hermes_cli_resumed(self):
+        # Issue 17, finding 2: `hermes chat --resume ID`, then /hmc before any message. No hook has
+        # run yet; Hermes' CLI (its plugin manager's `_cli_ref`) already holds the resumed id.
+        ctx = FakeCtx()
+        _, bridge = self.load_bridge(ctx, HMC_SIDECAR_COMMAND=fake_sidecar_command())
+        seen = []
+        real = bridge.sidecar.call
+        bridge.sidecar.call = lambda method, params, timeout=None: seen.append((method, params)) or real(method, params, timeout)
+        cli = types.SimpleNamespace(session_id="resumed-1", agent=None)
+        manager = types.SimpleNamespace(_cli_ref=cli)
+        self.hermes_cli.plugins.get_plugin_manager = lambda: manager
+        ctx.commands["hmc"]("status")
+        bridge.hmc_control({"action": "stats"})  # a call without a session id (a plugin's dispatch_tool)
+        assert [p["session_id"] for _, p in seen] == ["resumed-1", "resumed-1"]
+        # Once the agent is built its id is the one hooks use (a compression may have moved it on).
+        cli.agent = types.SimpleNamespace(session_id="moved-on")
+        ctx.commands["hmc"]("status")
+        assert seen[-1][1]["session_id"] == "moved-on"
+        # Outside the CLI (gateway, -q) there is no reference: the last session a hook named.
+        manager._cli_ref = None
+        FakeHermes(ctx, "hooked").run_turn(*TURNS[0])
+        ctx.commands["hmc"]("status")
+        assert seen[-1][1]["session_id"] == "hooked"
+        # A Hermes whose plugin manager cannot be asked fails open to the same.
+        self.hermes_cli.plugins.get_plugin_manager = lambda: (_ for _ in ()).throw(RuntimeError("no manager"))
+        ctx.commands["hmc"]("status")
+        assert seen[-1][1]["session_id"] == "hooked"
 
 
     def test_sidecar_killed_mid_turn_changes_nothing_and_restarts_later(self):
@@ -381,6 +461,8 @@ class BridgeTests(BridgeCase):
                 run(args)
         assert name == "hmc" and exited.exception.code == 3
         assert call.call_args[0][0][1:] == [str(REPO / "bin" / "hmc.js"), "dashboard", "status", "--state-dir", str(self.tmp)]
+        # Its hints then name `hermes hmc …`, the command line the user has (issue 17, finding 5).
+        assert call.call_args[1]["env"]["HMC_INVOKED_AS"] == "hermes hmc"
         # Without Node: no hook, tool or command, but `hermes hmc` explains.
         empty = self.tmp / "empty-bin"
         empty.mkdir()
@@ -413,12 +495,30 @@ class BridgeTests(BridgeCase):
         assert exited.exception.code == 3  # `hmc dashboard status`: not running
 
     def test_skill_is_copied_only_when_missing(self):
-        target = self.home / "skills" / "hmc" / "SKILL.md"
+        target = self.home / "skills" / "hmc-guide" / "SKILL.md"
         self.load_bridge(FakeCtx(), HMC_SIDECAR_COMMAND=fake_sidecar_command())
-        assert target.read_text().startswith("---\nname: hmc")
+        # Not named hmc: Hermes makes a skill a slash command of its name, beside the plugin's /hmc.
+        assert target.read_text().startswith("---\nname: hmc-guide\n")
         target.write_text("my edits")
         self.load_bridge(FakeCtx(), HMC_SIDECAR_COMMAND=fake_sidecar_command())
         assert target.read_text() == "my edits"
+
+    def test_skill_installed_as_hmc_by_an_earlier_version_moves_to_its_new_name(self):
+        old = self.home / "skills" / "hmc" / "SKILL.md"
+        old.parent.mkdir(parents=True)
+        mine = (REPO / "skills" / "hmc" / "SKILL.md").read_text().replace("name: hmc-guide\n", "name: hmc\n") + "\nmy note\n"
+        old.write_text(mine)
+        self.load_bridge(FakeCtx(), HMC_SIDECAR_COMMAND=fake_sidecar_command())
+        moved = (self.home / "skills" / "hmc-guide" / "SKILL.md").read_text()
+        assert moved.startswith("---\nname: hmc-guide\n") and moved.endswith("my note\n")
+        assert not old.parent.exists()
+        # A user's own skill that happens to be called hmc is not ours: left alone.
+        other = self.home / "skills" / "hmc" / "SKILL.md"
+        other.parent.mkdir(parents=True)
+        other.write_text("---\nname: hmc\ndescription: my own\n---\n")
+        (self.home / "skills" / "hmc-guide" / "SKILL.md").unlink()
+        self.load_bridge(FakeCtx(), HMC_SIDECAR_COMMAND=fake_sidecar_command())
+        assert other.read_text().endswith("my own\n---\n")
 
 
     # -- against the real sidecar (needs `npm run build`) --------------------------------------------
@@ -502,6 +602,34 @@ class BridgeTests(BridgeCase):
         off.pre_llm_call(session_id="s", conversation_history=[{"role": "user", "content": "hi"}], model="m")
         assert off.compression_threshold is None and off.context_length is None
         assert ("pre_llm_call", sorted(["session_id", "messages", "model"])) in seen
+
+    def test_a_summary_is_priced_from_hermes_own_price_table_when_it_knows_both_models(self):
+        import types
+        from decimal import Decimal
+        from unittest import mock
+
+        mod, bridge = self.load_bridge(FakeCtx(), HMC_SIDECAR_COMMAND=fake_sidecar_command())
+        table = {"big": (Decimal("3"), Decimal("15")), "aux-model": (Decimal("0.8"), Decimal("4")), "free": (Decimal("0"), Decimal("0"))}
+
+        def get_pricing_entry(model, provider=None, base_url=None, api_key=None):
+            if model not in table:
+                return None
+            return types.SimpleNamespace(input_cost_per_million=table[model][0], output_cost_per_million=table[model][1])
+
+        pricing = types.ModuleType("agent.usage_pricing")
+        pricing.get_pricing_entry = get_pricing_entry
+        with mock.patch.dict(sys.modules, {"agent": types.ModuleType("agent"), "agent.usage_pricing": pricing}):
+            price = mod.hmc_bridge.hermes.summariser_price
+            assert price(("big", "anthropic", None), "aux-model", "anthropic") == {"input": 0.8 / 3, "output": 4 / 3}
+            assert price(("big", "anthropic", None), "", None) == {"input": 1.0, "output": 5.0}  # no model named: the main one
+            assert price(("big", "anthropic", None), "unknown-model", "x") is None
+            assert price(("free", "local", None), "aux-model", None) is None  # a free main model: no multiple
+            assert price(None, "aux-model", None) is None  # no model call seen yet
+            # Through llm.complete: the answer carries the price once a model call named the main model.
+            assert "price" not in bridge.host_request("llm.complete", {"messages": [{"role": "user", "content": "x"}], "max_tokens": 5})
+            bridge.main_model = ("big", "anthropic", None)
+            answer = bridge.host_request("llm.complete", {"messages": [{"role": "user", "content": "x"}], "max_tokens": 5})
+            assert answer["price"] == {"input": 0.8 / 3, "output": 4 / 3} and answer["model"] == "aux-model"
 
     def test_a_hello_without_host_figures_sends_none_and_odd_figures_are_ignored(self):
         for figures in (None, {"context_length": "131072", "compression_threshold": True}, {"context_length": -1, "compression_threshold": 0}):

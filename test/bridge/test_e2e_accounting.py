@@ -79,9 +79,11 @@ class AccountingAgainstTheWire(unittest.TestCase):
                 self.assertTrue(session, hermes.text()[-2000:])
                 figures = self.check(box, session, "one interactive process")
                 self.assertIn("saved: %s" % _short(figures["saved"]), status)
-                # /quit finalizes with session_id=None in Hermes' CLI: the session has ended.
-                self.assertIsNotNone(box.hmc_session(session)["ended_at"])
-                self.assertTrue(box.events(session, "session_end"), "the session must end when the user quits")
+                # /quit finalizes (reason "shutdown") as the process exits: the session is idle, to
+                # be resumed, not ended (issue 17, finding 4).
+                self.assertIsNone(box.hmc_session(session)["ended_at"])
+                self.assertEqual(len(box.events(session, "session_idle")), 1, "one session_idle when the user quits")
+                self.assertEqual(box.events(session, "session_end"), [], "quitting is not the session's end")
 
     def check(self, box, session, mode):
         requests = [r["body"] for r in box.server.requests if r["body"].get("tools")]

@@ -86,7 +86,7 @@ describe.skipIf(!HAS_CHROMIUM)('CSV downloads in Chromium', () => {
     expect(name).toMatch(/^hmc-sessions-\d{4}-\d{2}-\d{2}\.csv$/);
     expect(csv.bom).toEqual([0xef, 0xbb, 0xbf]);
     const [header, ...rows] = csv.records;
-    expect(header).toEqual(['session_id', 'started_at', 'project_path', 'model', 'turns', 'tool_calls', 'input_tokens', 'saved_tokens', 'savings_pct', 'live']);
+    expect(header).toEqual(['session_id', 'started_at', 'project_path', 'model', 'turns', 'tool_calls', 'input_tokens', 'saved_tokens', 'savings_pct', 'live', 'state']);
     expect(rows).toHaveLength(15);
     const shown = await bodyRows(table.locator('table'));
     expect(shown).toHaveLength(10);

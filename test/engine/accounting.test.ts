@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/engine/engine.js';
-import type { Edit } from '../../src/core/host-api.js';
+import type { ModelCallEdit } from '../../src/core/host-api.js';
 import { requestTokens } from '../../src/core/tokens.js';
 import type { Message } from '../../src/core/message.js';
 import type { TurnEvent } from '../../src/events/types.js';
@@ -33,9 +33,12 @@ function newEngine(sink = new RecordingSink(), stateDir: string | null = null): 
 }
 
 /** A request as a host sends it: the system prompt, then the messages with the view applied. */
-function request(messages: readonly Message[], edits: readonly Edit[]): { messages: Message[]; tools: unknown[] } {
+function request(messages: readonly Message[], edits: readonly ModelCallEdit[]): { messages: Message[]; tools: unknown[] } {
   const view = messages.map((m) => ({ ...m }));
-  for (const e of edits) (view[e.index] as Message).content = e.content;
+  for (const e of edits) {
+    if (e.content !== undefined) (view[e.index] as Message).content = e.content;
+    if (e.tool_calls !== undefined) (view[e.index] as Message).tool_calls = e.tool_calls;
+  }
   return { messages: [{ role: 'system', content: SYSTEM }, ...view], tools: TOOLS };
 }
 
@@ -225,13 +228,14 @@ describe('model calls counted when sent', () => {
 });
 
 describe('the end of a session', () => {
-  it('regression: finalize without a session id (Hermes CLI exit) ends every session the process touched', () => {
+  it('regression: finalize without a session id (Hermes CLI exit) lets go of every session the process touched, idle', () => {
     const sink = new RecordingSink();
     const e = newEngine(sink);
     runTurns(e, 'A', [], [[{ kind: 'log', lines: 100, error: false }]], 1);
     runTurns(e, 'B', [], [[{ kind: 'log', lines: 100, error: false }]], 1);
     e.onSessionFinalize({ session_id: '', reason: 'shutdown' });
-    expect(sink.events.filter((x) => x.type === 'session_end').map((x) => x.session_id).sort()).toEqual(['A', 'B']);
+    expect(sink.events.filter((x) => x.type === 'session_idle').map((x) => x.session_id).sort()).toEqual(['A', 'B']);
+    expect(sink.events.filter((x) => x.type === 'session_end')).toEqual([]);
     expect(e.sessions.size).toBe(0);
   });
 });
@@ -249,6 +253,10 @@ describe('/hmc status', () => {
     const text = await fresh.command({ session_id: '', raw_args: 'status' });
     expect(text).toContain('no model call in this session yet');
     expect(text).not.toMatch(/saved: [1-9]/);
+    // Hermes' CLI names its brand-new session before the first message (issue 17, finding 2): nothing held or saved yet.
+    expect(await fresh.command({ session_id: 'BRAND-NEW', raw_args: 'status' })).toContain('no model call in this session yet');
+    // …and a resumed one: its saved figures at once.
+    expect(await fresh.command({ session_id: 'OLD', raw_args: 'status' })).toMatch(/saved: [1-9]/);
   });
 });
 
@@ -259,7 +267,7 @@ describe('pre_model_call views', () => {
         const e = newEngine();
         const twin = newEngine();
         const history: Message[] = [];
-        const held = new Map<number, string>();
+        const held = new Map<number, string | undefined>();
         let view = 0;
         turns.forEach((steps, t) => {
           history.push(user(`turn ${t}`));

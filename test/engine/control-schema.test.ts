@@ -2,9 +2,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CONTROL_HELP } from '../../src/engine/control.js';
 import { CONTROL_TOOL_SCHEMA, MODEL_ACTIONS } from '../../src/engine/control-schema.js';
+import { PERIODS, SCOPES } from '../../src/store/action.js';
 import { engine } from '../helpers/conversation.js';
 
 const BUILT_SCHEMA = new URL('../../dist/hmc_control.schema.json', import.meta.url);
+const README = new URL('../../README.md', import.meta.url);
+
+/** The `period=a|b|…` lists a text names (in a Markdown table the bars are escaped: `a\\|b`). */
+const periodLists = (text: string): string[][] => [...text.matchAll(/period=([a-z]+(?:\\?\|[a-z]+)+)/g)].map((m) => (m[1] ?? '').split(/\\?\|/));
 
 describe('the hmc_control tool schema', () => {
   it('offers exactly the actions control answers, help and config aside (they are for people)', () => {
@@ -14,6 +19,19 @@ describe('the hmc_control tool schema', () => {
       expect(CONTROL_TOOL_SCHEMA.parameters.properties.action?.description).toContain(action);
       expect(CONTROL_TOOL_SCHEMA.description).toContain(action);
     }
+  });
+
+  it('offers the analytics periods the action takes, as /hmc help and the README list them (issue 17, finding 5)', async () => {
+    // Before: the schema offered all|day|month|recent|project; the action, help and README also tool|strategy.
+    const schemaPeriods = CONTROL_TOOL_SCHEMA.parameters.properties.period?.description ?? '';
+    for (const p of PERIODS) expect(schemaPeriods).toContain(p);
+    expect(periodLists(CONTROL_TOOL_SCHEMA.description)).toEqual([[...PERIODS]]);
+    expect(periodLists(CONTROL_HELP.analytics)).toEqual([[...PERIODS]]);
+    expect(CONTROL_HELP.analytics).toContain(`scope=${SCOPES.join('|')}`);
+    expect(await engine().command({ session_id: '', raw_args: 'help' })).toContain(`period=${PERIODS.join('|')}`);
+    const readme = readFileSync(README, 'utf8');
+    expect(periodLists(readme).length).toBeGreaterThan(0);
+    for (const list of periodLists(readme)) expect(list).toEqual([...PERIODS]);
   });
 
   it('requires an action and describes every parameter', () => {

@@ -49,6 +49,7 @@ describe('layer 1 with the real session index', () => {
       k.strategies.clearing.enabled = false;
       k.background_compression.protect_recent_calls = 5;
       k.background_compression.cooldown_calls = 3;
+      k.background_compression.min_return = 0;
     });
     const e = new Engine({ config: () => c, stateDir: dir, sink: NULL_SINK, recorder: null, log: () => {}, autoSettle: false, summariser: () => new CountingSummariser(), phases: index });
     const messages: Message[] = [{ role: 'system', content: 'You are a coding agent.' }, user('fix the widget build')];

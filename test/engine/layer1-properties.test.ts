@@ -68,6 +68,11 @@ describe('layer 1 on random conversations', () => {
             x.background_compression.protect_recent_turns = k.turns;
             x.background_compression.protect_recent_calls = k.calls;
             x.background_compression.cooldown_calls = 1;
+            x.background_compression.min_return = 0;
+            // The echo's notes are short: a short limit lets the price rule expect short ones too, and
+            // a low share lets small ranges through (this is about the mechanics, whatever pays).
+            x.background_compression.max_summary_tokens = 200;
+            x.background_compression.min_savings = 0.1;
           });
           const e = new Engine({ config: () => c, stateDir: null, sink: NULL_SINK, recorder: null, log: () => {}, autoSettle: false, summariser: () => new Echo(k.failEvery) });
           const host = new InProcessHost(e);

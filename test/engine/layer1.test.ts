@@ -55,6 +55,8 @@ function l1config(patch: (c: HmcConfig) => void = () => {}): HmcConfig {
     c.strategies.clearing.enabled = false;
     c.background_compression.protect_recent_calls = 5;
     c.background_compression.cooldown_calls = 3;
+    // The mechanics, whatever a summary costs (its price rule has tests of its own).
+    c.background_compression.min_return = 0;
     patch(c);
   });
 }
@@ -96,7 +98,7 @@ describe('layer 1', () => {
     expect(session?.phases.length).toBe(1);
     const phase = session?.phases[0];
     expect(phase?.from).toBe(2);
-    // The request carried the raw messages of the range, tool outputs whole.
+    // The request carried the range as the model is sent it (here, nothing of it was shortened).
     expect(summariser.requests[0]?.messages[1]?.content).toBe(PAGE(0));
     // What the model is sent for the range: the summary first, then stubs; the task untouched.
     const view = e.preModelCall({ session_id: 'L1', messages: loop(30), context_length: 60_000 }).edits;
@@ -104,6 +106,76 @@ describe('layer 1', () => {
     expect(first).toMatch(/^\[Summary of earlier work \(phase 1; its exact messages: hmc_control action=recall id=r[0-9a-f]{10}\)\]\n## Goal/);
     expect(view.some((x) => x.index === 1)).toBe(false);
     expect(view.filter((x) => x.content === '[summarised]').length).toBeGreaterThan(4);
+  });
+
+  it('reads the range as the model is sent it (cleared outputs as their markers), and of an extended phase only what came after its note', async () => {
+    const summariser = new ListingSummariser();
+    // Clearing keeps the context between a quarter and a third of the window; layer 1 fires above a tenth.
+    const e = make(
+      l1config((c) => {
+        c.strategies.clearing.enabled = true;
+        c.strategies.clearing.trigger_percent = 0.3;
+        c.strategies.clearing.target_percent = 0.25;
+        c.background_compression.host_threshold = 0.15;
+      }),
+      summariser,
+    );
+    const { problems } = await drive(e, loop(60), { window: 60_000 });
+    expect(problems).toEqual([]);
+    const outputs = summariser.requests.flatMap((r) => r.messages.filter((m) => m.role === 'tool').map((m) => String(m.content)));
+    expect(outputs.some((o) => o.includes('cleared to save context'))).toBe(true);
+    const update = summariser.requests.find((r) => r.previous !== undefined);
+    expect(update).toBeDefined();
+    // The update reads the note and the new messages only, not the messages the note covers.
+    const calls = (update?.messages ?? []).flatMap((m) => (m.tool_calls ?? []).map((c) => String(c.function?.arguments)));
+    expect(calls.some((a) => a.includes('"make step0"'))).toBe(false);
+  });
+
+  it('reads the calls of the range with the arguments input clearing left (a written file as its short form)', async () => {
+    const summariser = new ListingSummariser();
+    const e = make(l1config(), summariser);
+    const messages: Message[] = [{ role: 'system', content: 'You are a coding agent.' }, user('write the modules')];
+    for (let i = 0; i < 30; i++) {
+      messages.push(assistantCall(`w${i}`, 'write_file', { path: `src/mod${i}.ts`, content: `export const v${i} = ${i};\n${'// filler line of the module\n'.repeat(60)}` }), toolResult(`w${i}`, 'write_file', JSON.stringify({ bytes_written: 1900 })));
+      messages.push(assistantCall(`c${i}`, 'terminal', { command: `make step${i}` }), toolResult(`c${i}`, 'terminal', PAGE(i)));
+    }
+    const { problems } = await drive(e, messages, { window: 60_000 });
+    expect(problems).toEqual([]);
+    const args = summariser.requests.flatMap((r) => r.messages.flatMap((m) => (m.tool_calls ?? []).filter((c) => c.function?.name === 'write_file').map((c) => String(c.function?.arguments))));
+    expect(args.length).toBeGreaterThan(0);
+    // Written files the model is no longer sent whole are read short, as the model is sent them.
+    expect(args.some((a) => !a.includes('filler line of the module'))).toBe(true);
+  });
+
+  it('asks for a summary only when it pays for the summariser at its price', async () => {
+    const dear = new ListingSummariser();
+    const declining = make(l1config((c) => ((c.background_compression.min_return = 2), (c.background_compression.summariser_price = { input: 500, output: 2000 }))), dear);
+    const { session } = await drive(declining, loop(30), { window: 60_000 });
+    expect(dear.requests).toEqual([]);
+    expect(declining.layer1.stats(session as NonNullable<typeof session>).declined).toBeGreaterThan(0);
+    const cheap = new ListingSummariser();
+    await drive(make(l1config((c) => ((c.background_compression.min_return = 2), (c.background_compression.summariser_price = { input: 0.1, output: 0.4 }))), cheap), loop(30), { window: 60_000 });
+    expect(cheap.requests.length).toBeGreaterThan(0);
+  });
+
+  it("prices later requests at the price the host states for its auxiliary model", async () => {
+    const cheap = (c: HmcConfig): void => {
+      c.background_compression.min_return = 2;
+      c.background_compression.summariser_price = { input: 0.1, output: 0.4 };
+    };
+    const free = new ListingSummariser();
+    await drive(make(l1config(cheap), free), loop(60), { window: 60_000 });
+    expect(free.requests.length).toBeGreaterThan(1);
+    // The same, but the host says its model costs a hundred times the main model's input.
+    class Dear extends ListingSummariser {
+      override async summarise(request: SummaryRequest): Promise<SummaryResult> {
+        const result = await super.summarise(request);
+        return result.ok ? { ...result, price: { input: 100, output: 400 } } : result;
+      }
+    }
+    const dear = new Dear();
+    await drive(make(l1config(cheap), dear), loop(60), { window: 60_000 });
+    expect(dear.requests.length).toBe(1);
   });
 
   it('hands each phase to the session index and announces it live', async () => {
@@ -234,9 +306,10 @@ describe('layer 1', () => {
     const dir = mkdtempSync(join(tmpdir(), 'hmc-l1-'));
     dirs.push(dir);
     const messages = loop(30);
-    // The first process may not rewrite anything already sent: the summary comes back and waits.
+    // The first process may not rewrite anything already sent before its 31st call (it ends at its
+    // 30th): the summary, asked for as that pass nears, comes back and waits.
     const first = new ListingSummariser();
-    const closed = make(l1config((c) => ((c.cache.max_breaks_per_100_calls = 0), (c.cache.first_break_after = 100_000))), first, dir);
+    const closed = make(l1config((c) => ((c.cache.max_breaks_per_100_calls = 1), (c.cache.first_break_after = 31))), first, dir);
     const { session } = await drive(closed, messages, { window: 60_000 });
     expect(first.requests.length).toBe(1);
     expect(session?.phases).toEqual([]);

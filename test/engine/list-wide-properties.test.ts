@@ -11,6 +11,7 @@ import { parseEnvelope } from '../../src/hosts/outputs/envelope.js';
 import { breakBudget, decidePass, rewritePays, expectedRemainingCalls, MIN_REMOVED_SHARE, type PassFacts, type ViewChange } from '../../src/engine/pass.js';
 import { replaySession } from '../../src/app/replay.js';
 import type { Message } from '../../src/core/message.js';
+import type { ModelCallEdit } from '../../src/core/host-api.js';
 import { NULL_SINK } from '../../src/events/types.js';
 import { config, terminal } from '../helpers/conversation.js';
 
@@ -101,7 +102,7 @@ describe('list-wide rewrites on random tool loops', () => {
           const engine = new Engine({ config: () => c, stateDir: null, sink: NULL_SINK, recorder: null, log: () => {}, autoSettle: false });
           const messages = loop(steps);
           // Every view the engine answers, checked as it is sent.
-          const views: { index: number; content: string }[][] = [];
+          const views: ModelCallEdit[][] = [];
           const original = engine.preModelCall.bind(engine);
           engine.preModelCall = (p) => {
             const r = original(p);
@@ -113,6 +114,7 @@ describe('list-wide rewrites on random tool loops', () => {
           expect(report.restore_exact).toBe(true);
           for (const edits of views) {
             for (const edit of edits) {
+              if (edit.content === undefined) continue;
               const raw = messages[edit.index]?.content as string;
               const ids = [...edit.content.matchAll(RECALL_ALL)];
               // Every recall id a marker prints gives back the exact bytes of that output.

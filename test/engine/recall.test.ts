@@ -57,6 +57,9 @@ describe('recall', () => {
     expect(await e.control({ session_id: 'S', args: { action: 'recall', id: '../../etc/passwd' } })).toMatchObject({ error: expect.stringContaining('nothing is kept') });
     expect(await e.control({ session_id: 'S', args: { action: 'recall', id: recallId('S', 'c1'), lines: 'ten' } })).toMatchObject({ error: expect.stringContaining('lines must look like') });
     expect(await e.control({ session_id: 'S', args: { action: 'recall', id: recallId('S', 'c1'), lines: '5' } })).toMatchObject({ lines: '5-5' });
+    // session= names another session: refused (never another session's data), saying how a person reads it (issue 17, finding 5).
+    expect(await e.control({ session_id: 'S', args: { action: 'recall', id: recallId('S', 'c1'), session: 'OTHER' } })).toMatchObject({ error: expect.stringMatching(/not session=OTHER; .*--session/) });
+    expect(await e.control({ session_id: 'S', args: { action: 'recall', id: recallId('S', 'c1'), session: 'S', lines: '5' } })).toMatchObject({ lines: '5-5' });
   });
 
   it('keeps copies in memory when there is no state dir, and when the disk refuses them', async () => {

@@ -52,4 +52,25 @@ describe.skipIf(!BUILT)('hmc sidecar --stdio (the built process; needs `npm run 
     expect(stderr).toContain('started');
     expect(readFileSync(join(stateDir, 'sidecar.log'), 'utf8')).toContain('stdin closed');
   });
+
+  it('sends tool_calls edits to the replay bench, which lists no capabilities, and to a host that lists them; never to one that does not', async () => {
+    const body = Array.from({ length: 60 }, (_, i) => `export const v${i} = ${i};`).join('\n');
+    const messages: unknown[] = [{ role: 'user', content: 'build' }];
+    for (let i = 0; i < 12; i++) {
+      messages.push({ role: 'assistant', content: null, tool_calls: [{ id: `w${i}`, type: 'function', function: { name: 'Write', arguments: JSON.stringify({ file_path: `src/f${i}.ts`, content: body }) } }] });
+      messages.push({ role: 'tool', tool_call_id: `w${i}`, content: 'File created' });
+    }
+    const edited = async (hello: Record<string, unknown>): Promise<unknown[]> => {
+      const lines = [
+        JSON.stringify({ id: 1, method: 'hello', params: { protocol: 1, ...hello } }),
+        JSON.stringify({ id: 2, method: 'pre_model_call', params: { session_id: 's', messages } }),
+      ];
+      const { stdout } = await runSidecar(`${lines.join('\n')}\n`);
+      const answer = stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { id: number; result?: { edits?: { tool_calls?: unknown }[] } }).find((r) => r.id === 2);
+      return (answer?.result?.edits ?? []).filter((e) => e.tool_calls !== undefined);
+    };
+    expect((await edited({ host: 'replay-bench' })).length).toBeGreaterThan(0);
+    expect((await edited({ host: 'hermes', capabilities: ['append', 'model_call', 'tool_calls'] })).length).toBeGreaterThan(0);
+    expect(await edited({ host: 'hermes', capabilities: ['append', 'model_call'] })).toEqual([]);
+  });
 });

@@ -36,13 +36,15 @@ describe('analytics action', () => {
     });
   });
 
-  it('defaults period=day to 30 days and period=month to 12 months (the original gave 10)', () => {
+  it('defaults period=day to 30 days and period=month to 12 months (the original gave 10), listing those with sessions', () => {
+    // Issue 17, finding 5: 30 rows, 29 of them zero. The window stays; empty days and months are left out.
     const day = analyticsAction(store, { period: 'day' }, ctx);
     expect(day).toMatchObject({ days: 30 });
-    expect(day.rows).toHaveLength(30);
+    expect((day.rows as { day: string }[]).map((r) => r.day)).toEqual(['2026-03-15', '2026-03-14', '2026-02-28']);
     const month = analyticsAction(store, { period: 'month', limit: 0 }, ctx);
     expect(month).toMatchObject({ months: 12 });
-    expect(month.rows).toHaveLength(12);
+    expect((month.rows as { month: string; sessions: number }[]).map((r) => [r.month, r.sessions])).toEqual([['2026-03', 2], ['2026-02', 1], ['2026-01', 1]]);
+    expect(analyticsAction(store, { period: 'day', limit: 1, now: 0 }, { ...ctx, now: Date.UTC(2026, 5, 1) })).toMatchObject({ days: 1, rows: [] });
   });
 
   it('accepts limit as a string', () => {

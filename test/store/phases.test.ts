@@ -8,7 +8,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { migrate, openStore } from '../../src/store/index.js';
+import { LATEST_VERSION, migrate, openStore } from '../../src/store/index.js';
 import { createRecorder } from '../../src/store/recorder.js';
 import { queryTerms, rankEntries } from '../../src/store/phase-search.js';
 import type { PhaseEntry } from '../../src/store/phase-types.js';
@@ -40,7 +40,7 @@ describe('the phases table', () => {
     store.close();
     expect(tables(path)).toEqual(expect.arrayContaining(['phases', 'phases_fts', 'phases_fts_added', 'phases_fts_removed', 'phases_fts_changed']));
     const db = new Database(path, { readonly: true });
-    expect(db.pragma('user_version', { simple: true })).toBe(5);
+    expect(db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION);
     db.close();
   });
 

@@ -10,7 +10,7 @@ import { defaultConfig } from '../../src/config/keys.js';
 import { compressOutput, type CompressContext } from '../../src/engine/compress.js';
 import { protectionFor } from '../../src/engine/protection.js';
 import { reportsFailure, importance } from '../../src/strategies/shared/signals.js';
-import type { HarmCase, HarmClass } from './harm/case.js';
+import { pairedLines, type HarmCase, type HarmClass } from './harm/case.js';
 import { HARM_CASES } from './harm/all.js';
 import { noise } from './harm/noise.js';
 
@@ -44,7 +44,7 @@ describe('the harm suite is well formed', () => {
   it('has at least 120 cases and names every class', () => {
     expect(HARM_CASES.length).toBeGreaterThanOrEqual(120);
     const classes = new Set<HarmClass>(HARM_CASES.map((c) => c.klass));
-    expect([...classes].sort()).toEqual(['chained', 'false-success', 'language', 'log-failure', 'prose', 'repetitive', 'search', 'test-title', 'traceback', 'warning-detail']);
+    expect([...classes].sort()).toEqual(['chained', 'false-success', 'install-warning', 'language', 'lint-message', 'log-failure', 'prose', 'repetitive', 'search', 'test-title', 'traceback', 'warning-detail']);
     expect(new Set(HARM_CASES.map((c) => c.name)).size).toBe(HARM_CASES.length);
   });
 
@@ -52,6 +52,7 @@ describe('the harm suite is well formed', () => {
     const input = visible(c.output);
     for (const fact of c.keep) expect(input).toContain(fact);
     for (const claim of c.absent ?? []) expect(input).not.toContain(claim);
+    if (c.pairs) expect(pairedLines(c.output, c.pairs).size).toBeGreaterThan(3);
   });
 
   it('filler lines report no failure and carry no importance, so the facts are the only thing to keep', () => {
@@ -86,5 +87,9 @@ describe('no harmful compression', () => {
     for (const claim of c.absent ?? []) expect(seen, `claims: ${claim}`).not.toContain(claim);
     for (const mark of c.marks ?? []) expect(seen, `no marker: ${mark}`).toContain(mark);
     if (c.shrinkTo !== undefined) expect(content.length, `did not shrink to ${c.shrinkTo}`).toBeLessThanOrEqual(Math.floor(raw.length * c.shrinkTo));
+    if (c.pairs) {
+      const kept = new Set(content.split('\n'));
+      for (const [location, message] of pairedLines(c.output, c.pairs)) if (kept.has(location)) expect(kept.has(message), `${location} kept without ${message}`).toBe(true);
+    }
   });
 });

@@ -51,6 +51,17 @@ describe('hostComplete', () => {
     expect(h.calls.waiting).toBe(0);
   });
 
+  it("takes the price the host states for the model that answered, and ignores one it cannot state", async () => {
+    const priced = host((s, calls) => calls.settle({ id: s.id, result: { text: GOOD_SUMMARY, model: 'aux-flash', price: { input: 0.1, output: 0.4 } } }));
+    const ok = await createSummariser({ complete: hostComplete(priced.hostCall), timeoutMs: 5000, log: () => {} }).summarise({ sessionId: 'S', messages: RANGE, maxTokens: 900 });
+    expect(ok).toMatchObject({ ok: true, price: { input: 0.1, output: 0.4 } });
+    for (const price of [{ input: -1, output: 1 }, { input: 1 }, { input: 'cheap', output: 2 }, { input: Infinity, output: 1 }]) {
+      const bad = host((s, calls) => calls.settle({ id: s.id, result: { text: GOOD_SUMMARY, model: 'aux-flash', price } }));
+      const result = await createSummariser({ complete: hostComplete(bad.hostCall), timeoutMs: 5000, log: () => {} }).summarise({ sessionId: 'S', messages: RANGE, maxTokens: 900 });
+      expect(result.ok && result.price).toBeFalsy();
+    }
+  });
+
   it("accepts the host's bare-string answer", async () => {
     const h = host((s, calls) => calls.settle({ id: s.id, result: GOOD_SUMMARY }));
     const result = await createSummariser({ complete: hostComplete(h.hostCall), timeoutMs: 5000, log: () => {} }).summarise({ sessionId: 'S', messages: RANGE, maxTokens: 500 });

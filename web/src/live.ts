@@ -20,7 +20,7 @@ export interface FeedState {
   sessions: SummaryResponse['sessions'];
   /** Newest first. */
   events: HmcEvent[];
-  /** Bumped when lifetime figures may have changed (a session ended, a reconnect). */
+  /** Bumped when lifetime figures may have changed (a session ended or went idle, a reconnect). */
   epoch: number;
   lastEventAt: number | null;
 }
@@ -89,7 +89,7 @@ export class LiveFeed {
       if (wasDown && !resumed) void this.loadInitial();
       else if (wasDown) void this.refreshSummary();
     });
-    for (const type of ['turn', 'tool', 'session_end', 'phase'] as const) {
+    for (const type of ['turn', 'tool', 'session_end', 'session_idle', 'phase'] as const) {
       es.addEventListener(type, (m: MessageEvent<string>) => this.onEvent(m.data));
     }
     es.onerror = () => {
@@ -111,7 +111,8 @@ export class LiveFeed {
     this.lastId = e.id;
     const events = [e, ...this.state.events].slice(0, MAX_EVENTS);
     const current = advance(this.state.current, e);
-    this.set({ events, current, lastEventAt: Date.now(), ...(e.type === 'session_end' ? { epoch: this.state.epoch + 1 } : {}) });
+    const left = e.type === 'session_end' || e.type === 'session_idle';
+    this.set({ events, current, lastEventAt: Date.now(), ...(left ? { epoch: this.state.epoch + 1 } : {}) });
     // Reconcile with the server's view (the list of sessions, series points) now and then.
     if (this.refreshTimer === undefined) {
       this.refreshTimer = window.setTimeout(() => {
@@ -126,20 +127,25 @@ export class LiveFeed {
 export function advance(cur: LiveSession | null, e: HmcEvent): LiveSession | null {
   let s: LiveSession;
   if (cur && cur.session_id === e.session_id) s = { ...cur, points: cur.points };
-  else if (e.type === 'session_end' || e.type === 'phase') return cur;
+  else if (e.type === 'session_end' || e.type === 'session_idle' || e.type === 'phase') return cur;
   else {
     s = { session_id: e.session_id, source: e.source, project_path: '', model: '', platform: '', started_at: e.time, last_seen: e.time,
-      ended: false, turns: 0, tool_calls: 0, context_tokens: 0, context_window: 0, context_percent: 0, saved: 0, by_strategy: {},
+      state: 'live', ended: false, turns: 0, tool_calls: 0, context_tokens: 0, context_window: 0, context_percent: 0, saved: 0, by_strategy: {},
       by_tool: {}, input_tokens: { raw: 0, hmc: 0 }, cache_breaks: 0, points: [] };
   }
+  const latest = e.time >= s.last_seen;
   s.last_seen = Math.max(s.last_seen, e.time);
+  if (latest) {
+    const state = e.type === 'session_end' ? 'ended' : e.type === 'session_idle' ? 'idle' : e.type === 'phase' ? s.state : 'live';
+    Object.assign(s, { state, ended: state === 'ended', source: e.source });
+  }
   if (e.type === 'turn') {
     if (e.turn < s.turns) return s;
     Object.assign(s, {
       turns: e.turn, model: e.model || s.model, platform: e.platform || s.platform, project_path: e.project_path || s.project_path,
       context_tokens: e.context_tokens, context_window: e.context_window, context_percent: e.context_percent,
       saved: Math.max(s.saved, e.cumulative_saved), by_strategy: { ...e.by_strategy }, by_tool: { ...e.by_tool },
-      input_tokens: { ...e.input_tokens }, tool_calls: Math.max(s.tool_calls, e.tool_calls), cache_breaks: e.cache_breaks, ended: false,
+      input_tokens: { ...e.input_tokens }, tool_calls: Math.max(s.tool_calls, e.tool_calls), cache_breaks: e.cache_breaks,
     });
     const p = { turn: e.turn, time: e.time, context_percent: e.context_percent, context_tokens: e.context_tokens, saved: e.cumulative_saved, delta_saved: e.delta_saved };
     const last = s.points[s.points.length - 1];
@@ -148,8 +154,8 @@ export function advance(cur: LiveSession | null, e: HmcEvent): LiveSession | nul
     if (e.turn < s.turns) return s;
     Object.assign(s, { tool_calls: s.tool_calls + 1, context_tokens: e.context_tokens, context_percent: e.context_percent,
       saved: Math.max(s.saved, e.cumulative_saved), by_strategy: { ...e.by_strategy } });
-  } else if (e.type === 'session_end') {
-    Object.assign(s, { ended: true, turns: Math.max(s.turns, e.turns), tool_calls: Math.max(s.tool_calls, e.tool_calls),
+  } else if (e.type === 'session_end' || e.type === 'session_idle') {
+    Object.assign(s, { turns: Math.max(s.turns, e.turns), tool_calls: Math.max(s.tool_calls, e.tool_calls),
       saved: Math.max(s.saved, e.total_saved), by_strategy: { ...e.by_strategy }, by_tool: { ...e.by_tool }, input_tokens: { ...e.input_tokens } });
   }
   // A phase event changes no totals: layer 1's savings arrive with the next turn event.

@@ -23,6 +23,10 @@ export const sessionEndEvent = shape({
   ...base, type: literal('session_end'), turns: num, tool_calls: num, total_saved: num, by_strategy: recordOf(num),
   by_tool: recordOf(num), input_tokens: input,
 });
+export const sessionIdleEvent = shape({
+  ...base, type: literal('session_idle'), turns: num, tool_calls: num, total_saved: num, by_strategy: recordOf(num),
+  by_tool: recordOf(num), input_tokens: input,
+});
 export const phaseEvent = shape({
   ...base, type: literal('phase'), phase_id: num, topic: str, turn_from: num, turn_to: num, tokens_before: num,
   tokens_after: num, recall_id: str, updated: bool,
@@ -30,15 +34,20 @@ export const phaseEvent = shape({
 export type TurnEvent = Infer<typeof turnEvent>;
 export type ToolEvent = Infer<typeof toolEvent>;
 export type SessionEndEvent = Infer<typeof sessionEndEvent>;
+export type SessionIdleEvent = Infer<typeof sessionIdleEvent>;
 export type PhaseEvent = Infer<typeof phaseEvent>;
-export type HmcEvent = TurnEvent | ToolEvent | SessionEndEvent | PhaseEvent;
-export const hmcEvent = (v: unknown): v is HmcEvent => turnEvent(v) || toolEvent(v) || sessionEndEvent(v) || phaseEvent(v);
+export type HmcEvent = TurnEvent | ToolEvent | SessionEndEvent | SessionIdleEvent | PhaseEvent;
+export const hmcEvent = (v: unknown): v is HmcEvent => turnEvent(v) || toolEvent(v) || sessionEndEvent(v) || sessionIdleEvent(v) || phaseEvent(v);
+
+/** Where a session is in its life (docs/dashboard.md "Session states"). */
+export const sessionState = literal('live', 'idle', 'ended');
+export type SessionState = Infer<typeof sessionState>;
 
 export const livePoint = shape({ turn: num, time: num, context_percent: num, context_tokens: num, saved: num, delta_saved: num });
 export type LivePoint = Infer<typeof livePoint>;
 const liveFields = {
   session_id: str, source: str, project_path: str, model: str, platform: str, started_at: num, last_seen: num,
-  ended: bool, turns: num, tool_calls: num, context_tokens: num, context_window: num, context_percent: num, saved: num,
+  state: optional(sessionState), ended: bool, turns: num, tool_calls: num, context_tokens: num, context_window: num, context_percent: num, saved: num,
   by_strategy: recordOf(num), by_tool: recordOf(num), input_tokens: input, cache_breaks: num,
 };
 export const liveSession = shape({ ...liveFields, points: arrayOf(livePoint) });
@@ -62,6 +71,7 @@ export type ProjectRow = Infer<typeof projectsResponse>['projects'][number];
 export const sessionRow = shape({
   session_id: str, project_path: str, platform: str, model: str, started_at: num, ended_at: nullable(num), turns: num,
   tool_calls: num, input_tokens_raw: num, input_tokens_hmc: num, saved: num, savings_pct: num, live: optional(bool),
+  state: optional(sessionState),
 });
 export type SessionRow = Infer<typeof sessionRow>;
 export const sessionsResponse = shape({ total: num, rows: arrayOf(sessionRow) });
@@ -73,7 +83,7 @@ export const storedSession = shape({
   input_tokens_raw: num, input_tokens_hmc: num, saved: num, by_strategy: recordOf(num), by_tool: recordOf(num), timeline: arrayOf(turnPoint),
 });
 export type StoredSession = Infer<typeof storedSession>;
-export const sessionDetailResponse = shape({ session: nullable(storedSession), live: nullable(liveSession) });
+export const sessionDetailResponse = shape({ session: nullable(storedSession), live: nullable(liveSession), state: optional(sessionState) });
 export type SessionDetail = Infer<typeof sessionDetailResponse>;
 
 /** One side of an inspected output: the text inside its JSON envelope, and the envelope's other fields. */
@@ -100,6 +110,24 @@ export const phaseHit = shape({
 });
 export type PhaseHit = Infer<typeof phaseHit>;
 export const phaseSearchResponse = shape({ query: str, scope: literal('session', 'global'), search: str, hits: arrayOf(phaseHit) });
+
+/** The provider's usage of a session's model calls (GET /api/sessions/:id/usage; context-engine hosts). */
+const usageCall = shape({
+  seq: num, at: num, model: str, provider: str, prompt_tokens: num, completion_tokens: num, cache_read_tokens: num,
+  cache_write_tokens: num, reasoning_tokens: num, hmc_input: nullable(num), raw_input: nullable(num), hmc_cached: nullable(num),
+});
+export type UsageCall = Infer<typeof usageCall>;
+export const sessionUsage = shape({
+  session_id: str,
+  totals: shape({
+    calls: num, prompt_tokens: num, completion_tokens: num, cache_read_tokens: num, cache_write_tokens: num, reasoning_tokens: num,
+    hmc_calls: num, hmc_input: num, hmc_cached: num,
+  }),
+  models: arrayOf(shape({ model: str, calls: num })),
+  calls: arrayOf(usageCall),
+});
+export type SessionUsage = Infer<typeof sessionUsage>;
+export const usageResponse = shape({ session_id: str, usage: nullable(sessionUsage) });
 
 export const eventsResponse = shape({ events: arrayOf((v: unknown): v is unknown => true), found: bool });
 export const helloData = shape({ time: num, resumed: optional(bool), version: optional(str) });

@@ -10,6 +10,7 @@ import { toolKind } from '../index.js';
 import { mainTextField, matchLine } from './envelope-fields.js';
 import type { NumberedBlock, ReadInfo } from './file-reads.js';
 import { fileLinesOf, headerPath, isEditTool, numberedBlock, toolRead } from './file-reads.js';
+import { isPlainTextPath, looksLikeLog } from './log-text.js';
 import { shellRead } from './shell-reads.js';
 import { replaceField, topLevelFields, type FieldSpan } from './json-fields.js';
 import { commandOf, isSearchCommand } from './shell-command.js';
@@ -140,7 +141,7 @@ function textEnvelope(
   const fileLines = read ? fileLinesOf(rawLines, block, truncated ? { ...read, openEnd: true } : read) : null;
   // Gutters come off inside a file read's numbered block, or where one block numbers nearly everything.
   const numbered = block !== null && ((fileLines !== null && fileLines.start === block.start) || coversMost(rawLines, block)) ? block : null;
-  const gutters = numbered ? rawLines.map((line, i) => (i >= numbered.start && i < numbered.end ? (numbered.gutter.exec(line)?.[0] ?? '') : '')) : null;
+  const gutters = numbered ? rawLines.map((line, i) => (i >= numbered.start && i < numbered.end ? line.slice(0, numbered.widths[i] ?? 0) : '')) : null;
   const lines = gutters ? rawLines.map((line, i) => line.slice((gutters[i] as string).length)) : rawLines;
   const output: ToolOutput = {
     tool,
@@ -204,7 +205,9 @@ function classify(tool: string, args: Record<string, unknown>, lines: readonly s
   // An edit's echo of the file (SWE-agent edit, Claude Code Edit) is kept whole: the agent checks its change there.
   if (isEditTool(tool)) return block !== null || headerPath(lines) !== undefined ? { kind: 'file' } : { kind: 'text' };
   const byShell = command !== undefined ? shellRead(command) : null;
-  if (byShell) return { kind: 'file', ...(byShell.path !== undefined ? { path: byShell.path } : {}), read: byShell };
+  // `cat logs/run.txt` printing a log is that log (log-text.ts), not a file the agent studies.
+  const printedLog = byShell !== null && byShell.path !== undefined && isPlainTextPath(byShell.path) && looksLikeLog(lines, byShell.path);
+  if (byShell && !printedLog) return { kind: 'file', ...(byShell.path !== undefined ? { path: byShell.path } : {}), read: byShell };
   // grep, find, ls… through any shell-like tool (Codex's argv, `bash -lc`, `cd x && rg`): a listing, never cut like a log.
   if (isSearchCommand(commandOf(args))) return { kind: 'search' };
   const swePath = headerPath(lines);

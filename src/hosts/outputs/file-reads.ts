@@ -23,6 +23,8 @@ export interface NumberedBlock {
   start: number;
   end: number;
   first: number;
+  /** Per line of the text: the length of its `gutter` match (0: none), measured once. */
+  widths: Int32Array;
 }
 
 /** What a recognised read says about itself. */
@@ -60,13 +62,15 @@ export function numberedBlock(lines: readonly string[]): NumberedBlock | null {
     if (hits < 3) continue;
     let start = -1;
     let prev = 0;
+    const widths = new Int32Array(lines.length);
     const close = (end: number): void => {
       if (start >= 0 && end - start >= 3 && (best === null || end - start > best.end - best.start)) {
-        best = { gutter, start, end, first: prev - (end - start - 1) };
+        best = { gutter, start, end, first: prev - (end - start - 1), widths };
       }
     };
     for (let i = 0; i < lines.length; i++) {
       const m = gutter.exec(lines[i] ?? '');
+      if (m) widths[i] = m[0].length;
       const n = m ? Number(m[1]) : -1;
       if (n >= 0 && start >= 0 && n === prev + 1) {
         prev = n;

@@ -73,7 +73,8 @@ export function isSearchCommand(command: string): boolean {
 
 /** Commands that print a document: a fetched page, a manual, help text, a prose file. */
 const DOC_FETCH = /^(?:curl|wget|http|https|httpie|xh|lynx|w3m|links|elinks|man|info|pydoc\d?|tldr)$/;
-const DOC_FILE = /\.(?:md|markdown|mdx|rst|txt|adoc|asciidoc|html?|org|tex|json|ya?ml|toml|csv|tsv|xml|ini|cfg|conf)\b|(?:^|\/)(?:README|LICENSE|CHANGELOG|CONTRIBUTING|NOTICE|AUTHORS|COPYING)(?:\.\w+)?\b/i;
+// Not `.txt`: a plain-text file may hold prose or a log, so its lines decide (documents.ts, log-text.ts).
+const DOC_FILE = /\.(?:md|markdown|mdx|rst|adoc|asciidoc|html?|org|tex|json|ya?ml|toml|csv|tsv|xml|ini|cfg|conf)\b|(?:^|\/)(?:README|LICENSE|CHANGELOG|CONTRIBUTING|NOTICE|AUTHORS|COPYING)(?:\.\w+)?\b/i;
 
 /** True when the command's output is a document the agent reads (never cut below a generous size). */
 export function isDocumentCommand(command: string): boolean {

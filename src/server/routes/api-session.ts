@@ -1,11 +1,12 @@
 /**
- * GET /api/sessions/:id — one session: its stored record (timeline, by strategy, by tool) and
- * its live view from events, either of which may be null; 404 when both are.
+ * GET /api/sessions/:id — one session: its stored record (timeline, by strategy, by tool), its
+ * live view from events, either of which may be null (404 when both are), and its `state`.
  *
  * Invariant: the id is only used as a lookup key.
  */
 import type { RouteHandler } from '../context.js';
 import { sendJson, sendText } from '../respond.js';
+import { sessionState } from '../session-state.js';
 
 export const apiSession: RouteHandler = async (ctx, req, res, _url, params) => {
   const id = params[0] ?? '';
@@ -16,5 +17,5 @@ export const apiSession: RouteHandler = async (ctx, req, res, _url, params) => {
     sendText(req, res, 404, 'No such session.');
     return;
   }
-  sendJson(req, res, { session: stored, live });
+  sendJson(req, res, { session: stored, live, state: sessionState(stored, live ?? undefined) });
 };

@@ -1,6 +1,7 @@
 /**
  * GET /api/sessions?limit&offset&sort&order&search&project — one page of the sessions table,
- * sorted and filtered by the store; each row says whether the session is live in events.
+ * sorted and filtered by the store; each row says where the session is in its life (`state`:
+ * live, idle or ended; `live` is `state === 'live'`).
  *
  * Invariant: every parameter is checked (400 naming it); sort/order come from fixed lists.
  */
@@ -8,6 +9,7 @@ import type { RouteHandler } from '../context.js';
 import { sendJson } from '../respond.js';
 import { enumParam, intParam, textParam } from '../query.js';
 import { SESSION_SORTS } from '../store-reader.js';
+import { sessionState } from '../session-state.js';
 
 export const apiSessions: RouteHandler = async (ctx, req, res, url) => {
   const q = url.searchParams;
@@ -24,8 +26,8 @@ export const apiSessions: RouteHandler = async (ctx, req, res, url) => {
     limit,
     offset,
     rows: page.rows.map((r) => {
-      const live = ctx.live.get(r.session_id);
-      return { ...r, live: live !== undefined && !live.ended };
+      const state = sessionState(r, ctx.live.get(r.session_id));
+      return { ...r, live: state === 'live', state };
     }),
   });
 };

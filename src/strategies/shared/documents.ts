@@ -10,6 +10,7 @@
  * Invariant: a guess towards "document" only costs savings; logs with a few sentences in them
  * (build output, test runs, server logs) stay logs.
  */
+import { LOG_SHAPED } from '../../hosts/outputs/log-text.js';
 import { commandOf, isDocumentCommand } from '../../hosts/outputs/shell-command.js';
 import type { ToolOutput } from '../../core/strategy.js';
 
@@ -21,9 +22,6 @@ const EARLY_VERDICT = 30;
 /** A token that is a plain word (any script), perhaps quoted, bracketed or followed by punctuation. */
 const WORD_TOKEN = /^[("'«“¿¡]?\p{L}[\p{L}\p{M}'’-]*[)"'»”.,;:!?]*$/u;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
-/** Lines a log prints: timestamps, levels, bracketed tags, locations, frames, progress. */
-const LOG_SHAPED =
-  /^\s*(?:\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|\[[^\]]{1,40}\]|(?:INFO|DEBUG|WARN|WARNING|ERROR|TRACE|FATAL)\b|[\w./-]+:\d+(?::\d+)?[:\s]|at\s|#\d+\s|>\s|\$\s|npm |\d+%|[✓✔✕✗✘×○●↓√]\s|=+>|\.{3,}|[│└├]|\d+\s*[│|]|(?:PASS|FAIL|ok|not ok)\s)/;
 const HEADING = /^#{1,6}\s+\S/;
 
 /** Six or more plain words making at least half the line's tokens (or a dozen CJK characters). */

@@ -10,6 +10,7 @@
  */
 import type { ToolOutput } from '../../core/strategy.js';
 import { toolKind } from '../../hosts/index.js';
+import { PATH_KEYS, patchPaths } from '../../hosts/tool-inputs.js';
 
 /** Lines of a file, 1-based and inclusive; `last` may be Infinity (to the end). */
 export interface LineSpan {
@@ -21,10 +22,6 @@ export type FileOp =
   | { op: 'read'; path: string; span: LineSpan }
   | { op: 'write' | 'patch'; paths: string[] };
 
-const PATH_KEYS = ['path', 'file_path', 'filename', 'file', 'target_file', 'filepath', 'absolute_path', 'notebook_path'];
-
-const PATCH_HEADER = /^\*\*\* (?:Add|Update|Delete) File: (.+?)\s*$|^\*\*\* Move to: (.+?)\s*$/gm;
-const DIFF_HEADER = /^\+\+\+ (?:b\/)?([^\s]+)/gm;
 const SED_INPLACE = /(?:^|[;&|]\s*)sed\s+(?:-[a-zA-Z]*i[a-zA-Z]*\S*|--in-place\S*)\s+(?:-\S+\s+)*(?:'[^']*'|"[^"]*"|\S+)\s+([^\s;&|<>]+)/;
 const REDIRECT = /(?:^|[^0-9&>])>{1,2}\s*([^\s;&|<>]+)/g;
 const TEE = /\btee\s+(?:-a\s+)?([^\s;&|<>]+)/g;
@@ -83,20 +80,6 @@ function readSpan(output: ToolOutput): LineSpan {
   if (start === undefined && end === undefined && limit === undefined) return { first: 1, last: Infinity };
   const first = Math.max(1, start ?? 1);
   return { first, last: end ?? (limit !== undefined ? first + limit - 1 : Infinity) };
-}
-
-/** Paths named by patch text anywhere in the arguments (`*** Update File:`, `+++ b/…`). */
-function patchPaths(args: Readonly<Record<string, unknown>>): Set<string> {
-  const out = new Set<string>();
-  for (const value of Object.values(args)) {
-    const texts = typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-    for (const text of texts) {
-      if (!text.includes('***') && !text.includes('+++')) continue;
-      for (const m of text.matchAll(PATCH_HEADER)) out.add((m[1] ?? m[2]) as string);
-      for (const m of text.matchAll(DIFF_HEADER)) if (m[1] !== '/dev/null') out.add(m[1] as string);
-    }
-  }
-  return out;
 }
 
 /** A redirection target that names a file (not /dev/null, not a descriptor, not a variable). */

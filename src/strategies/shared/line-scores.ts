@@ -9,10 +9,16 @@
  *
  * A passing test's line (`✓ reports a failure in "FATAL: …"`) scores 0 and is never raised.
  *
+ * A diagnostic printed over several lines has a message and a location on different lines (ruff,
+ * rustc and oxlint print the location under the message, `--> path:12:5` or `╭─[path:12:5]`;
+ * deno lint ends with `at path:12:5` under a code frame; shellcheck heads it `In path line 12:`).
+ * The two are partners: a cut that keeps one keeps the other, so the model never learns where
+ * without what (issue 15). A detail line's partner is its header.
+ *
  * Invariant: context only ever raises a score (never lowers one), and every rule looks at a
  * bounded window, so scoring stays linear in the number of lines.
  */
-import { importance, isPassingTestLine, reportsFailure, reportsWarning } from './signals.js';
+import { CONTEXT_ANYWHERE, importance, isPassingTestLine, linesToCheck, reportsFailure, reportsWarning } from './signals.js';
 
 /** 3 summary / headline / root cause / failing title, 2 failure or its detail, 1 warning / location, 0 none. */
 export type Score = 0 | 1 | 2 | 3;
@@ -38,8 +44,13 @@ const BOX_END = /^\s*[╵└]/;
  * Any line a context rule starts from, in two cheap passes: shapes at the start of a line, and
  * words anywhere (the rules below test the line again precisely).
  */
-const TRIGGER_AT_START = /^(?:\s|panic: |goroutine |\d+\) |Caused by:)/;
-const TRIGGER_ANYWHERE = /Traceback \(|above exception|panicked at|terminate called|\[cause\]:/;
+const TRIGGER_AT_START = /^(?:\s|panic: |goroutine |\d+\) |Caused by:|In \S+ line \d+:$)/;
+/** A location printed under its diagnostic's message: rustc/ruff `--> path:1:2`, oxlint/miette `╭─[path:1:2]`. */
+const ARROW_LOCATION = /^\s*(?:-->|[╭┌]─+\[)\s*\S+:\d+/;
+/** A frame that is a location alone (deno lint), not a function's frame (`at log (x.ts:1:2)`). */
+const BARE_AT = /^\s+at \S+:\d+:\d+\s*$/;
+/** shellcheck's header above a diagnostic: `In path line 12:`. */
+const LOCATION_HEADER = /^In \S+ line \d+:$/;
 const BLANK = /^\s*$/;
 const INDENT = /^\s*/;
 
@@ -54,9 +65,28 @@ function indentOf(line: string): number {
   return (INDENT.exec(line)?.[0] ?? '').replace(/\t/g, '    ').length;
 }
 
-/** Scores every line of `lines[0, count)`; see the header for the rules. */
-export function lineScores(lines: readonly string[], count: number): Uint8Array {
+/**
+ * Scores every line of `lines[0, count)`; see the header for the rules. `hot` (from
+ * `linesToCheck`) says which lines may matter at all: the others are never tested one by one.
+ */
+export function lineScores(lines: readonly string[], count: number, hot: Uint8Array = linesToCheck(lines, count)): Uint8Array {
+  return lineContext(lines, count, hot).scores;
+}
+
+/** Each line's score, and its partner (the line a cut keeping it must keep too; -1: none). */
+export interface LineContext {
+  scores: Uint8Array;
+  partners: Int32Array;
+}
+
+export function lineContext(lines: readonly string[], count: number, hot: Uint8Array = linesToCheck(lines, count)): LineContext {
   const scores = new Uint8Array(count);
+  const partners = new Int32Array(count).fill(-1);
+  const pair = (a: number, b: number): void => {
+    if (a < 0 || b < 0 || a >= count || b >= count) return;
+    partners[a] = b;
+    partners[b] = a;
+  };
   // A passing test's line stays 0 whatever its title names or its neighbours say.
   const passing = new Uint8Array(count);
   const at = (i: number): string => lines[i] ?? '';
@@ -65,6 +95,7 @@ export function lineScores(lines: readonly string[], count: number): Uint8Array 
   };
   let failing = false;
   for (let i = 0; i < count; i++) {
+    if (hot[i] === 0) continue;
     const line = at(i);
     if (isPassingTestLine(line)) {
       passing[i] = 1;
@@ -77,7 +108,7 @@ export function lineScores(lines: readonly string[], count: number): Uint8Array 
 
   for (let i = 0; i < count; i++) {
     const line = at(i);
-    if (passing[i] === 1 || (!TRIGGER_AT_START.test(line) && !TRIGGER_ANYWHERE.test(line))) continue;
+    if (passing[i] === 1 || (!TRIGGER_AT_START.test(line) && !(hot[i] === 1 && CONTEXT_ANYWHERE.test(line)))) continue;
     if (PY_TRACEBACK.test(line)) {
       raise(i, 2);
       pythonTraceback(i);
@@ -92,6 +123,31 @@ export function lineScores(lines: readonly string[], count: number): Uint8Array 
       // The headline of a run of frames: the message just above it (Java, Node, Ruby, .NET).
       const head = BLANK.test(at(i - 1)) ? i - 2 : i - 1;
       if (head >= 0 && !BLANK.test(at(head)) && !FRAME.test(at(head))) raise(head, 3);
+      // A lone bare location under a code frame (deno lint's `at /app/x.ts:12:5`, no function
+      // named): its message is the nearest less indented line above.
+      if (BARE_AT.test(line) && !FRAME.test(at(i + 1))) {
+        const message = lessIndentedAbove(i);
+        if (message >= 0) {
+          raise(message, 2);
+          pair(i, message);
+        }
+      }
+    }
+    if (ARROW_LOCATION.test(line)) {
+      const message = messageAbove(i);
+      if (message >= 0) {
+        raise(message, Math.max(1, scores[i] ?? 0) as Score);
+        pair(i, message);
+      }
+    }
+    if (LOCATION_HEADER.test(line)) {
+      for (let j = i + 1; j <= i + 3 && j < count && !BLANK.test(at(j)); j++) {
+        if ((scores[j] ?? 0) > 0 && hot[j] === 1 && (reportsFailure(at(j)) || reportsWarning(at(j)))) {
+          raise(i, scores[j] as Score);
+          pair(i, j);
+          break;
+        }
+      }
     }
     if (RUST_PANIC.test(line)) {
       raise(i, 3);
@@ -140,7 +196,27 @@ export function lineScores(lines: readonly string[], count: number): Uint8Array 
       }
     }
   }
-  return scores;
+  return { scores, partners };
+
+  /** The line naming the diagnostic whose location `i` is: the nearest line above that is not blank nor detail. */
+  function messageAbove(i: number): number {
+    for (let j = i - 1; j >= Math.max(0, i - 3); j--) {
+      const above = at(j);
+      if (BLANK.test(above) || DETAIL_SHAPE.test(above)) continue;
+      return ARROW_LOCATION.test(above) ? -1 : j;
+    }
+    return -1;
+  }
+
+  /** The nearest non-blank line above `i` that is less indented, within reach. */
+  function lessIndentedAbove(i: number): number {
+    const own = indentOf(at(i));
+    for (let j = i - 1; j >= Math.max(0, i - PARENT_REACH); j--) {
+      const above = at(j);
+      if (!BLANK.test(above) && indentOf(above) < own) return j;
+    }
+    return -1;
+  }
 
   /** Python: the frames after `Traceback`, the exception line under them, the last frame's code. */
   function pythonTraceback(start: number): void {
@@ -156,6 +232,12 @@ export function lineScores(lines: readonly string[], count: number): Uint8Array 
     if (lastFrame >= 0) for (let k = lastFrame; k < j; k++) raise(k, 2);
   }
 
+  /** Line `j` is detail of header `i`: raised to `s`, and a cut keeping it keeps its header. */
+  function detailOf(j: number, i: number, s: Score): void {
+    raise(j, s);
+    if (partners[j] === -1 && passing[j] === 0) partners[j] = i;
+  }
+
   /** The lines under a warning or failure: its paragraph when short, else its detail-shaped lines. */
   function diagnosticDetail(i: number, s: Score): void {
     const header = at(i);
@@ -167,7 +249,7 @@ export function lineScores(lines: readonly string[], count: number): Uint8Array 
       }
     }
     if (end > i + 1) {
-      for (let j = i + 1; j < end; j++) raise(j, s);
+      for (let j = i + 1; j < end; j++) detailOf(j, i, s);
     }
     const boxed = BOX_PREFIX.test(header);
     const own = indentOf(header);
@@ -183,8 +265,8 @@ export function lineScores(lines: readonly string[], count: number): Uint8Array 
         continue;
       }
       if (boxed ? BOX_END.test(line) || !BOX_PREFIX.test(line) : !(indentOf(line) > own || DETAIL_SHAPE.test(line))) break;
-      if (j > i + 1 && (reportsFailure(line) || reportsWarning(line)) && indentOf(line) <= own) break;
-      raise(j, s);
+      if (j > i + 1 && hot[j] === 1 && (reportsFailure(line) || reportsWarning(line)) && indentOf(line) <= own) break;
+      detailOf(j, i, s);
       taken++;
       j++;
     }

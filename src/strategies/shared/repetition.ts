@@ -7,7 +7,9 @@
  * - A run of at least `MIN_SIMILAR` unimportant lines of one kind keeps its first and last line:
  *   lines identical once timestamps, durations, sizes, rates, percentages and long hex ids are
  *   masked (heartbeats, layer ids), lines opening with the same build-progress verb (Compiling,
- *   Downloading, CC, asset…), asset-table rows (a path, then sizes), passing-test lines.
+ *   Downloading, CC, asset…), asset-table rows (a path, then sizes), passing-test lines, and a
+ *   package manager's lines of one step (package-steps.ts: fetch, resolution, link and build
+ *   lines with their codes, listings of built packages), whatever names and codes they carry.
  *   Plain numbers are never masked: `1 of 3` and `2 of 3`, or a status 200 and 500, stay apart.
  * - A line overwritten by carriage returns keeps its final state, unless an overwritten state
  *   reported a failure or a warning (then the line is kept whole).
@@ -15,6 +17,7 @@
  * Invariants: a line that matters (score > 0) is never part of a similar run; exact repeats
  * are byte-identical to the kept line, so nothing is lost but the count, which the marker gives.
  */
+import { isPackageStep, packageStep } from './package-steps.js';
 import { reportsFailure, reportsWarning } from './signals.js';
 
 export const KEPT = 0;
@@ -66,6 +69,8 @@ const PROGRESS_VERB =
   /^\s*(?:\[(?:INFO|DEBUG)\]\s+|\[\s*\d+%\]\s+)?(Compiling|Checking|Documenting|Fresh|Downloading|Downloaded|Fetching|Installing|Building|Built target|Linking|Collecting|Using cached|Unpacking|Setting up|Preparing to unpack|Selecting previously unselected|Processing triggers|Scanning dependencies|Get:\d+|Hit:\d+|Ign:\d+|Holen:\d+|Pulling|Pushing|Pushed|Extracting|Generated|CC|CXX|LD|AR|AS|CCLD|CXXLD|GEN|INSTALL|OBJCOPY|asset|> Task)(?=\s|$)/;
 /** Verbs one tool alternates between for each unit (pip: Collecting x, Downloading x.whl). */
 const VERB_FAMILY: Readonly<Record<string, string>> = { Collecting: 'fetch', Downloading: 'fetch', Downloaded: 'fetch', 'Using cached': 'fetch', Fetching: 'fetch' };
+/** Package-manager steps that belong to a build verb's family (pip's "Requirement already satisfied" among its Collecting lines). */
+const STEP_FAMILY: Readonly<Record<string, string>> = { 'pip fetch': 'verb:fetch' };
 const PASSING_TEST = /\bPASSED\b|^\s*[✓✔√]\s|\.\.\. ok\s*$|^\s*--- PASS:|^=== (?:RUN|PAUSE|CONT)\s|^ok \d+ - |^\(pass\)\s/;
 const PATH_WITH_SIZE = /^\s*\S*[/\\]\S*\.\w+\s+.*\b\d+(?:\.\d+)?\s?(?:[kKMG]i?B|B)\b/;
 
@@ -77,6 +82,8 @@ function kindOf(line: string): string | null {
     const word = (verb[1] ?? '').replace(/:\d+$/, '');
     return `verb:${VERB_FAMILY[word] ?? word}`;
   }
+  const step = packageStep(line);
+  if (step !== null) return STEP_FAMILY[step] ?? `step:${step}`;
   if (PASSING_TEST.test(line)) return 'pass';
   if (!DIGIT.test(line)) return null;
   const masked = line.replace(MASK, maskValue);
@@ -123,7 +130,7 @@ export function findRepetition(lines: readonly string[], count: number, scores: 
   // Lines of one kind have about the same length; a line unlike both neighbours skips the masking.
   const near = (i: number, j: number): boolean => j >= 0 && j < count && Math.abs(shown(i).length - shown(j).length) <= NEAR_LENGTH;
   for (let i = 0; i < count; i++) {
-    const kind = (scores[i] ?? 0) === 0 && (near(i, i - 1) || near(i, i + 1) || PROGRESS_VERB.test(shown(i))) ? kindOf(shown(i)) : null;
+    const kind = (scores[i] ?? 0) === 0 && (near(i, i - 1) || near(i, i + 1) || PROGRESS_VERB.test(shown(i)) || isPackageStep(shown(i))) ? kindOf(shown(i)) : null;
     if (kind !== null && kind === runKind) continue;
     closeRun(i);
     runStart = i;

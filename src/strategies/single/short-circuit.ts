@@ -331,17 +331,20 @@ export function shortCircuit(output: ToolOutput, cfg: HmcConfig['short_circuits'
   if (output.kind === 'file' || output.kind === 'search') return skipped(`a ${output.kind} output is what the agent asked to see`);
   const text = output.text;
   if (BLANK.test(text)) return skipped('empty output');
-  if (reportsFailure(text)) return skipped('the output reports a failure');
 
+  // The shapes first: most outputs fail them at their first lines, and only an output that fits
+  // one needs the whole-text failure scan (which then refuses it just the same).
   let replacement = matchJson(text);
   if (replacement === null) {
-    const lines = output.lines.map((l) => l.replace(ANSI, '').trimEnd()).filter((l) => l !== '');
+    const ansi = text.includes('\x1b');
+    const lines = output.lines.map((l) => (ansi ? l.replace(ANSI, '') : l).trimEnd()).filter((l) => l !== '');
     for (const shape of SHAPES) {
       replacement = matchShape(shape, lines);
       if (replacement !== null) break;
     }
   }
   if (replacement === null) return skipped('no known success shape covers the whole output');
+  if (reportsFailure(text)) return skipped('the output reports a failure');
   if (replacement.length >= text.length) return skipped('the one-liner is not shorter');
   return replacedBy(replacement);
 }

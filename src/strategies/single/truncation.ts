@@ -23,10 +23,10 @@ import type { HmcConfig } from '../../config/keys.js';
 import type { LinePlanItem, StrategyResult, ToolOutput } from '../../core/strategy.js';
 import { keptLines, skipped } from '../../core/strategy.js';
 import { isDocument } from '../shared/documents.js';
-import { lineScores } from '../shared/line-scores.js';
+import { lineContext } from '../shared/line-scores.js';
 import { findRepetition, KEPT, REPEAT, SIMILAR, type Repetition } from '../shared/repetition.js';
 import { sampleListing } from '../shared/search-listing.js';
-import { failureTokens, isFailingTestTitle, isSummaryLine } from '../shared/signals.js';
+import { failureTokens, isFailingTestTitle, isSummaryLine, linesToCheck } from '../shared/signals.js';
 
 /** The original's gap marker (three ASCII dots), reference §4. */
 export function omittedMarker(count: number): string {
@@ -88,8 +88,16 @@ function fromBothEnds<T>(items: readonly T[]): T[] {
  * strongest first, from both ends inwards; a first pass takes only lines that say something not
  * yet kept (by signature), a second pass fills the rest of the budget in the same order.
  */
-function pickImportant(lines: readonly string[], middle: readonly number[], scores: Uint8Array, covered: Set<string>, limit: number): number[] {
+function pickImportant(lines: readonly string[], middle: readonly number[], scores: Uint8Array, partners: Int32Array, hot: Uint8Array, covered: Set<string>, limit: number): number[] {
   const picked = new Set<number>();
+  // A line goes with its partner (a diagnostic's message and its location): never one without the other.
+  const pick = (i: number): number => {
+    picked.add(i);
+    const p = partners[i] ?? -1;
+    if (p < 0 || picked.has(p)) return 1;
+    picked.add(p);
+    return 2;
+  };
   const runs: Run[] = [];
   let lastSummary = -1;
   let prevPos = -2;
@@ -98,14 +106,14 @@ function pickImportant(lines: readonly string[], middle: readonly number[], scor
     const line = lines[i] ?? '';
     const s = scores[i] ?? 0;
     if (s === 0) continue;
-    if (s >= 2 && failuresToKeep(lines, [i], covered).length > 0) picked.add(i);
+    if (s >= 2 && failuresToKeep(lines, [i], covered, hot).length > 0) pick(i);
     if (s === 3 && isSummaryLine(line)) lastSummary = i;
     const prev = runs[runs.length - 1];
     if (prev !== undefined && prevPos === p - 1 && prev.score === s) prev.lines.push(i);
     else runs.push({ lines: [i], score: s });
     prevPos = p;
   }
-  if (lastSummary >= 0) picked.add(lastSummary);
+  if (lastSummary >= 0) pick(lastSummary);
 
   const order = [3, 2, 1].flatMap((score) => fromBothEnds(runs.filter((r) => r.score === score)));
   const seen = new Set<string>();
@@ -117,16 +125,14 @@ function pickImportant(lines: readonly string[], middle: readonly number[], scor
       const sig = signature(lines[i] ?? '');
       if (picked.has(i) || seen.has(sig)) continue;
       seen.add(sig);
-      picked.add(i);
-      room--;
+      room -= pick(i);
     }
   }
   for (const run of order) {
     for (const i of run.lines) {
       if (room <= 0) break;
       if (picked.has(i)) continue;
-      picked.add(i);
-      room--;
+      room -= pick(i);
     }
   }
   return [...picked];
@@ -195,9 +201,10 @@ function buildPlan(
 }
 
 /** Failing-test titles and one line per failure word not yet `covered`, among `candidates`. */
-function failuresToKeep(lines: readonly string[], candidates: readonly number[], covered: Set<string>): number[] {
+function failuresToKeep(lines: readonly string[], candidates: readonly number[], covered: Set<string>, hot: Uint8Array): number[] {
   const keep: number[] = [];
   for (const i of candidates) {
+    if (hot[i] === 0) continue;
     const line = lines[i] ?? '';
     const tokens = failureTokens(line);
     if (isFailingTestTitle(line) || tokens.some((t) => !covered.has(t))) keep.push(i);
@@ -210,7 +217,7 @@ function failuresToKeep(lines: readonly string[], candidates: readonly number[],
  * A document over its size limit: as many head lines as fit in 3/4 of it, tail lines in the
  * rest, and any failure the cut middle reports.
  */
-function documentWindow(lines: readonly string[], visible: readonly number[], budgetChars: number): number[] {
+function documentWindow(lines: readonly string[], visible: readonly number[], hot: Uint8Array, budgetChars: number): number[] {
   const head: number[] = [];
   let used = 0;
   for (const i of visible) {
@@ -229,22 +236,22 @@ function documentWindow(lines: readonly string[], visible: readonly number[], bu
   }
   const ends = [...head, ...tail];
   const covered = new Set<string>();
-  for (const i of ends) for (const t of failureTokens(lines[i] ?? '')) covered.add(t);
+  for (const i of ends) if (hot[i] === 1) for (const t of failureTokens(lines[i] ?? '')) covered.add(t);
   const kept = new Set(ends);
   const middle = visible.filter((i) => !kept.has(i));
-  return [...new Set([...ends, ...failuresToKeep(lines, middle, covered)])].sort((a, b) => a - b);
+  return [...new Set([...ends, ...failuresToKeep(lines, middle, covered, hot)])].sort((a, b) => a - b);
 }
 
 /** A long log: head and tail of the visible lines, plus what matters from the middle. */
-function cutLog(lines: readonly string[], visible: readonly number[], scores: Uint8Array, cfg: HmcConfig['truncation']): number[] {
+function cutLog(lines: readonly string[], visible: readonly number[], scores: Uint8Array, partners: Int32Array, hot: Uint8Array, cfg: HmcConfig['truncation']): number[] {
   const { head, tail } = windowSizes(cfg);
   if (head + tail >= visible.length) return [...visible];
   const ends = [...visible.slice(0, head), ...visible.slice(visible.length - tail)];
   const covered = new Set<string>();
-  for (const i of ends) for (const t of failureTokens(lines[i] ?? '')) covered.add(t);
+  for (const i of ends) if (hot[i] === 1) for (const t of failureTokens(lines[i] ?? '')) covered.add(t);
   const middle = visible.slice(head, visible.length - tail);
   // Without keep_important, failure words and failing-test titles still stay: no budget for the rest.
-  const picks = pickImportant(lines, middle, scores, covered, cfg.keep_important ? cfg.max_important_lines : 0);
+  const picks = pickImportant(lines, middle, scores, partners, hot, covered, cfg.keep_important ? cfg.max_important_lines : 0);
   return [...new Set([...ends, ...picks])].sort((a, b) => a - b);
 }
 
@@ -266,7 +273,9 @@ export function truncate(output: ToolOutput, cfg: HmcConfig['truncation'], weigh
   } else {
     // Short outputs are left alone: a collapse or cut would save too little to be worth a marker.
     if (text.length < cfg.min_content_length) return skipped('shorter than min_content_length');
-    const scores = lineScores(lines, count);
+    // One scan of the whole text finds the lines that may matter; only those are read one by one.
+    const hot = linesToCheck(lines, count, text);
+    const { scores, partners } = lineContext(lines, count, hot);
     // Past twice max_lines a cut is certain and the middle's similar runs go with it: looking for
     // them (masking every line) would cost more than it changes.
     rep = findRepetition(lines, count, scores, count <= 2 * cfg.max_lines);
@@ -278,8 +287,8 @@ export function truncate(output: ToolOutput, cfg: HmcConfig['truncation'], weigh
     const visible: number[] = [];
     for (let i = 0; i < count; i++) if (hidden[i] === KEPT) visible.push(i);
     const long = visible.length > cfg.max_lines || text.length > cfg.keep_whole_chars;
-    if (long && isDoc()) keep = text.length <= cfg.keep_whole_chars ? visible : documentWindow(lines, visible, cfg.keep_whole_chars);
-    else if (visible.length > cfg.max_lines) keep = cutLog(lines, visible, scores, cfg);
+    if (long && isDoc()) keep = text.length <= cfg.keep_whole_chars ? visible : documentWindow(lines, visible, hot, cfg.keep_whole_chars);
+    else if (visible.length > cfg.max_lines) keep = cutLog(lines, visible, scores, partners, hot, cfg);
     else keep = visible;
   }
 

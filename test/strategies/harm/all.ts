@@ -8,6 +8,8 @@ import { languageCases } from './cases-languages.js';
 import { proseCases } from './cases-prose.js';
 import { falseSuccessCases, logFailureCases } from './cases-logs.js';
 import { repetitiveCases } from './cases-repetitive.js';
+import { installShrinkCases, installWarningCases } from './cases-install.js';
+import { lintMessageCases } from './cases-lint.js';
 
 export const HARM_CASES: readonly HarmCase[] = [
   ...searchCases,
@@ -20,5 +22,8 @@ export const HARM_CASES: readonly HarmCase[] = [
   ...logFailureCases,
   ...falseSuccessCases,
   ...repetitiveCases,
+  ...installWarningCases,
+  ...lintMessageCases,
+  ...installShrinkCases,
 ];
 

@@ -14,7 +14,9 @@ export type HarmClass =
   | 'prose'
   | 'log-failure'
   | 'false-success'
-  | 'repetitive';
+  | 'repetitive'
+  | 'install-warning'
+  | 'lint-message';
 
 export interface HarmCase {
   name: string;
@@ -31,6 +33,23 @@ export interface HarmCase {
   absent?: readonly string[];
   /** For outputs that must shrink: the compressed length must be at most this fraction of the input. */
   shrinkTo?: number;
+  /**
+   * A diagnostic's message and location lines: any kept line matching the second pattern keeps
+   * the nearest line above it matching the first (a location without its message is harm).
+   */
+  pairs?: readonly [RegExp, RegExp];
+}
+
+/** The lines of `output` a kept location needs kept with it: location line → its message line. */
+export function pairedLines(output: string, pairs: readonly [RegExp, RegExp]): Map<string, string> {
+  const [message, location] = pairs;
+  const needs = new Map<string, string>();
+  let last: string | null = null;
+  for (const line of output.split('\n')) {
+    if (message.test(line)) last = line;
+    else if (location.test(line) && last !== null) needs.set(line, last);
+  }
+  return needs;
 }
 
 /** A bash call as agents record it. */

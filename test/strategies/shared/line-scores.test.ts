@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lineScores } from '../../../src/strategies/shared/line-scores.js';
+import { lineContext, lineScores } from '../../../src/strategies/shared/line-scores.js';
 
 const scored = (text: string): Array<[number, string]> => {
   const lines = text.split('\n');
@@ -41,5 +41,38 @@ describe('lineScores', () => {
     expect(scoreOf(failing, '  1) Checkout')).toBe(3);
     expect(scoreOf(failing, '       rejects an empty cart:')).toBe(3);
     expect(scoreOf(['Steps:', '1) install', '2) run'].join('\n'), '1) install')).toBe(0);
+  });
+});
+
+describe('lineContext: a diagnostic message and its location are partners', () => {
+  const partnerOf = (lines: string[], i: number): string | undefined => {
+    const p = lineContext(lines, lines.length).partners[i] ?? -1;
+    return p < 0 ? undefined : lines[p];
+  };
+
+  it('ruff and rustc: the arrow location partners the message above it, which scores at least as a location', () => {
+    const lines = ['F841 Local variable `x` is assigned to but never used', '  --> app/jobs/sync.py:88:5', '   |', '88 |     x = load()', '   |     ^'];
+    const { scores } = lineContext(lines, lines.length);
+    expect(scores[0]).toBeGreaterThanOrEqual(1);
+    expect(partnerOf(lines, 1)).toBe(lines[0]);
+    expect(partnerOf(lines, 0)).toBe(lines[1]);
+  });
+
+  it('oxlint: the box location partners the ⚠ message', () => {
+    const lines = ["  ⚠ eslint(no-unused-vars): Variable 'tmp' is declared but never used.", '   ╭─[src/a.ts:3:9]', ' 3 │   const tmp = 1;', '   ╰────'];
+    expect(partnerOf(lines, 1)).toBe(lines[0]);
+  });
+
+  it("deno lint: a lone bare `at` location partners the message above its code frame, not a jest console frame", () => {
+    const deno = ['(no-explicit-any) `any` type is not allowed', '    export function parse(raw: any) {', '                               ^^^', '    at /app/src/config/parse.ts:14:32', '', '    hint: Use a specific type'];
+    expect(partnerOf(deno, 3)).toBe(deno[0]);
+    const jest = ['  console.log', '    2025-11-29 00:06:18 [INFO ] Analyzing repository', '', '      at log (src/utils/logger.ts:116:13)', ''];
+    expect(partnerOf(jest, 3)).toBeUndefined();
+  });
+
+  it('shellcheck: the `In path line N:` header partners its warning', () => {
+    const lines = ['In scripts/deploy.sh line 42:', 'rm -rf $BUILD_DIR/*', '       ^--------^ SC2115 (warning): Use "${var:?}" to ensure this never expands to /* .', ''];
+    expect(partnerOf(lines, 0)).toBe(lines[2]);
+    expect(lineContext(lines, lines.length).scores[0]).toBeGreaterThanOrEqual(1);
   });
 });

@@ -10,6 +10,7 @@ import { fmtPct, fmtTokens, shortPath } from '../format.js';
 import { Gauge } from './gauge.js';
 import { statClass } from './stat-class.js';
 import { CardTitle } from './card-title.js';
+import { StatePill, stateOf } from './state-pill.js';
 
 export function CurrentSession({ current }: { current: LiveSession | null }) {
   if (!current) {
@@ -22,7 +23,7 @@ export function CurrentSession({ current }: { current: LiveSession | null }) {
   return html`<section class="card span-7" aria-labelledby="cur-h" data-testid="current">
     <div class="card-head">
       <${CardTitle} view="current" title="Current session" />
-      ${current.ended ? html`<span class="pill">ended</span>` : html`<span class="pill live">live</span>`}
+      <${StatePill} state=${stateOf(current)} />
     </div>
     <div class="hero">
       <div class="hero-gauge"><${Gauge} value=${current.context_window > 0 || current.context_percent > 0 ? current.context_percent : null} label="Context used" /></div>

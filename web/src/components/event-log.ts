@@ -1,5 +1,6 @@
 /**
- * The live event log, newest first: turn, tool, phase and session_end events with what each saved.
+ * The live event log, newest first: turn, tool, phase, session idle and session end events with
+ * what each saved.
  * It can be paused (the view freezes; events keep arriving and show on resume) and filtered
  * by type and by text (tool name, session, strategy). A tool event with an inspector record
  * opens the inspector.
@@ -13,7 +14,8 @@ import { count, fmtClock, fmtPct, fmtTokens, shortId } from '../format.js';
 import { CardTitle } from './card-title.js';
 
 const MAX_SHOWN = 300;
-type Filter = 'all' | 'turn' | 'tool' | 'phase' | 'session_end';
+type Filter = 'all' | 'turn' | 'tool' | 'phase' | 'session_idle' | 'session_end';
+const FILTERS: readonly Filter[] = ['all', 'turn', 'tool', 'phase', 'session_idle', 'session_end'];
 
 function matches(e: HmcEvent, text: string): boolean {
   if (!text) return true;
@@ -39,9 +41,9 @@ export function EventLog({ events, onInspect }: { events: HmcEvent[]; onInspect:
       <label class="sr-only" for="log-type">Event type</label>
       <select id="log-type" value=${type} onChange=${(e: Event) => {
         const v = e.currentTarget instanceof HTMLSelectElement ? e.currentTarget.value : 'all';
-        setType(v === 'turn' || v === 'tool' || v === 'phase' || v === 'session_end' ? v : 'all');
+        setType(FILTERS.find((f) => f === v) ?? 'all');
       }}>
-        <option value="all">All events</option><option value="turn">Turns</option><option value="tool">Tools</option><option value="phase">Phases</option><option value="session_end">Session ends</option>
+        <option value="all">All events</option><option value="turn">Turns</option><option value="tool">Tools</option><option value="phase">Phases</option><option value="session_idle">Sessions idle</option><option value="session_end">Session ends</option>
       </select>
       <label class="sr-only" for="log-text">Filter events</label>
       <input id="log-text" type="search" placeholder="Filter by tool, session…" value=${text}
@@ -75,5 +77,7 @@ function line(e: HmcEvent, onInspect: (id: string) => void) {
     return html`<span class="kind phase">${e.updated ? 'phase updated' : 'phase'}</span>
       <span class="ptopic">${e.topic}</span>${` · turns ${e.turn_from === e.turn_to ? e.turn_from : `${e.turn_from}–${e.turn_to}`} · `}<span class="saved">${fmtTokens(e.tokens_before)} → ${fmtTokens(e.tokens_after)}</span>${sid}`;
   }
-  return html`<span class="kind session_end">session ended</span> ${fmtTokens(e.total_saved)} saved in ${count(e.turns, 'turn')}${sid}`;
+  // Idle: the process that held the session exited (it can be resumed); ended: the session is finished.
+  const [kind, label] = e.type === 'session_idle' ? ['session_idle', 'session idle'] : ['session_end', 'session ended'];
+  return html`<span class=${`kind ${kind}`}>${label}</span> ${fmtTokens(e.total_saved)} saved in ${count(e.turns, 'turn')}${sid}`;
 }

@@ -1,7 +1,7 @@
 /**
  * The drill-down of one session, its deep link `#/session/<id>`: its figures, its turn-by-turn
- * charts and what each strategy and tool saved (from /api/sessions/:id: the stored record, else
- * the live view). An id the server does not know (a mistyped or old link) says so plainly.
+ * charts, what each strategy and tool saved (from /api/sessions/:id: the stored record, else
+ * the live view) and the provider's usage where the host reported it (provider-usage.ts). An id the server does not know (a mistyped or old link) says so plainly.
  *
  * Invariant: focus moves to the heading when it opens; the id is shown only as text and sent
  * only percent-encoded; Close hands control back to the caller (`onClose`).
@@ -15,8 +15,10 @@ import { useRouteApi } from '../route-context.js';
 import { BarList } from './bar-list.js';
 import { CardTitle } from './card-title.js';
 import { CopyLink } from './copy-link.js';
+import { ProviderUsage } from './provider-usage.js';
 import { statClass } from './stat-class.js';
 import { TurnCharts, type TurnSeries } from './turn-charts.js';
+import { StatePill } from './state-pill.js';
 
 type Loaded = Detail | 'loading' | 'missing' | 'failed';
 
@@ -70,11 +72,12 @@ export function SessionDetail({ id, epoch, onClose }: { id: string; epoch: numbe
         <div class=${statClass(model)}><div class="v small name" title=${model} data-testid="detail-model">${model || '--'}</div><div class="k">model</div></div>
         <div class="stat"><div class="v small">${fmtDateTime(s?.started_at ?? live?.started_at ?? 0)}</div><div class="k">started</div></div>
       </div>
-      <div class="meta"><span>project <b class="path">${project || '(no project)'}</b></span></div>
+      <div class="meta"><span>project <b class="path">${project || '(no project)'}</b></span>${found?.state ? html`<span><${StatePill} state=${found.state} /></span>` : null}</div>
       <div class="detail-charts"><${TurnCharts} series=${series} label=${`session ${id}`} sessionId=${id} /></div>
       <div class="card-grid detail-bars">
         <div><h3>By strategy</h3><${BarList} items=${sortedEntries(byStrategy)} label="Saved by strategy" empty="No strategy fired." /></div>
         <div><h3>By tool</h3><${BarList} items=${sortedEntries(byTool)} label="Saved by tool" alt=${true} empty="No tool output compressed." /></div>
-      </div>`}
+      </div>
+      <${ProviderUsage} id=${id} epoch=${epoch} />`}
   </section>`;
 }

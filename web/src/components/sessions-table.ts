@@ -31,10 +31,10 @@ const COLUMNS: { key: Sort | null; label: string; num: boolean; cls: string }[] 
   { key: 'savings_pct', label: '%', num: true, cls: 'c-pct' },
 ];
 
-export const SESSIONS_CSV_HEADER = ['session_id', 'started_at', 'project_path', 'model', 'turns', 'tool_calls', 'input_tokens', 'saved_tokens', 'savings_pct', 'live'];
+export const SESSIONS_CSV_HEADER = ['session_id', 'started_at', 'project_path', 'model', 'turns', 'tool_calls', 'input_tokens', 'saved_tokens', 'savings_pct', 'live', 'state'];
 
 export function sessionsCsvRow(r: SessionRow): (string | number | boolean)[] {
-  return [r.session_id, isoTime(r.started_at), r.project_path, r.model, r.turns, r.tool_calls, r.input_tokens_raw, r.saved, r.savings_pct, r.live === true];
+  return [r.session_id, isoTime(r.started_at), r.project_path, r.model, r.turns, r.tool_calls, r.input_tokens_raw, r.saved, r.savings_pct, r.live === true, r.state ?? (r.ended_at !== null ? 'ended' : r.live ? 'live' : 'idle')];
 }
 
 /** Every session the table's filter matches, in its order, a page of EXPORT_PAGE at a time. */

@@ -100,7 +100,7 @@ export function filterBraceBlock(
       if (kind === 'maybe-function' && !VAR_CONTINUES.test(code)) return j;
       const next = at(j + 1);
       const nextRaw = raw(j + 1);
-      if (nextRaw.trim() === '' || next.startsInside || next.commentOnly) return j;
+      if (BLANK.test(nextRaw) || next.startsInside || next.commentOnly) return j;
       if (!CONTINUATION.test(next.code) && indentWidth(nextRaw) <= indent) return j;
     }
   };
@@ -109,7 +109,7 @@ export function filterBraceBlock(
   while (i < count) {
     const s = at(i);
     const line = raw(i);
-    if (line.trim() === '') {
+    if (BLANK.test(line)) {
       keep(i++);
       continue;
     }
@@ -178,6 +178,9 @@ export function filterBraceBlock(
   }
   return { ok: true, plan };
 }
+
+/** A line of whitespace only (tested, not trimmed: no string per line). */
+const BLANK = /^\s*$/;
 
 const BUILDS_MARKUP = /\b(?:createElement|_?jsxs?|jsxDEV)\(/;
 

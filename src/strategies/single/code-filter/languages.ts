@@ -123,5 +123,6 @@ const JSX_RE =
 
 /** True when JS/TS text looks like it holds JSX (then it is left whole: braces in markup are not code). */
 export function looksLikeJsx(text: string): boolean {
-  return JSX_RE.test(text);
+  // Every shape of JSX_RE opens with `<`: most code lines hold none, and includes() is cheap.
+  return text.includes('<') && JSX_RE.test(text);
 }

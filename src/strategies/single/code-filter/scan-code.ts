@@ -28,6 +28,9 @@ const REGEX_AFTER_WORDS: ReadonlySet<string> = new Set([
   'else', 'yield', 'await',
 ]);
 
+/** The longest word in REGEX_AFTER_WORDS: a longer identifier is never looked up. */
+const REGEX_WORD_MAX = 10;
+
 /** ASCII characters that may begin a comment or literal, per language (a quick test before the real one). */
 const OPENERS = new Map<BraceLanguage, Uint8Array>();
 
@@ -103,7 +106,7 @@ function scanCodeToken(st: ScanState, cur: Cursor): void {
   if (isIdentStart(c)) {
     let j = cur.i + 1;
     while (j < line.length && isIdentPart(line.charCodeAt(j))) j++;
-    st.regexOk = (st.lang === 'javascript' || st.lang === 'typescript') && REGEX_AFTER_WORDS.has(line.slice(cur.i, j));
+    st.regexOk = (st.lang === 'javascript' || st.lang === 'typescript') && j - cur.i <= REGEX_WORD_MAX && REGEX_AFTER_WORDS.has(line.slice(cur.i, j));
     cur.i = j;
     return;
   }

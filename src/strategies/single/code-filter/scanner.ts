@@ -56,20 +56,20 @@ export function scanBraces(lines: readonly string[], start: number, end: number,
   // A PHP file is HTML until its first `<?php` (a snippet without one is all code).
   if (lang === 'php' && hasPhpOpenTag(lines, start, end)) st.literal = PHP_HTML;
   const out: ScannedLine[] = [];
+  // One cursor, reset for each line (a fresh object per line was a measurable share of a read's cost).
+  const cur: Cursor = { line: '', i: 0, code: '', from: 0, nonComment: false, depthMin: 0, escapedAtEnd: false, markup: false };
   for (let li = start; li < end; li++) {
     const line = lines[li] ?? '';
     const inCode = st.literal === null && st.comment === 0;
     const startsInside = !inCode || st.holes.length > 0;
-    const cur: Cursor = {
-      line,
-      i: 0,
-      code: '',
-      from: inCode && st.holes.length === 0 ? 0 : -1,
-      nonComment: st.literal !== null || st.holes.length > 0,
-      depthMin: st.depth,
-      escapedAtEnd: false,
-      markup: false,
-    };
+    cur.line = line;
+    cur.i = 0;
+    cur.code = '';
+    cur.from = inCode && st.holes.length === 0 ? 0 : -1;
+    cur.nonComment = st.literal !== null || st.holes.length > 0;
+    cur.depthMin = st.depth;
+    cur.escapedAtEnd = false;
+    cur.markup = false;
     const depthStart = st.depth;
     while (cur.i < line.length) {
       if (st.comment > 0) scanComment(st, cur);
@@ -83,7 +83,7 @@ export function scanBraces(lines: readonly string[], start: number, end: number,
     out.push({
       code: cur.code,
       startsInside,
-      commentOnly: !cur.nonComment && line.trim() !== '',
+      commentOnly: !cur.nonComment && NOT_BLANK.test(line),
       depthStart,
       depthMin: cur.depthMin,
       depthEnd: st.depth,
@@ -96,6 +96,8 @@ export function scanBraces(lines: readonly string[], start: number, end: number,
   for (const line of out) if (line.depthMin < depthMin) depthMin = line.depthMin;
   return { lines: out, negative: !st.ok, endsInside: openLiteral || st.comment > 0 || st.holes.length > 0, depthEnd: st.depth, depthMin };
 }
+
+const NOT_BLANK = /\S/;
 
 function hasPhpOpenTag(lines: readonly string[], start: number, end: number): boolean {
   for (let li = start; li < end; li++) if (/<\?(?:php\b|=)/.test(lines[li] ?? '')) return true;
