@@ -64,6 +64,11 @@ class Sidecar:
         self._oversize_logged = set()
 
     # -- supervision ---------------------------------------------------------------------------
+    @property
+    def starting(self):
+        """True while a hook waits for the sidecar's hello (every other hook passes through meanwhile)."""
+        return self._starting
+
     def ensure(self):
         with self._lock:
             if self.proc is not None:
