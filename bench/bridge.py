@@ -6,7 +6,10 @@ messages and the tool schemas), incremental (one new tool call and result per ca
 delta) and whole (a new session or a sidecar restart), in each request shape Hermes sends (chat
 completions, Anthropic messages with its prompt-cache markers, Responses; converted as Hermes
 converts them, test/bridge/hermes_shapes.py, outside the timing). One output in five is a long log that HMC
-truncates, so views carry real edits. Hermes' own deep copies of the request are not timed (they
+truncates, so views carry real edits. Last (not with --model-calls), a pre_llm_call whose
+conversation holds one pathological tool output (issue 19: 128 K characters of one letter blocked
+it 13.4 s, 256 K 56.5 s), then the next hook, which must not wait behind the accounting of it.
+Hermes' own deep copies of the request are not timed (they
 are printed apart: they happen with any middleware).
 
 Run after `npm run build`: `python3 bench/bridge.py [--iterations N] [--model-calls]` (the second:
@@ -18,6 +21,7 @@ import copy
 import importlib.util
 import json
 import os
+import random
 import statistics
 import sys
 import tempfile
@@ -89,6 +93,36 @@ def timed(fn, iterations):
         fn()
         out.append((time.perf_counter() - t) * 1000)
     return out
+
+
+def pathological_texts(size):
+    """Seeded, so every run times the same text (test/helpers/pathological.ts has the TypeScript side)."""
+    rnd = random.Random(size)
+    return [
+        ("one letter", "a" * size),
+        ("random letters", "".join(rnd.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(size))),
+        ("binary-looking text", "".join(chr(rnd.randrange(256)) for _ in range(size))),
+        ("one-line minified code", "".join("var v%d=function(x){return x+%d};" % (i, i % 97) for i in range(size // 30 + 1))[:size]),
+    ]
+
+
+def print_pathological(bridge):
+    print("pathological tool output in a pre_llm_call (ms): that call / the next hook")
+    for size in (128 * 1024, 256 * 1024):
+        for name, text in pathological_texts(size):
+            sid = "patho-%s-%d" % (name.replace(" ", "-"), size)
+            cid = "call_%d" % size
+            msgs = [{"role": "user", "content": "run it"},
+                    {"role": "assistant", "content": "", "tool_calls": [{"id": cid, "type": "function", "function": {"name": "terminal", "arguments": "{}"}}]},
+                    {"role": "tool", "name": "terminal", "tool_call_id": cid, "content": json.dumps({"output": text, "exit_code": 0})}]
+            t = time.perf_counter()
+            bridge.pre_llm_call(session_id=sid, conversation_history=list(msgs), user_message="run it", model="m")
+            first = (time.perf_counter() - t) * 1000
+            t = time.perf_counter()
+            bridge.pre_tool_call(session_id=sid, tool_name="terminal", args={"command": "ls"}, tool_call_id="next")
+            after = (time.perf_counter() - t) * 1000
+            bridge.on_session_end(session_id=sid, completed=True)
+            print("  %-24s %4d K %9.1f %9.1f" % (name, size // 1024, first, after))
 
 
 def main():
@@ -184,6 +218,7 @@ def main():
     ids = iter(range(10 ** 9))
     rows.append(("pre_tool_call", "-", timed(lambda: bridge.pre_tool_call(session_id="t", tool_name="terminal", args={"command": "make"}, tool_call_id="c%d" % next(ids)), args.iterations)))
     rows.append(("post_tool_call 100 KB", "-", timed(lambda: bridge.post_tool_call(session_id="t", tool_name="terminal", args={"command": "make"}, result=big, tool_call_id="c%d" % next(ids), status="ok"), args.iterations)))
+    print_pathological(bridge)
     report(args, rows, notes, bridge, len(big))
 
 

@@ -144,6 +144,7 @@ export const CONFIG_KEYS = [
   key('background_compression.summariser_price.input', 1.25, nonNegative, "Price of one token the summariser reads, in main-model input tokens (1.25: the main model's own price, written to its cache). A host that knows its auxiliary model's price says so instead."),
   key('background_compression.summariser_price.output', 5, nonNegative, 'Price of one token the summariser writes, in main-model input tokens (5: a typical output price of the main model).'),
   key('background_compression.min_return', 2, nonNegative, "A summary is asked for only when its expected saving under the prompt cache is at least this multiple of its price (docs/engine.md, 'Layer 1 net of its price')."),
+  key('background_compression.index_across_users', false, bool, "hmc_control index reads another session's phases, and scope=global searches them, only when that session is the same user's (the platform and sender the host names; every CLI session is the machine's own). True: every session's, whoever's (one person on several platforms)."),
   key('background_compression.endpoint.url', '', str, 'An OpenAI-compatible base URL (e.g. http://127.0.0.1:8080/v1) for summaries when the host offers no auxiliary model.'),
   key('background_compression.endpoint.model', '', str, 'The model name sent to `endpoint.url`.'),
   key('background_compression.endpoint.api_key_env', '', str, 'The environment variable holding the endpoint API key (the key itself never goes in the config).'),

@@ -44,6 +44,21 @@ export interface ListWideContext {
 const builders = new WeakMap<MessageState, (text: string) => string>();
 /** The last placeholder weighed for each message: its words, and its content when it saves tokens. */
 const proposals = new WeakMap<MessageState, { text: string; current: string; content: string | null }>();
+/** Each tool result's recall id (a hash), and whether its text reports a failure: worked out once per message. */
+const recallIds = new WeakMap<MessageState, string>();
+const failures = new WeakMap<MessageState, boolean>();
+
+function recallIdOf(s: Session, m: MessageState): string {
+  let id = recallIds.get(m);
+  if (id === undefined) recallIds.set(m, (id = recallId(s.id, m.key)));
+  return id;
+}
+
+function outputReportsFailure(m: MessageState): boolean {
+  let failed = failures.get(m);
+  if (failed === undefined) failures.set(m, (failed = typeof m.raw === 'string' && reportsFailure(m.raw)));
+  return failed;
+}
 /** What each tool result did to a file (parsed once per message). */
 const fileOps = new WeakMap<MessageState, { op: FileOp | null; shows: boolean }>();
 /** The last dedup answer per session, reused while no duplicate group changed. */
@@ -57,7 +72,7 @@ export function listWideRewrites(s: Session, config: HmcConfig, protection: Prot
   const automatic = !(s.manual && !config.manual_mode.automatic_strategies);
   const style = config.prune_notification;
   const message = (key: string): MessageState | undefined => index.byKey.get(key)?.message;
-  const recall = (m: MessageState): string | undefined => (keptForRecall(m) ? recallId(s.id, m.key) : undefined);
+  const recall = (m: MessageState): string | undefined => (keptForRecall(m) ? recallIdOf(s, m) : undefined);
 
   const propose = (m: MessageState, strategy: PruneKind, text: string, extra: Pick<Prune, 'age' | 'stale'> = {}): void => {
     if (wanted.has(m.key)) return;
@@ -182,8 +197,8 @@ function clearedWords(s: Session, m: MessageState, style: HmcConfig['prune_notif
   const read = readOf(m);
   if (read) return clearedPlaceholder({ tool: m.tool, read: { path: read.path, span: read.span } }, style);
   // An output that reports a failure keeps why, even when the call itself succeeded ("3 failed").
-  const failed = isFailed(s, m) || (typeof m.raw === 'string' && reportsFailure(m.raw));
-  return clearedPlaceholder({ tool: m.tool, recall: recallId(s.id, m.key), ...(failed ? { failedText: m.raw as string } : {}) }, style);
+  const failed = isFailed(s, m) || outputReportsFailure(m);
+  return clearedPlaceholder({ tool: m.tool, recall: recallIdOf(s, m), ...(failed ? { failedText: m.raw as string } : {}) }, style);
 }
 
 /** New results (not sent yet) that repeat an earlier output exactly become a pointer to it. */
@@ -314,8 +329,21 @@ function callIdOf(m: MessageState): string {
 }
 
 /** Indexes the held messages up to `end` (the whole list at a batch; slices of it while catching up). */
-export function indexUpTo(s: Session, config: HmcConfig, end: number): void {
+export function indexUpTo(s: Session, config: HmcConfig, end: number, warm = false): void {
+  const from = s.rewriteIndex.length;
   s.rewriteIndex.update(s.messages, (key) => s.records.get(key)?.fingerprint ?? `#${key}`, (m) => isFailed(s, m), config, end);
+  if (!warm) return;
+  // In the background (a big first call's catch-up), what the first pass parses of each output is
+  // parsed now, so the pass in the next hook only reads it: 100 K messages left 1.5 s of parsing to
+  // that hook, over the bridge's 2 s limit on a loaded machine (issue 19).
+  for (let i = from; i < s.rewriteIndex.length; i++) {
+    const m = s.messages[i];
+    if (!m || m.role !== 'tool' || typeof m.raw !== 'string') continue;
+    fileOpFor(m);
+    if (!builders.has(m)) builders.set(m, placeholderBuilder(m.raw));
+    recallIdOf(s, m);
+    outputReportsFailure(m);
+  }
 }
 
 /** The call of this result failed (the host said so, or its output reports it). */

@@ -12,7 +12,9 @@ instead shortens the arguments of every answered call over 200 characters to `{"
 and `--call-edits forged` sends those with the first call's id changed (an edit a host must
 refuse); `--schema FILE`
 sends that JSON file as hello's `control_schema`, `--host-config JSON` that value as its
-`host_config`. Every request is
+`host_config`. `--slow-hello S` answers hello after S seconds; `--started-line` says on stderr what
+the real sidecar says when it starts; `--crash-on METHOD` dies on that method the way Node does on an
+uncaught error (a message, a stack, its version on stderr; exit code 1). Every request is
 appended to $HMC_FAKE_LOG when set.
 Invariant: stdout carries protocol lines only.
 """
@@ -29,6 +31,11 @@ max_line = int(args[args.index("--max-line") + 1]) if "--max-line" in args else 
 schema_file = args[args.index("--schema") + 1] if "--schema" in args else None
 host_config = json.loads(args[args.index("--host-config") + 1]) if "--host-config" in args else None
 call_edits = args[args.index("--call-edits") + 1] if "--call-edits" in args else None  # short | forged
+slow_hello = float(args[args.index("--slow-hello") + 1]) if "--slow-hello" in args else 0.0
+crash_on = args[args.index("--crash-on") + 1] if "--crash-on" in args else None
+if "--started-line" in args:
+    sys.stderr.write("hmc sidecar: started (node fake, state dir /nowhere)\n")
+    sys.stderr.flush()
 held = {}
 views = {}  # session -> (view id, {index: entry})
 host_caps = []
@@ -82,7 +89,12 @@ def handle(req):
         time.sleep(3600)
     if method == die_on:
         sys.exit(3)
+    if method == crash_on:
+        sys.stderr.write("file:///x/dist/engine/engine.js:1\nTypeError: boom in %s\n    at handle (file:///x/dist/engine/engine.js:1:1)\n\nNode.js v20.0.0\n" % method)
+        sys.stderr.flush()
+        sys.exit(1)
     if method == "hello":
+        time.sleep(slow_hello)
         host_caps[:] = params.get("capabilities") or []
         caps = ["append"] + ([] if "--no-model-call" in args else ["model_call"])
         hello = {"version": "fake", "protocol": 1, "capabilities": caps}

@@ -559,6 +559,24 @@ class BridgeTests(BridgeCase):
 
 
     @needs_node
+    @needs_build
+    def test_a_gateway_sender_is_the_owner_of_its_session(self):
+        # Issue 19, finding 4: Hermes names the sender with pre_llm_call (platform, sender_id); the
+        # sidecar keeps it as the session's owner, so users never read each other's index.
+        _, bridge = self.load_bridge(FakeCtx())
+        for sid, sender in (("tg-a", "1001"), ("tg-b", "2002")):
+            bridge.pre_llm_call(session_id=sid, conversation_history=[{"role": "user", "content": "hi"}], model="m", platform="telegram", sender_id=sender)
+            bridge.on_session_finalize(session_id=sid, platform="telegram", reason="shutdown")
+        files = [self.home / "hmc_state" / "sessions" / ("%s.json" % sid) for sid in ("tg-a", "tg-b")]
+        deadline = time.time() + 10
+        while not all(f.exists() for f in files) and time.time() < deadline:
+            time.sleep(0.05)
+        owners = [(json.loads(f.read_text())["platform"], json.loads(f.read_text())["user"]) for f in files]
+        assert owners == [("telegram", "1001"), ("telegram", "2002")], owners
+        answer = json.loads(bridge.hmc_control({"action": "index", "session": "tg-a"}, session_id="tg-b"))
+        assert answer.get("count") == 0 and answer.get("entries") == [], answer
+
+    @needs_node
     @needs_build  # the sidecar reads Hermes' config.yaml (its cases: test/hosts/hermes/config-file.test.ts)
     def test_the_context_window_comes_from_hermes_config(self):
         (self.home / "config.yaml").write_text(
