@@ -68,6 +68,8 @@ describe('inside one long tool loop', () => {
     const c = config((x) => {
       x.cache.min_batch_tokens = 0;
       x.cache.first_break_after = 10;
+      // One break per 10 calls: the first is earned at call 10, so the usual share applies.
+      x.cache.max_breaks_per_100_calls = 10;
     });
     const messages: Message[] = [{ role: 'system', content: 'agent' }, user('go'), assistantCall('r1', 'read_file', { path: 'a.py' }), toolResult('r1', 'read_file', source(1)), assistantCall('r2', 'read_file', { path: 'a.py', limit: 500 }), toolResult('r2', 'read_file', source(2))];
     const e = make(c);
@@ -97,7 +99,34 @@ describe('inside one long tool loop', () => {
     expect(first.content).toMatch(/^\[Output of web_extract cleared to save context \(recall id=r[0-9a-f]{10}\)\]$/);
   });
 
-  it('makes waiting rewrites at once when the messages\u2019 own timestamps show the provider\u2019s cache went cold', () => {
+  it('makes a waiting rewrite the price rule refuses once the messages\u2019 own timestamps show the provider\u2019s cache went cold, within the budget', () => {
+    const c = config((x) => {
+      x.cache.min_batch_tokens = 0;
+      x.cache.first_break_after = 0;
+      x.cache.max_breaks_per_100_calls = 100;
+    });
+    const at = (minute: number): string => new Date(Date.UTC(2026, 0, 1, 10, minute)).toISOString();
+    const stamp = (m: Message, minute: number): Message => ({ ...m, timestamp: at(minute) });
+    const messages: Message[] = [
+      { role: 'system', content: 'agent' },
+      stamp(user('go'), 0),
+      stamp(assistantCall('r1', 'read_file', { path: 'a.py' }), 0),
+      stamp(toolResult('r1', 'read_file', source(1)), 0),
+      stamp(assistantCall('w1', 'web_extract', { url: 'https://example.org/1' }), 0),
+      stamp(toolResult('w1', 'web_extract', wide(1)), 0),
+      stamp(assistantCall('r2', 'read_file', { path: 'a.py', limit: 500 }), 1),
+      stamp(toolResult('r2', 'read_file', source(2)), 1),
+      stamp(assistantCall('x', 'terminal', { command: 'sleep 600' }), 2),
+    ];
+    const e = make(c);
+    // The stale read is under half of what follows it: a break would not pay while the cache is warm.
+    expect(run(e, messages).edits.some((x) => x.index === 3)).toBe(false);
+    messages.push(stamp(toolResult('x', 'terminal', terminal('done')), 12));
+    expect(run(e, messages, messages.length).edits.find((x) => x.index === 3)?.content).toContain('superseded');
+    expect(e.sessions.get(S)?.cacheBreaks).toBe(1);
+  });
+
+  it('waits for the budget when the cache went cold before the first break is allowed', () => {
     const c = config((x) => (x.cache.first_break_after = 1000));
     const at = (minute: number): string => new Date(Date.UTC(2026, 0, 1, 10, minute)).toISOString();
     const stamp = (m: Message, minute: number): Message => ({ ...m, timestamp: at(minute) });
@@ -109,11 +138,11 @@ describe('inside one long tool loop', () => {
       stamp(assistantCall('r2', 'read_file', { path: 'a.py', limit: 500 }), 1),
       stamp(toolResult('r2', 'read_file', source(2)), 1),
       stamp(assistantCall('x', 'terminal', { command: 'sleep 600' }), 2),
+      stamp(toolResult('x', 'terminal', terminal('done')), 12),
     ];
     const e = make(c);
     expect(run(e, messages).edits.some((x) => x.index === 3)).toBe(false);
-    messages.push(stamp(toolResult('x', 'terminal', terminal('done')), 12));
-    expect(run(e, messages, messages.length).edits.find((x) => x.index === 3)?.content).toContain('superseded');
+    expect(e.sessions.get(S)?.cacheBreaks).toBe(0);
   });
 
   it('puts placeholders back in a new process word for word, and that is no cache break', async () => {
