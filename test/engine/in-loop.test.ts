@@ -99,6 +99,26 @@ describe('inside one long tool loop', () => {
     expect(first.content).toMatch(/^\[Output of web_extract cleared to save context \(recall id=r[0-9a-f]{10}\)\]$/);
   });
 
+  it('never clears the current step\u2019s results, however many calls it made (keep counts results, a step may hold more)', () => {
+    const c = config((x) => {
+      x.cache.first_break_after = 0;
+      x.cache.max_breaks_per_100_calls = 100;
+      x.cache.min_batch_tokens = 0;
+      x.strategies.clearing.keep = 1;
+    });
+    const messages: Message[] = [{ role: 'system', content: 'agent' }, user('go')];
+    for (let i = 0; i < 4; i++) messages.push(assistantCall(`t${i}`, 'web_extract', { url: `https://example.org/${i}` }), toolResult(`t${i}`, 'web_extract', wide(i)));
+    const parallel = [4, 5, 6].map((i) => `t${i}`);
+    messages.push({ role: 'assistant', content: '', tool_calls: parallel.map((id, k) => ({ id, type: 'function', function: { name: 'web_extract', arguments: JSON.stringify({ url: `https://example.org/${k + 4}` }) } })) });
+    parallel.forEach((id, k) => messages.push(toolResult(id, 'web_extract', wide(k + 4))));
+    const e = make(c);
+    const edits = e.preModelCall({ session_id: S, messages, context_length: 30_000 }).edits;
+    const cleared = new Set(edits.filter((x) => x.content?.includes('cleared to save context')).map((x) => x.index));
+    expect(cleared.size).toBeGreaterThan(0);
+    // The step's three results are the last three messages.
+    for (const i of [messages.length - 3, messages.length - 2, messages.length - 1]) expect(cleared.has(i)).toBe(false);
+  });
+
   it('makes a waiting rewrite the price rule refuses once the messages\u2019 own timestamps show the provider\u2019s cache went cold, within the budget', () => {
     const c = config((x) => {
       x.cache.min_batch_tokens = 0;
