@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HmcConfig } from '../../src/config/keys.js';
 import { Engine } from '../../src/engine/engine.js';
+import { MIN_CLEAR_TOKENS } from '../../src/engine/list-wide.js';
 import type { Message } from '../../src/core/message.js';
 import { NULL_SINK } from '../../src/events/types.js';
 import { assistantCall, config, longLog, terminal, toolResult, user } from '../helpers/conversation.js';
@@ -117,6 +118,26 @@ describe('inside one long tool loop', () => {
     expect(cleared.size).toBeGreaterThan(0);
     // The step's three results are the last three messages.
     for (const i of [messages.length - 3, messages.length - 2, messages.length - 1]) expect(cleared.has(i)).toBe(false);
+  });
+
+  it('clears an old output once it is worth a marker (MIN_CLEAR_TOKENS), never a shorter one', () => {
+    const c = config((x) => {
+      x.cache.first_break_after = 0;
+      x.cache.max_breaks_per_100_calls = 100;
+      x.cache.min_batch_tokens = 0;
+      x.strategies.clearing.keep = 1;
+    });
+    // Plain prose lines (no log shape): single-output compression leaves them whole.
+    const prose = (tokens: number, seed: number) => terminal(Array.from({ length: Math.ceil((tokens * 4) / 60) }, (_, k) => `${WORDS[(seed + k) % WORDS.length]} ${WORDS[(seed * 3 + k * 5) % WORDS.length]} note ${seed}.${k} about the ${WORDS[(k * 7) % WORDS.length]} value`).join('\n'));
+    const messages: Message[] = [{ role: 'system', content: 'agent' }, user('go')];
+    messages.push(assistantCall('big', 'terminal', { command: 'cat notes' }), toolResult('big', 'terminal', prose(MIN_CLEAR_TOKENS * 1.3, 1)));
+    messages.push(assistantCall('small', 'terminal', { command: 'cat short' }), toolResult('small', 'terminal', prose(MIN_CLEAR_TOKENS * 0.6, 2)));
+    for (let i = 0; i < 6; i++) messages.push(assistantCall(`t${i}`, 'web_extract', { url: `https://example.org/${i}` }), toolResult(`t${i}`, 'web_extract', wide(i)));
+    const e = make(c);
+    const edits = e.preModelCall({ session_id: S, messages, context_length: 30_000 }).edits;
+    const cleared = (i: number) => edits.find((x) => x.index === i)?.content?.includes('cleared to save context') === true;
+    expect(cleared(3)).toBe(true);
+    expect(cleared(5)).toBe(false);
   });
 
   it('makes a waiting rewrite the price rule refuses once the messages\u2019 own timestamps show the provider\u2019s cache went cold, within the budget', () => {
