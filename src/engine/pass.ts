@@ -72,7 +72,8 @@ export const EARLY_REMOVED_SHARE = 0.55;
  * MIN_REMOVED_SHARE at the call that earns it.
  */
 export function requiredShare(callsSoFar: number, breaksSoFar: number, breaksPer100: number, firstAfter: number): number {
-  if (breaksPer100 <= 0) return MIN_REMOVED_SHARE;
+  // No budget (0: only forced passes) or a break allowed at every call: nothing to earn.
+  if (breaksPer100 <= 0 || breaksPer100 >= 100) return MIN_REMOVED_SHARE;
   const every = 100 / breaksPer100;
   const earned = (breaksSoFar + 1) * every;
   const earliest = firstAfter + breaksSoFar * every;
