@@ -117,7 +117,7 @@ export const CONFIG_KEYS = [
   key('strategies.clearing.enabled', true, bool, 'Clear old tool outputs (a marker with a recall id, or how to read the file again) once the context passes trigger_percent.'),
   key('strategies.clearing.trigger_percent', 0.1, fraction, 'Context use (0..1 of the window) above which old outputs are cleared (at the next pass the cache-break budget allows).'),
   key('strategies.clearing.target_percent', 0.02, fraction, 'Context use clearing brings the context down to, oldest outputs first.'),
-  key('strategies.clearing.keep', 4, int(0, 10_000), 'The most recent tool results never cleared.'),
+  key('strategies.clearing.keep', 3, int(0, 10_000), 'The most recent tool results never cleared (nor ever the current step\'s, however many calls it made).'),
   key('strategies.clearing.exclude_tools', [], stringList, 'Tools whose outputs are never cleared.'),
   key('strategies.input_clearing.enabled', true, bool, "Send answered file writes, edits and here-document shell commands with short arguments (path, size, a recall id) once the file was touched again or the call is older than the last keep_calls; only to hosts that apply tool_calls edits, never in the stored history."),
   key('strategies.input_clearing.keep_calls', 2, int(0, 100_000), 'The most recent tool calls whose arguments are always sent whole (a superseded write or edit is cleared earlier, never in the current step).'),

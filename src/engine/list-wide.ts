@@ -30,8 +30,12 @@ import type { Session } from './session.js';
 /** The original's generic placeholder (reference §5.2), used for sweeps. */
 export const SWEPT_PLACEHOLDER = '[Output removed to save context — information superseded or no longer needed]';
 
-/** Outputs below this many estimated tokens are not worth clearing (a marker is ~30 tokens). */
-const MIN_CLEAR_TOKENS = 150;
+/**
+ * Outputs below this many estimated tokens are not worth clearing: a marker is ~30 tokens, so a
+ * cleared output saves at least two thirds of itself. (150 before: mini-swe-agent's many short
+ * shell outputs stayed; at 100 its input saved rose 0.8 points, claude-code's and codex's 0.1.)
+ */
+export const MIN_CLEAR_TOKENS = 100;
 
 export interface ListWideContext {
   /** Messages from this index on were not sent yet: a repeat among them costs no cache break. */
@@ -150,10 +154,13 @@ export function listWideRewrites(s: Session, config: HmcConfig, protection: Prot
     // A repeat that is kept points at its source: the source stays while the repeat does.
     const sources = new Set<string>();
     for (const [key, source] of repeats) if (!wanted.has(key) || wanted.get(key)?.strategy === 'repeat') sources.add(source.message.key);
+    // The current step's results (the latest assistant message's calls) are what the model reads
+    // next: never cleared, however many calls that message made.
+    const current = currentStepCalls(s);
     const candidates: ClearCandidate[] = index.results.map(({ message: m }) => ({
       id: m.key,
       tokens: sentChars(m, wanted) / 4,
-      locked: wanted.has(m.key) || m.prune !== null || sources.has(m.key) || protection.tool(m.tool) || excluded.has(m.tool.toLowerCase()) || protection.file(readOf(m)?.path),
+      locked: wanted.has(m.key) || m.prune !== null || sources.has(m.key) || current.has(m.key) || protection.tool(m.tool) || excluded.has(m.tool.toLowerCase()) || protection.file(readOf(m)?.path),
     }));
     let context = 0;
     for (const m of s.messages) context += sentChars(m, wanted) / 4;
@@ -321,6 +328,16 @@ function sentChars(m: MessageState, wanted: ReadonlyMap<string, Prune>): number 
 
 function withRecall(text: string, id: string | undefined): string {
   return id ? `${text} (recall id=${id})` : text;
+}
+
+/** The ids of the calls of the latest assistant message that made any (the current step). */
+function currentStepCalls(s: Session): Set<string> {
+  for (let i = s.messages.length - 1; i >= 0; i--) {
+    const m = s.messages[i] as MessageState;
+    const calls = m.role === 'assistant' ? m.source.tool_calls : undefined;
+    if (Array.isArray(calls) && calls.length > 0) return new Set(calls.map((c) => (typeof c?.id === 'string' ? c.id : '')).filter((id) => id !== ''));
+  }
+  return new Set();
 }
 
 /** The id the model saw for the call (the result's key, unless it had none). */
