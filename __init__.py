@@ -6,6 +6,8 @@ this file (docs/hermes.md "The bridge"):
   v1, DESIGN §3), a timeout on every call, a restart with backoff after any failure;
 - `hmc_bridge/views.py`: the sidecar's edits applied in place on Hermes' live message dicts for a
   turn (`pre_llm_call`) or on one request's own copies (`pre_model_call`), and restored;
+- `hmc_bridge/shapes.py` and `shape_*.py`: each request shape Hermes sends (chat completions,
+  Anthropic messages, Responses) read as one conversation, and the edits put back on it;
 - `hmc_bridge/bridge.py`: Hermes' hooks, `llm_request` middleware (or `pre_api_request` on
   Hermes without it), the `hmc_control` tool, `/hmc` and `ctx.llm`, as protocol calls;
 - `hmc_bridge/hermes.py`: what the bridge asks of Hermes itself (home, features, its

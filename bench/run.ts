@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every benchmark in one run (engine, store, bridge, dashboard, reads), each
  * printing its own table. Timings only, never a test. `npm run bench -- engine store` runs a
- * subset (engine, savings, store, phases, bridge, inspect, resume, dashboard, reads); folders of
+ * subset (engine, savings, store, phases, bridge, inspect, resume, dashboard, reads, pathological); folders of
  * sessions after `savings` are the corpora it replays (else the shared and development corpora).
  */
 import { spawnSync } from 'node:child_process';
@@ -17,6 +17,12 @@ const wanted = new Set(process.argv.slice(2));
 const run = (name: string) => wanted.size === 0 || wanted.has(name);
 
 if (run('engine')) printRows('engine', runEngineBench());
+
+if (run('pathological')) {
+  const { formatPathological, runPathologicalBench } = await import('./pathological.js');
+  process.stdout.write('\npathological tool outputs: time per KB, 1 KB to 1 MB (flat = linear; growth = 1 MB over 16 KB)\n================================================================================================\n');
+  process.stdout.write(`${formatPathological(runPathologicalBench())}\n`);
+}
 
 if (run('savings')) {
   const { corpusArguments, runSavingsBench } = await import('./savings.js');

@@ -4,6 +4,9 @@ __init__.py, which Hermes imports as `hermes_plugins.<slug>` and which re-export
 - sidecar.py: the sidecar process: start, framing, timeouts, restart with backoff.
 - views.py: what the bridge keeps of each session; edits applied in place or on one request,
   and restored.
+- shapes.py (shape_chat.py, shape_anthropic.py, shape_responses.py, shape_base.py): Hermes'
+  request shapes, each read as the conversation the sidecar holds, each edit put back where its
+  message lives in the request.
 - bridge.py: Hermes' hooks, middleware, tool, command and `ctx.llm` as protocol calls.
 - hermes.py: what the bridge asks of Hermes itself (its home, features, its compressor's floors,
   its own rough measure of a request, its tool registry).

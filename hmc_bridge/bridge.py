@@ -4,8 +4,9 @@ sidecar; the answers applied through views.py.
 
 The conversation is sent the way Hermes sends it (system prompt apart, contents stripped,
 `api_content` replayed), so both methods describe one list (docs/hermes.md "One conversation, two
-views"); once the sidecar holds a session, only what is new goes (`base` + `append`), and a long
-history goes ahead in stretches (`partial`).
+views"), whatever request shape a model call has (shapes.py reads it); once the sidecar holds a
+session, only what is new goes (`base` + `append`), and a long history goes ahead in stretches
+(`partial`).
 
 Invariant: fail open. Every entry point catches everything, logs one line under the "hmc" logger
 and hands Hermes its data back untouched; no decision is taken here.
@@ -14,7 +15,7 @@ import json
 import logging
 import threading
 
-from . import control_schema, hermes, views
+from . import control_schema, hermes, shapes, views
 
 log = logging.getLogger("hmc")
 
@@ -102,7 +103,7 @@ class Bridge:
         if held is not None:
             # Once per turn: compare every message by role and content (identity first, so cheap).
             first, stop = 0, min(len(held), len(messages))
-            while first < stop and held[first][0] == messages[first].get("role") and held[first][1] == views.sent_content(messages[first]):
+            while first < stop and views.same_as_held(held[first], messages[first]):
                 first += 1
         answer, _ = self._send("pre_llm_call", params, messages, first if held is not None else None, lambda m, i: views.live_message(m))
         result = _result(answer)
@@ -112,15 +113,17 @@ class Bridge:
         context = result.get("context")
         return {"context": context} if isinstance(context, str) and context else None
 
-    def _send(self, method, params, messages, base, convert, offset=0):
-        """Sends `messages[offset:]` (converted) as `base` + `append` when `base` is known, else whole;
-        on success the session's held conversation is what was sent. Returns (answer, count)."""
+    def _send(self, method, params, messages, base, convert):
+        """Sends `messages` (converted; `convert(message, index)`) as `base` + `append` when `base` is
+        known, else whole; on success the session's held conversation is what was sent. `messages`
+        may be a request's conversation read through its shape (shapes.py): it is read by index,
+        and only from `base` on. Returns (answer, count)."""
         sess = self._session(params["session_id"])
         generation = self.sidecar.generation
         held = self._held(sess)
         answer = None
         if base and held is not None:
-            append = [convert(m, offset + base + k) for k, m in enumerate(messages[offset + base:])]
+            append = [convert(messages[i], i) for i in range(base, len(messages))]
             answer = self.sidecar.call(method, dict(params, base=base, append=append))
             if _error_code(answer) == "resync" or self.sidecar.generation != generation:
                 answer = None
@@ -131,12 +134,12 @@ class Bridge:
         if answer is None:
             if method != "pre_model_call":
                 sess.measured = []
-            whole = [convert(m, offset + k) for k, m in enumerate(messages[offset:])]
+            whole = [convert(messages[i], i) for i in range(len(messages))]
             streamed = self._stream(params, whole)
             answer = self.sidecar.call(method, dict(params, base=streamed, append=whole[streamed:]) if streamed else dict(params, messages=whole))
             new = [(m["role"], m["content"]) for m in whole]
         if not _result(answer) or "error" in answer:
-            sess.held, sess.view, sess.view_id = None, {}, None
+            sess.held, sess.view, sess.calls, sess.view_id = None, {}, {}, None
             return None, 0
         sess.held, sess.generation = new, self.sidecar.generation
         return answer, len(new)
@@ -203,23 +206,22 @@ class Bridge:
 
     # -- every model call: pre_model_call, its edits applied to that request only ---------------
     def llm_request(self, request=None, session_id=None, **kw):
-        """`llm_request` middleware (Hermes 0.19): edits a copy of the request for this call only."""
+        """`llm_request` middleware (Hermes 0.19): edits a copy of the request for this call only,
+        in whichever shape Hermes speaks (shapes.py)."""
         return self._guard("llm_request", self._llm_request, request, session_id, kw)
 
     def _llm_request(self, request, session_id, kw):
-        if not isinstance(request, dict) or kw.get("api_mode") not in (None, "chat_completions"):
-            return None  # Responses / Anthropic shapes: left raw (docs/hermes.md)
-        messages = request.get("messages")
-        changed = self._model_call(session_id, messages, request.get("tools"), kw)
+        changed = self._model_call(session_id, shapes.read(kw.get("api_mode"), request), kw)
         return {"request": request} if changed else None
 
     def pre_api_request(self, **kw):
-        """Hermes without request middleware (0.16): the same, on the request's own message dicts."""
+        """Hermes without request middleware (0.16): the same, on the request's own message dicts
+        (`request_messages`: the `messages` or Responses' `input` that is sent)."""
         self._guard("pre_api_request", self._pre_api_request, kw)
 
     def _pre_api_request(self, kw):
         messages, live = kw.get("request_messages"), kw.get("conversation_history")
-        if kw.get("api_mode") not in (None, "chat_completions") or not isinstance(messages, list):
+        if not isinstance(messages, list):
             return
         # Editing these dicts changes only this request, as long as they are copies: never edit a
         # dict of the live conversation (that would change what Hermes stores).
@@ -229,42 +231,42 @@ class Bridge:
                 log.warning("hmc: this Hermes sends its live messages; requests are left raw (docs/hermes.md)")
             return
         body = (kw.get("request") or {}).get("body") if isinstance(kw.get("request"), dict) else None
-        tools = body.get("tools") if isinstance(body, dict) else None
-        self._model_call(kw.get("session_id"), messages, hermes.hook_tools(tools, self._tools_cache) if isinstance(tools, list) else None, kw)
+        fields = dict(body) if isinstance(body, dict) else {}
+        tools = fields.get("tools")
+        if isinstance(tools, list):
+            fields["tools"] = hermes.hook_tools(tools, self._tools_cache, kw.get("api_mode"))
+        self._model_call(kw.get("session_id"), shapes.read(kw.get("api_mode"), fields, messages), kw)
 
-    def _model_call(self, session_id, messages, tools, kw):
-        """pre_model_call for one request's `messages` (system prompt first); applies the view in
-        place on those dicts. Returns True when a message was changed."""
-        if not isinstance(messages, list) or not all(isinstance(m, dict) for m in messages) or not session_id:
+    def _model_call(self, session_id, request, kw):
+        """pre_model_call for one request (read through its shape's adapter, None: a shape or form
+        left raw); applies the view on that request's own dicts. Returns True when it changed."""
+        if request is None or not session_id:
             return False
         if not self.sidecar.ensure() or "model_call" not in self.sidecar.capabilities:
             return False
         sess = self._session(session_id)
         if kw.get("model"):
             self.main_model = (kw.get("model"), kw.get("provider"), kw.get("base_url"))
-        offset = 1 if messages and messages[0].get("role") == "system" else 0
         params = {"session_id": session_id, "model": kw.get("model") or "", "call_id": str(kw.get("api_request_id") or "")}
         if self.context_length:
             params["context_length"] = self.context_length
         if self.compression_threshold:
             params["compression_threshold"] = self.compression_threshold
         fresh = sess.generation != self.sidecar.generation
-        system = messages[0].get("content") if offset else None
-        if fresh or sess.system is views.UNSENT or system != sess.system:
-            params["system"] = system
-        tools_key = tuple((t.get("function") or {}).get("name") for t in tools if isinstance(t, dict)) if isinstance(tools, list) else ()
-        if fresh or tools_key != sess.tools_key:
-            params["tools"] = tools if isinstance(tools, list) else []
+        if fresh or sess.system is views.UNSENT or request.system != sess.system:
+            params["system"] = request.system
+        if fresh or request.tool_names != sess.tools_key:
+            params["tools"] = request.tools or []
         params["view"] = sess.view_id if not fresh and sess.view_id is not None else 0
-        base = views.base(sess, self._held(sess), messages, offset)
-        params["host_tokens"] = hermes.host_tokens(sess, messages, offset, base, tools, tools_key)
-        answer, held = self._send("pre_model_call", params, messages, base, lambda m, i: views.raw(sess, m, i - offset), offset)
+        base = views.base(sess, self._held(sess), request)
+        params["host_tokens"] = hermes.host_tokens(sess, request.head, request.messages, base, request.tools, request.tool_names)
+        answer, held = self._send("pre_model_call", params, request.messages, base, lambda m, i: views.raw(sess, request, m, i))
         result = _result(answer)
         if not result:
             return False
-        sess.system, sess.tools_key = system, tools_key
+        sess.system, sess.tools_key = request.system, request.tool_names
         views.take_view(sess, result, held, params["view"])
-        return views.apply_view(sess, messages, offset)
+        return views.apply_view(sess, request)
 
     # -- tool, command, host calls --------------------------------------------------------------
     def hmc_control(self, args, **kw):

@@ -175,7 +175,7 @@ class _Engine:
                 self._why = "the sidecar is not running"
                 return None
             if not sidecar.ensure():
-                self._why = sidecar.disabled or "the sidecar is not running (see the line before)"
+                self._why = sidecar.disabled or ("the sidecar is starting" if sidecar.starting else "the sidecar is not running (see the line before)")
                 return None
             if "context_engine" not in sidecar.capabilities:
                 self._why = "this sidecar is no context engine (an older build, or HMC_SIDECAR_COMMAND names another)"

@@ -166,30 +166,34 @@ def _hermes_tools_tokens(tools):
         return (len(str(tools)) + 3) // 4
 
 
-def host_tokens(sess, messages, offset, base, tools, tools_key):
+def host_tokens(sess, head, messages, base, tools, tools_key):
     """Hermes' rough measure of this request as its compressor judges it (0.16, 0.19:
     `estimate_request_tokens_rough`, characters / 4 of every message and of the tool schemas),
     before HMC's edits. Layer 1 fires at its share of Hermes' threshold in these units
-    (docs/hermes.md "Layer 1 beside Hermes' compressor"). The `base` messages the sidecar holds
-    unchanged keep the count they had when they were new (an in-place edit of an earlier turn is
-    counted raw: a little more than Hermes counts)."""
+    (docs/hermes.md "Layer 1 beside Hermes' compressor"). `head`: the system prompt as a message;
+    `messages`: the conversation (in a converting shape, read back as chat messages, which is what
+    Hermes measures before it converts). The `base` messages the sidecar holds unchanged keep the
+    count they had when they were new (an in-place edit of an earlier turn is counted raw: a
+    little more than Hermes counts)."""
     chars_of = _hermes_message_chars()
     keep = base if base is not None and base <= len(sess.measured) else 0
-    sess.measured = sess.measured[:keep] + [chars_of(m) for m in messages[offset + keep:]]
-    head = sum(chars_of(m) for m in messages[:offset])  # the system prompt
+    sess.measured = sess.measured[:keep] + [chars_of(messages[i]) for i in range(keep, len(messages))]
     if sess.tools_tokens[0] != tools_key:
         sess.tools_tokens = (tools_key, _hermes_tools_tokens(tools))
-    return (head + sum(sess.measured) + 3) // 4 + sess.tools_tokens[1]
+    return (sum(chars_of(m) for m in head) + sum(sess.measured) + 3) // 4 + sess.tools_tokens[1]
 
 
 # -- the tool schemas a 0.16 pre_api_request shows ----------------------------------------------
-def hook_tools(seen, cache):
+def hook_tools(seen, cache, shape=None):
     """The request's tool schemas, on Hermes without middleware: its hook shows them depth-limited
     (values below depth 8 of the payload read "<str depth limit>"). Rebuilt from Hermes' tool
-    registry by name, and used only when they match what the hook showed; else what it showed.
-    `cache` (a dict) keeps the last answer."""
-    names = tuple((t.get("function") or {}).get("name") for t in seen if isinstance(t, dict))
-    cached = cache.get(names)
+    registry by name (in the request's shape, with Hermes' own converter for Anthropic messages or
+    Responses), and used only when they match what the hook showed; else what it showed. `cache`
+    (a dict) keeps the last answer."""
+    names = tuple(((t.get("function") or {}).get("name") if shape in (None, "chat_completions") else t.get("name"))
+                  for t in seen if isinstance(t, dict))
+    key = (shape, names)
+    cached = cache.get(key)
     if cached is None:
         cached = seen
         try:
@@ -197,12 +201,20 @@ def hook_tools(seen, cache):
 
             by_name = {t["function"]["name"]: t for t in registry.get_definitions(set(names), quiet=True)}
             rebuilt = [by_name[n] for n in names]
+            if shape == "anthropic_messages":
+                from agent.anthropic_adapter import convert_tools_to_anthropic
+
+                rebuilt = convert_tools_to_anthropic(rebuilt)
+            elif shape == "codex_responses":
+                from agent.codex_responses_adapter import _responses_tools
+
+                rebuilt = _responses_tools(rebuilt)
             if _depth_limited(rebuilt, 2) == seen:  # payload → body → tools: the list is at depth 2
                 cached = rebuilt
         except Exception as exc:
             log.debug("hmc: tool schemas not rebuilt (%s)", exc)
         cache.clear()
-        cache[names] = cached
+        cache[key] = cached
     return cached
 
 

@@ -85,7 +85,8 @@ def register(ctx, **_kw):
         except Exception:
             llm = None
         per_call = features["middleware"] or features["pre_api_request"]
-        # tool_calls: the bridge applies pre_model_call's shorter arguments to the request's copy only.
+        # tool_calls: a model-call view may shorten answered calls' arguments; the bridge puts them on
+        # the request copy only, in every request shape (shapes.py), never in what Hermes stores.
         caps = ["append"] + (["model_call", "tool_calls"] if per_call else []) + (["llm.complete"] if llm is not None else [])
         # The sidecar reads Hermes' config (window, compressor threshold) and answers its figures.
         hello = {"host": "hermes", "protocol": 1, "capabilities": caps, "plugin_dir": str(PLUGIN_DIR),

@@ -5,15 +5,19 @@ a timeout on every call, and a restart with a growing pause after any failure.
 Invariant: a call returns the sidecar's answer or None, never raises and never outlasts its
 timeout by more than a moment, whatever the size of its request: the line is written by the
 writer thread, so a sidecar that stopped reading its stdin holds up no hook (issue 19, finding 1:
-a 200 KB request to a stopped sidecar blocked Hermes over 30 s). Every failure is one log line
-under the "hmc" logger, the process is stopped, and the next start waits for the backoff. Every
-pipe is closed by the thread that used it.
+a 200 KB request to a stopped sidecar blocked Hermes over 30 s). While one hook waits for a start
+(hello, up to START_TIMEOUT), every other hook passes through at once instead of queueing behind
+it (a gateway's other users). Every failure is one log line under the "hmc" logger saying what
+failed (the sidecar's own last words only when they say more than that it started), the process
+is stopped, and the next start waits for the backoff. Every pipe is closed by the thread that used it.
 """
 import itertools
 import json
 import logging
 import os
 import queue
+import re
+import signal
 import subprocess
 import threading
 import time
@@ -54,18 +58,26 @@ class Sidecar:
         self._writer = None  # the running process's _Writer (None when there is none)
         self._lock = threading.RLock()  # process lifecycle
         self._plock = threading.Lock()  # pending table (the reader thread needs it while a start waits)
-        self._stderr = deque(maxlen=5)
+        self._stderr = deque(maxlen=40)
+        self._starting = False  # a hook is waiting for hello: other hooks pass through meanwhile
         self.max_line_bytes = MAX_LINE_BYTES
         self._oversize_logged = set()
 
     # -- supervision ---------------------------------------------------------------------------
+    @property
+    def starting(self):
+        """True while a hook waits for the sidecar's hello (every other hook passes through meanwhile)."""
+        return self._starting
+
     def ensure(self):
         with self._lock:
             if self.proc is not None:
+                if self._starting:
+                    return False  # another hook is waiting for this start: pass through, never queue behind it
                 code = self.proc.poll()
                 if code is None:
                     return True
-                self._fail("exited (code %s)" % code, self.proc)
+                self._fail(_exited(code), self.proc)
             if self.argv is None and not self.disabled:
                 self.disabled = self.precheck() if self.precheck else None
                 if self.disabled:
@@ -73,16 +85,25 @@ class Sidecar:
                 self.argv = self.argv_fn()
             if self.disabled or time.monotonic() < self.next_start:
                 return False
-            return self._start()
+            proc = self._spawn()
+            if proc is None:
+                return False
+            self._starting = True
+        # The hello wait is outside the lock: a hook arriving meanwhile sees `_starting` and goes on.
+        try:
+            return self._hello(proc)
+        finally:
+            with self._lock:
+                self._starting = False
 
-    def _start(self):
+    def _spawn(self):
         try:
             # Hermes' working directory is inherited: the engine names the project after it.
             proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         except OSError as exc:
             self.proc = None
             self._fail("could not start (%s)" % exc, None)
-            return False
+            return None
         writer = _Writer(proc, lambda exc: self._fail("could not be written to (%s)" % exc, proc))
         self.proc, self._writer = proc, writer
         self.generation += 1
@@ -91,6 +112,9 @@ class Sidecar:
         err = threading.Thread(target=self._drain_stderr, args=(proc,), name="hmc-sidecar-stderr", daemon=True)
         err.start()
         threading.Thread(target=self._read, args=(proc, writer, err), name="hmc-sidecar-reader", daemon=True).start()
+        return proc
+
+    def _hello(self, proc):
         answer = self._call_started("hello", self.hello_params, START_TIMEOUT)
         if answer is None:
             return False
@@ -120,10 +144,17 @@ class Sidecar:
             self.failures += 1
             delay = min(BACKOFF_MAX, 2.0 ** (self.failures - 1))
             self.next_start = time.monotonic() + delay
-            last = (" (stderr: %s)" % self._stderr[-1]) if self._stderr else ""
+            words = _last_words(self._stderr)
+            last = (" (it said: %s)" % words) if words else ""
             log.warning("hmc: sidecar %s%s; hooks pass through untouched, restart in %.0fs", reason, last, delay)
         if proc is not None:
-            _stop(proc)
+            # Killed now, reaped on a thread: the hook that found the failure passes through at its
+            # limit, not after the dying process is waited for (0.8 s on a loaded machine).
+            try:
+                proc.kill()
+            except OSError:
+                pass
+            threading.Thread(target=_stop, args=(proc,), name="hmc-sidecar-reaper", daemon=True).start()
         if writer is not None:
             writer.close()  # its thread ends (a write stuck on the dead process's pipe fails first)
         self._wake_all()
@@ -181,8 +212,10 @@ class Sidecar:
         if not event.wait(timeout):
             with self._plock:
                 self._pending.pop(rid, None)
-            if written.is_set():
-                self._fail("did not answer %s within %.1fs" % (method, timeout), proc)
+            if proc.poll() is not None:
+                self._fail("%s during %s" % (_exited(proc.returncode), method), proc)
+            elif written.is_set():
+                self._fail("did not answer %s (%d bytes) within %.1fs: busy or hung" % (method, len(data), timeout), proc)
             else:
                 self._fail("stopped reading: %s (%d bytes) not taken in within %.1fs" % (method, len(data), timeout), proc)
             return None
@@ -216,7 +249,7 @@ class Sidecar:
         stderr_thread.join(timeout=1)  # so the failure line can quote the sidecar's last words
         if self.proc is proc:
             self._wake_all()
-            self._fail("exited (code %s)" % code, proc)
+            self._fail(_exited(code), proc)
 
     def _drain_stderr(self, proc):
         try:
@@ -276,6 +309,34 @@ class _Writer:
         except (OSError, ValueError) as exc:
             self._on_error(exc)
         _close(stdin)
+
+
+# What the sidecar says on every start and stop: never the reason for a failure.
+_ROUTINE = re.compile(r"^hmc sidecar: (started|stdin closed)|^Node\.js v\d|^\s*at |^\s*\^+\s*$|^\s*$")
+_TROUBLE = re.compile(r"error|fatal|exception|abort|killed|cannot|could not|out of memory|heap|denied|ENO[A-Z]+|EACCES|EPERM", re.I)
+
+
+def _last_words(lines):
+    """The sidecar's stderr line that says most about a failure: the last one that reads as trouble,
+    else the last one that is not routine (its start line, a stack frame, Node's version), else ''."""
+    lines = list(lines)
+    for line in reversed(lines):
+        if not _ROUTINE.search(line) and _TROUBLE.search(line):
+            return line
+    for line in reversed(lines):
+        if not _ROUTINE.search(line):
+            return line
+    return ""
+
+
+def _exited(code):
+    """How a process ended, in words: its exit code, or the signal that killed it."""
+    if isinstance(code, int) and code < 0:
+        try:
+            return "was killed by %s" % signal.Signals(-code).name
+        except ValueError:
+            return "was killed by signal %d" % -code
+    return "exited (code %s)" % code
 
 
 def _close(pipe):

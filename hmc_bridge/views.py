@@ -2,16 +2,26 @@
 messages: in place on the live dicts for one turn (`pre_llm_call`, undone by `restore`), and on
 one request's own copies (`pre_model_call`, the view kept complete between calls). Only the
 second may shorten an assistant message's tool-call arguments (`tool_calls` entries, input
-clearing): the request gets a new list of calls, the stored history keeps its own.
+clearing): the request gets new arguments, the stored history keeps its own.
 
 Also how a Hermes message is shown to the sidecar: the content as Hermes sends it (`api_content`
 replayed, stripped), the wire fields only.
 
+A request is read through its shape's adapter (shapes.py): the view is kept by message index of
+the conversation, whatever the shape, and each edit is put where that message lives in the request.
+
 Invariant: nothing here decides what to shorten; an edit is applied only where the message still
-holds what the sidecar holds, and `restore` puts back exactly what was there (the same object),
-unless someone else changed the message since.
+holds what the sidecar holds (a `tool_calls` edit only where it keeps the request's calls), and
+`restore` puts back exactly what was there (the same object), unless someone else changed the
+message since.
 """
 import json
+import logging
+
+from . import shapes
+from .shape_base import alike, text_of
+
+log = logging.getLogger("hmc")
 
 UNSENT = object()  # a session's system prompt before any was sent
 _WIRE_KEYS = ("tool_calls", "tool_call_id", "name")
@@ -95,19 +105,6 @@ def approx_bytes(msg):
     return size
 
 
-def text_of(content):
-    """A request's content as text: Claude cache markers wrap the last messages in one text part."""
-    if isinstance(content, list) and len(content) == 1 and isinstance(content[0], dict) \
-            and content[0].get("type") == "text" and isinstance(content[0].get("text"), str):
-        return content[0]["text"]
-    return content
-
-
-def _set_text(msg, text):
-    content = msg.get("content")
-    msg["content"] = [dict(content[0], text=text)] if isinstance(content, list) and text_of(content) is not content else text
-
-
 def edits(listed, length):
     """(index, content) pairs of a well-formed `edits` list, within `length` messages."""
     for edit in listed if isinstance(listed, list) else []:
@@ -115,6 +112,43 @@ def edits(listed, length):
         content = edit.get("content") if isinstance(edit, dict) else None
         if isinstance(index, int) and not isinstance(index, bool) and 0 <= index < length and isinstance(content, str):
             yield index, content
+
+
+def _entries(listed, length):
+    """(index, content or None, calls or None) of a pre_model_call answer's well-formed edits (an
+    edit may carry `content`, `tool_calls` or both); calls as (id, type, name, arguments) with
+    arguments a string. A malformed `tool_calls` is left out (sent raw)."""
+    for edit in listed if isinstance(listed, list) else []:
+        index = edit.get("index") if isinstance(edit, dict) else None
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < length:
+            continue
+        content = edit.get("content") if isinstance(edit.get("content"), str) else None
+        calls = _calls(edit.get("tool_calls"))
+        if content is not None or calls is not None:
+            yield index, content, calls
+
+
+def _calls(listed):
+    if not isinstance(listed, list):
+        return None
+    out = []
+    for call in listed:
+        fn = call.get("function") if isinstance(call, dict) else None
+        if not isinstance(fn, dict) or not isinstance(fn.get("arguments"), str):
+            return None
+        out.append((call.get("id"), call.get("type"), fn.get("name"), fn["arguments"]))
+    return out
+
+
+def same_as_held(held, msg):
+    """Whether a live message is the held (role, content) pair as Hermes would send it. A message
+    the sidecar first saw in an Anthropic or Responses request is held as that shape carried it (an
+    empty text as a placeholder): the same message."""
+    role, content = held
+    if msg.get("role") != role:
+        return False
+    sent = sent_content(msg)
+    return content == sent or alike(role, content, sent) or alike(role, sent, content)
 
 
 # -- pre_llm_call: in place on the live dicts, for one turn -------------------------------------
@@ -143,33 +177,41 @@ def restore(sess):
 
 
 # -- pre_model_call: on one request's own copies ------------------------------------------------
-def base(sess, held, messages, offset):
+def base(sess, held, request):
     """How many messages the sidecar holds unchanged (`held`, None if unknown), from a few anchors
     (never every message); None when the history was rewritten (Hermes' compressor, /undo): then
-    everything is sent."""
-    if held is None or len(messages) - offset < len(held):
+    everything is sent. `request`: the model request, read through its shape's adapter."""
+    if held is None or len(request.messages) < len(held):
         return None
     for frac in _ANCHORS:
         i = int(frac * (len(held) - 1))
-        if i < len(held) - 1 and not _same(sess, messages[offset + i], i):
+        if i < len(held) - 1 and not _same(sess, request, i, request.text(i)):
             return None
     # The last one may differ alone: this turn's user message gains injected context; a steer
     # note lands on the last tool result. The sidecar re-reads from there.
-    return len(held) if not held or _same(sess, messages[offset + len(held) - 1], len(held) - 1) else len(held) - 1
+    last = len(held) - 1
+    return len(held) if not held or _same(sess, request, last, request.text(last)) else last
 
 
-def _same(sess, msg, i):
+def _same(sess, request, i, sent):
+    """Whether the request's message i, whose text is `sent`, is the one the sidecar holds at i (or
+    this turn's in-place edit of it)."""
     role, content = sess.held[i]
-    sent = text_of(msg.get("content"))
-    return msg.get("role") == role and (sent == content or (i in sess.inplace and sent == sess.inplace[i][0]))
+    if request.role(i) != role:
+        return False
+    return sent == content or (i in sess.inplace and sent == sess.inplace[i][0]) or request.alike(role, content, sent)
 
 
-def raw(sess, msg, i):
-    """A request message as the sidecar holds it: an in-place edit of this turn maps back to raw."""
+def raw(sess, request, msg, i):
+    """A request message as the sidecar holds it: an in-place edit of this turn maps back to raw, and
+    a text the shape carries lossily (a placeholder) is the held one."""
     content = text_of(msg.get("content"))
     edited = sess.inplace.get(i)
     if edited is not None and content == edited[0]:
         content = edited[1]
+    elif sess.held is not None and i < len(sess.held) and content != sess.held[i][1] \
+            and request.alike(msg.get("role"), sess.held[i][1], content):
+        content = sess.held[i][1]
     return wire_message(msg, content)
 
 
@@ -195,68 +237,32 @@ def _put(table, index, value):
         table[index] = value
 
 
-def _entries(listed, length):
-    """(index, content or None, calls or None) of a well-formed view; calls as (id, type, name,
-    arguments) with arguments a string. A malformed `tool_calls` is left out (sent raw)."""
-    for edit in listed if isinstance(listed, list) else []:
-        index = edit.get("index") if isinstance(edit, dict) else None
-        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < length:
-            continue
-        content = edit.get("content") if isinstance(edit.get("content"), str) else None
-        calls = _calls(edit.get("tool_calls"))
-        if content is not None or calls is not None:
-            yield index, content, calls
-
-
-def _calls(listed):
-    if not isinstance(listed, list):
-        return None
-    out = []
-    for call in listed:
-        fn = call.get("function") if isinstance(call, dict) else None
-        if not isinstance(fn, dict) or not isinstance(fn.get("arguments"), str):
-            return None
-        out.append((call.get("id"), call.get("type"), fn.get("name"), fn["arguments"]))
-    return out
-
-
-def _put_calls(msg, calls):
-    """Gives the request's message a new list of calls with the view's arguments, when its calls are
-    the same ones (ids, types, names, order). Never changes the list or call dicts it found: they may
-    be shared with the stored history (Hermes 0.16 copies messages shallowly). True when changed."""
-    current = msg.get("tool_calls")
-    if not isinstance(current, list) or len(current) != len(calls):
-        return False
-    out = []
-    for call, (cid, ctype, name, arguments) in zip(current, calls):
-        fn = call.get("function") if isinstance(call, dict) else None
-        if not isinstance(fn, dict) or call.get("id") != cid or call.get("type") != ctype or fn.get("name") != name:
-            return False
-        out.append(call if fn.get("arguments") == arguments else dict(call, function=dict(fn, arguments=arguments)))
-    if all(a is b for a, b in zip(out, current)):
-        return False
-    msg["tool_calls"] = out
-    return True
-
-
-def apply_view(sess, messages, offset):
+def apply_view(sess, request):
     """Puts the view on the request: each edit where the message still holds what the sidecar
-    holds; an in-place edit the view no longer wants goes back to raw. True when one changed."""
+    holds; an in-place edit the view no longer wants goes back to raw; a `tool_calls` edit only
+    when it keeps the request's calls (else it is dropped, with one log line). True when one changed."""
+    length = min(len(request.messages), len(sess.held))
     changed = stale = False
     targets = dict.fromkeys(sess.inplace)
     targets.update(sess.view)
-    targets.update(sess.calls)
+    targets.update(dict.fromkeys(sess.calls))
     for index in targets:
-        j = offset + index
-        if j >= len(messages) or index >= len(sess.held) or not _same(sess, messages[j], index):
+        sent = request.text(index) if index < length else None
+        if index >= length or not _same(sess, request, index, sent):
             stale = True
             continue
-        content = sess.view.get(index, sess.held[index][1])
-        if text_of(messages[j].get("content")) != content:
-            _set_text(messages[j], content)
+        content = sess.view.get(index, sess.held[index][1]) if index in sess.view or index in sess.inplace else None
+        if isinstance(content, str) and sent != content and request.put(index, content):
             changed = True
-        if index in sess.calls and _put_calls(messages[j], sess.calls[index]):
-            changed = True
+        listed = sess.calls.get(index)
+        if listed is not None:
+            arguments = shapes.call_arguments(request, index, listed)
+            if arguments is None:
+                del sess.calls[index]  # dropped once; the sidecar sends it again only if it changes
+                log.warning("hmc: a tool_calls edit of message %d does not keep the request's calls (ids, names, order) "
+                            "or its arguments are not JSON objects; that message goes with its calls as they are", index)
+            elif request.put_calls(index, arguments):
+                changed = True
     if stale:  # a message changed under us: leave it raw, and send everything next time
         sess.held, sess.view, sess.calls, sess.view_id = None, {}, {}, None
     return changed

@@ -12,6 +12,7 @@ import { EXIT_PROBLEM, EXIT_USAGE, parseArgsProblem, UsageError, wantsHelp } fro
 import type { Command } from './command.js';
 import { COMMANDS } from './commands.js';
 import { errorText } from '../core/errors.js';
+import { abandonedStores } from '../store/shm-guard.js';
 
 const USAGE = `usage: hmc <command> [options]
 
@@ -41,7 +42,11 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write(withNewline(command.usage));
       return 0;
     }
-    return await command.run(rest);
+    const code = await command.run(rest);
+    // A database this process had to leave alone (store/shm-guard.ts) must not be closed by Node's
+    // exit cleanup, which would write to its unwritable -shm and die of SIGBUS: exit now.
+    if (abandonedStores() > 0) process.exit(code);
+    return code;
   } catch (err) {
     const usage = err instanceof UsageError ? err.message : parseArgsProblem(err);
     if (usage !== null) {

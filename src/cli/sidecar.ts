@@ -7,9 +7,6 @@
  * stderr before the engine loads); the process exits 0 when stdin closes, after answering what it
  * was still computing.
  */
-import { createWriteStream, mkdirSync, renameSync, statSync } from 'node:fs';
-import type { WriteStream } from 'node:fs';
-import { join } from 'node:path';
 import { format } from 'node:util';
 import type { Readable, Writable } from 'node:stream';
 import type { HmcHostApi } from '../core/host-api.js';
@@ -18,9 +15,9 @@ import { Connection } from '../protocol/dispatch.js';
 import { llmCompleteParams } from '../protocol/guards.js';
 import { DEFAULT_MAX_LINE_BYTES, LineSplitter, serializeRecord } from '../protocol/jsonl.js';
 import type { Command } from './command.js';
+import { LogFile } from './log-file.js';
 
 const USAGE = 'usage: hmc sidecar --stdio [--state-dir D] [--config PATH]';
-const LOG_ROTATE_BYTES = 5 * 1024 * 1024;
 
 export interface SidecarArgs {
   stateDir?: string;
@@ -51,8 +48,20 @@ export interface ServeOptions {
   log: (line: string) => void;
   /** The longest request line read (default 256 MiB; $HMC_MAX_LINE_BYTES lowers it for tests). */
   maxLineBytes?: number;
-  createApi: (hostCall: (method: string, params: Record<string, unknown>) => Promise<unknown>) => Promise<{ api: HmcHostApi; close(): Promise<void> }>;
+  createApi: (hostCall: (method: string, params: Record<string, unknown>) => Promise<unknown>, io: ServeIo) => Promise<{ api: HmcHostApi; close(): Promise<void> }>;
 }
+
+/** What the connection tells the engine about its pipes. */
+export interface ServeIo {
+  /**
+   * A request is being read (part of its line is in, the last bytes at most READING_MS ago): the
+   * background work waits, so a long request is not read in pieces between slices of it.
+   */
+  reading: () => boolean;
+}
+
+/** How long a part-read line holds the background work after its last bytes (a stalled writer must not hold it for ever). */
+const READING_MS = 500;
 
 /** Runs one connection until `input` ends. Resolves when everything is answered and closed. */
 export async function serveStdio(options: ServeOptions): Promise<void> {
@@ -79,8 +88,13 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
       connection.oversize(bytes, head);
     },
   });
+  let lastData = 0;
+  const io: ServeIo = { reading: () => splitter.midLine && performance.now() - lastData < READING_MS };
   const ended = new Promise<void>((resolve) => {
-    input.on('data', (chunk: Buffer | string) => splitter.push(chunk));
+    input.on('data', (chunk: Buffer | string) => {
+      lastData = performance.now();
+      splitter.push(chunk);
+    });
     input.on('end', resolve);
     input.on('close', resolve);
     input.on('error', (err) => {
@@ -94,7 +108,7 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
     if (!checked) throw new Error('llm.complete needs "messages" (a message list) and "max_tokens" (a positive integer)');
     return connection.hostCalls.llmComplete(checked);
   };
-  const runtime = await options.createApi(hostCall);
+  const runtime = await options.createApi(hostCall, io);
   connection.attach(runtime.api);
   await ended;
   splitter.end();
@@ -112,23 +126,6 @@ function rerouteConsole(log: (line: string) => void): void {
   console.error = toLog;
 }
 
-function openLogFile(stateDir: string): WriteStream | undefined {
-  try {
-    mkdirSync(stateDir, { recursive: true, mode: 0o700 });
-    const path = join(stateDir, 'sidecar.log');
-    try {
-      if (statSync(path).size > LOG_ROTATE_BYTES) renameSync(path, `${path}.1`);
-    } catch {
-      // No log yet.
-    }
-    const stream = createWriteStream(path, { flags: 'a', mode: 0o600 });
-    stream.on('error', () => undefined);
-    return stream;
-  } catch {
-    return undefined;
-  }
-}
-
 export const command: Command = {
   summary: 'the sidecar the Hermes plugin starts (protocol v1 on stdin/stdout)',
   usage: `${USAGE}\n  --stdio         protocol v1 on stdin/stdout (the only mode)\n  --state-dir D   where sessions, events and analytics.db live (default $HERMES_HOME/hmc_state)\n  --config PATH   the config file, watched while running (default: config.yaml beside the plugin)\n`,
@@ -139,11 +136,11 @@ export const command: Command = {
       return 2;
     }
     const stateDir = resolveStateDir(parsed.stateDir);
-    const file = openLogFile(stateDir);
+    const file = new LogFile(stateDir);
     const log = (line: string): void => {
       const stamped = `${new Date().toISOString()} [${process.pid}] ${line}\n`;
       process.stderr.write(`hmc sidecar: ${line}\n`);
-      file?.write(stamped);
+      file.write(stamped);
     };
     rerouteConsole(log);
     process.on('SIGPIPE', () => undefined);
@@ -155,15 +152,16 @@ export const command: Command = {
       output: process.stdout,
       log,
       ...(Number.isInteger(limit) && limit > 0 ? { maxLineBytes: limit } : {}),
-      createApi: (hostCall) =>
+      createApi: (hostCall, io) =>
         createRuntime({
           stateDir, log, hostCall, ...(parsed.configPath ? { configPath: parsed.configPath } : {}),
-          // An answer still in the pipe goes out before background work takes the next turn.
-          holdBackground: () => process.stdout.writableLength > 0,
+          // An answer still in the pipe goes out, and a request coming in is read whole, before
+          // background work takes the next turn.
+          holdBackground: () => process.stdout.writableLength > 0 || io.reading(),
         }),
     });
     log('stdin closed; exiting');
-    await new Promise<void>((resolve) => (file ? file.end(resolve) : resolve()));
+    await file.end();
     // Anything the engine left open (a watcher, a timer) must not keep an orphan sidecar alive.
     setTimeout(() => process.exit(0), 1000).unref();
     return 0;

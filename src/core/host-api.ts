@@ -94,6 +94,11 @@ export interface PreLlmCallParams {
   partial?: boolean;
   model?: string;
   platform?: string;
+  /**
+   * The user the host serves this turn for (Hermes' gateway: the sender's id on `platform`; its
+   * CLI sends none). Sessions of different users never read each other's index (engine/owner.ts).
+   */
+  sender_id?: string;
   /** The model's context window in tokens, when the host knows it. */
   context_length?: number;
   /** The host process' project (its working directory), when the host says. */

@@ -3,28 +3,70 @@
  * is re-counted on every turn but each message text only once (DESIGN §7).
  *
  * Invariant: counting never throws (a tokenizer failure falls back to the chars/4 estimate, which
- * is labelled as such where shown) and is kept off the hook path by the ledger's deferred jobs.
+ * is labelled as such where shown), takes time linear in the text and memory bounded whatever the
+ * text (token-bounds.ts says what that costs in exactness), and is kept off the hook path by the
+ * ledger's deferred jobs, which count a long text ahead in slices (`countAhead`).
  */
-import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
+import { TokenCounter } from './token-bounds.js';
 
 const CACHE_LIMIT = 20_000;
+/** The cache holds at most this many characters of keys (a few huge outputs must not pin memory). */
+const CACHE_CHARS = 32 * 1024 * 1024;
 const cache = new Map<string, number>();
+let cachedChars = 0;
+/** Counts begun by `countAhead` and not finished yet (a handful: the ledger works in order). */
+const begun = new Map<string, TokenCounter>();
+const BEGUN_LIMIT = 16;
 
-/** Exact o200k token count of `text`. */
+/** The o200k token count of `text` (exact but for token-bounds.ts's cuts). */
 export function countTokens(text: string): number {
   if (text.length === 0) return 0;
   const hit = cache.get(text);
   if (hit !== undefined) return hit;
+  const counter = begun.get(text) ?? new TokenCounter(text);
+  begun.delete(text);
   let n: number;
   try {
-    n = countO200k(text);
+    counter.advance();
+    n = counter.total;
   } catch {
     n = estimateTokens(text);
   }
-  // A plain bounded map: when full, start over; hot strings are re-counted at most once more.
-  if (cache.size >= CACHE_LIMIT) cache.clear();
-  cache.set(text, n);
+  remember(text, n);
   return n;
+}
+
+/**
+ * Counts `text` until `deadline` (a performance.now() time) and keeps the progress, so a long
+ * text is counted in slices between hooks; true when `countTokens(text)` now answers at once.
+ */
+export function countAhead(text: string, deadline: number): boolean {
+  if (text.length === 0 || cache.has(text)) return true;
+  let counter = begun.get(text);
+  if (!counter) {
+    counter = new TokenCounter(text);
+    if (begun.size >= BEGUN_LIMIT) begun.delete(begun.keys().next().value as string);
+    begun.set(text, counter);
+  }
+  try {
+    if (!counter.advance(deadline)) return false;
+    remember(text, counter.total);
+  } catch {
+    remember(text, estimateTokens(text));
+  }
+  begun.delete(text);
+  return true;
+}
+
+function remember(text: string, n: number): void {
+  // A plain bounded map: when full, start over; hot strings are re-counted at most once more.
+  // (A text over the whole budget is still kept, alone: it is counted once, like any other.)
+  if (cache.size >= CACHE_LIMIT || cachedChars + text.length > CACHE_CHARS) {
+    cache.clear();
+    cachedChars = 0;
+  }
+  cache.set(text, n);
+  cachedChars += text.length;
 }
 
 /** The cheap estimate (characters / 4), only where speed matters more than exactness. */
@@ -37,6 +79,13 @@ export function contentTokens(content: unknown): number {
   if (typeof content === 'string') return countTokens(content);
   if (content === null || content === undefined) return 0;
   return countTokens(serialise(content));
+}
+
+/** `countAhead` for a message's content (non-string content serialised, as `contentTokens` does). */
+export function contentAhead(content: unknown, deadline: number): boolean {
+  if (typeof content === 'string') return countAhead(content, deadline);
+  if (content === null || content === undefined) return true;
+  return countAhead(serialise(content), deadline);
 }
 
 /** What a message costs besides its content, as text: its tool calls, call id and tool name. */

@@ -17,6 +17,7 @@ import type { HeldInputs, MessageState, Prune } from './held.js';
 import type { InputClearing } from '../strategies/list-wide/input-clearing.js';
 import { clearable, heldInputs, sameClearings, wantedInputs } from './inputs.js';
 import type { Session } from './session.js';
+import { viewCounts } from './ledger.js';
 
 /** Assumed when the host does not say (the analytics and the clearing threshold need a window). */
 export const DEFAULT_CONTEXT_WINDOW = 128_000;
@@ -122,7 +123,7 @@ export function applyListWide(s: Session, config: HmcConfig, deps: BatchDeps): {
     changed.push(index);
     if (index < s.ledgerLength) {
       const steps = s.stepsOf(m);
-      s.ledger.defer(() => s.ledger.changeMessage(index, steps, m.extra));
+      s.ledger.defer(() => s.ledger.changeMessage(index, steps, m.extra), viewCounts(steps, m.extra));
     }
   }
   const free = new Set(reheld);

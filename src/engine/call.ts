@@ -141,6 +141,7 @@ function phaseApplied(s: Session, staged: StagedPhase, deps: CallDeps): void {
 function keepHints(s: Session, p: PreLlmCallParams): void {
   if (p.model) s.model = p.model;
   if (p.platform) s.platform = p.platform;
+  if (p.sender_id) s.user = p.sender_id;
   if (p.context_length !== undefined && p.context_length > 0) s.contextWindow = p.context_length;
   if (p.project_path) s.projectPath = p.project_path;
   if (p.compression_threshold !== undefined && p.compression_threshold > 0 && p.compression_threshold <= 1) s.hostThreshold = p.compression_threshold;

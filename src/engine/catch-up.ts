@@ -22,17 +22,33 @@ import type { Session } from './session.js';
 
 /** Bytes of tool output one call compresses before the rest waits (about 0.1–0.25 s of work). */
 export const CALL_BUDGET_BYTES = 8 * 1024 * 1024;
+/**
+ * Past UNTIMED_BYTES, a call also stops compressing after this long. Bytes alone bounded the work,
+ * not the time: on a loaded machine (2 cores, other processes) one 4 MB stretch of a resumed
+ * history took 1.6 s in the sidecar, and the bridge's 2 s limit killed it (issue 19). The rest
+ * waits, as beyond the byte budget.
+ */
+export const CALL_BUDGET_MS = 50;
+/** A call's first bytes of compression are never cut by the clock (an ordinary call stays the same on any machine). */
+export const UNTIMED_BYTES = 256 * 1024;
 /** Messages indexed per step of the background work (the rewrite index hashes each output). */
 const INDEX_STEP = 256;
 
-/** A per-call allowance of bytes to compress synchronously. */
+/** A per-call allowance of bytes (and, past UNTIMED_BYTES, of time) to compress synchronously. */
 export class CompressBudget {
-  constructor(private left: number) {}
+  private used = 0;
+  private readonly deadline: number;
+
+  constructor(private left: number, ms = CALL_BUDGET_MS) {
+    this.deadline = performance.now() + ms;
+  }
 
   /** True while the call may still compress an output of `bytes`. */
   allows(bytes: number): boolean {
     if (this.left <= 0) return false;
+    if (this.used >= UNTIMED_BYTES && performance.now() >= this.deadline) return false;
     this.left -= bytes;
+    this.used += bytes;
     return true;
   }
 }
@@ -144,7 +160,7 @@ export function advance(s: Session, deps: AdvanceDeps): boolean {
     const w = c.waiting[c.next];
     const indexTo = w ? w.index : s.messages.length;
     if (s.rewriteIndex.length < indexTo) {
-      indexUpTo(s, config, Math.min(indexTo, s.rewriteIndex.length + INDEX_STEP));
+      indexUpTo(s, config, Math.min(indexTo, s.rewriteIndex.length + INDEX_STEP), true);
       continue;
     }
     if (!w) break;

@@ -5,9 +5,14 @@
  * session's index instead of this one. `/hmc index …` gets the same answers as text.
  *
  * Invariants: read-only; a bad argument gets an error naming it, never a throw; answers carry
- * summaries, topics and numbers only (the raw range is behind `recall id=…`).
+ * summaries, topics and numbers only (the raw range is behind `recall id=…`); another user's
+ * session reads as a session with no phases, and its hits are never among a search's (owner.ts).
  */
 import type { PhaseEntry, PhaseHit, PhaseIndex } from '../store/phase-types.js';
+import { mayRead, OPEN_ACCESS, type IndexAccess } from './owner.js';
+
+/** A search whose hits are filtered by owner asks the index for this many times the hits it answers. */
+const FILTERED_SEARCH_FACTOR = 20;
 
 export const INDEX_LIMIT_DEFAULT = 10;
 export const INDEX_LIMIT_MAX = 100;
@@ -56,7 +61,7 @@ function hit(h: PhaseHit): Record<string, unknown> {
  * The answer to `index` for the session `current` (null when no session has started: only a
  * search across sessions, or another named session, can be answered then).
  */
-export function indexAction(index: PhaseIndex, current: string | null, args: IndexArgs): Record<string, unknown> {
+export function indexAction(index: PhaseIndex, current: string | null, args: IndexArgs, access: IndexAccess = OPEN_ACCESS): Record<string, unknown> {
   const named = given(args.session) ? String(args.session).trim() : '';
   const sessionId = named || current;
   const scope = given(args.scope) ? String(args.scope).trim().toLowerCase() : 'session';
@@ -70,21 +75,27 @@ export function indexAction(index: PhaseIndex, current: string | null, args: Ind
     const limit = given(args.limit) ? wholeNumber(args.limit, 'limit', 1, INDEX_LIMIT_MAX) : INDEX_LIMIT_DEFAULT;
     if (typeof limit === 'string') return { error: limit };
     if (scope === 'session' && !sessionId) return { error: 'no session has started in this process yet: search all sessions with scope=global' };
-    const found = index.search(query, { limit, ...(scope === 'session' && sessionId ? { sessionId } : {}) });
+    const readable = (id: string): boolean => id === current || mayRead(access, id);
+    const filtered = !access.acrossUsers && scope === 'global';
+    const found = scope === 'session' && sessionId && !readable(sessionId)
+      ? { hits: [], method: 'scan' as const }
+      : index.search(query, { limit: filtered ? Math.min(INDEX_LIMIT_MAX * FILTERED_SEARCH_FACTOR, limit * FILTERED_SEARCH_FACTOR) : limit, ...(scope === 'session' && sessionId ? { sessionId } : {}) });
+    const hits = (filtered ? found.hits.filter((h) => readable(h.session_id)) : found.hits).slice(0, limit);
     return {
       query,
       scope,
       ...(scope === 'session' ? { session_id: sessionId } : {}),
       search: found.method,
-      count: found.hits.length,
-      hits: found.hits.map(hit),
-      ...(found.hits.length > 0 ? { how: HOW } : {}),
+      count: hits.length,
+      hits: hits.map(hit),
+      ...(hits.length > 0 ? { how: HOW } : {}),
     };
   }
   if (given(args.limit)) return { error: 'limit applies to a search (query=…)' };
   if (scope === 'global') return { error: 'scope=global applies to a search: give query=…' };
   if (!sessionId) return { error: 'Could not determine session for hmc_control (no session has started in this process yet).' };
-  const phases = index.list(sessionId);
+  // Another user's session answers as one with no phases: nothing of it, not even that it has some.
+  const phases = sessionId === current || mayRead(access, sessionId) ? index.list(sessionId) : [];
 
   if (given(args.phase)) {
     const id = wholeNumber(args.phase, 'phase', 1, Number.MAX_SAFE_INTEGER);

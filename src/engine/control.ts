@@ -10,6 +10,7 @@ import { PERIODS, SCOPES } from '../store/action.js';
 import { createPhaseIndex } from '../store/phase-index.js';
 import { NULL_PHASE_INDEX, type PhaseIndex } from '../store/phase-types.js';
 import { indexAction, indexText } from './control-index.js';
+import type { IndexAccess } from './owner.js';
 import { parseEnvelope } from '../hosts/outputs/envelope.js';
 import type { Layer1 } from './layer1.js';
 import { ARGUMENTS_TOOL_PREFIX, lineRange, type RecallStore } from './recall.js';
@@ -24,6 +25,8 @@ export interface ControlTarget {
   settle(): boolean;
   readonly recall: Pick<RecallStore, 'get'>;
   readonly layer1: Pick<Layer1, 'stats'>;
+  /** Whose a session is (owner.ts), from memory or its saved file; null when nothing is known of it. */
+  ownerOf(sessionId: string): string | null;
 }
 
 export interface DashboardControl {
@@ -75,7 +78,12 @@ export async function controlAction(engine: ControlTarget, sessionId: string | u
     case 'index': {
       // A search across sessions needs no current session.
       const s = engine.resolveSession(sessionId);
-      return indexAction(phaseIndexOf(deps), s?.id ?? null, args);
+      const access: IndexAccess = {
+        requester: s ? (engine.ownerOf(s.id) ?? '') : '',
+        acrossUsers: engine.config.background_compression.index_across_users,
+        ownerOf: (id) => engine.ownerOf(id),
+      };
+      return indexAction(phaseIndexOf(deps), s?.id ?? null, args, access);
     }
     case 'analytics': {
       if (!deps.analytics) return { error: 'analytics is disabled (analytics.enabled: false)' };

@@ -39,6 +39,7 @@ import { Intake } from './intake.js';
 import { RecallStore } from './recall.js';
 import { Session } from './session.js';
 import { END_BUDGET_MS, Settler } from './settle.js';
+import { ownerKey } from './owner.js';
 import { syncConversation, toolRecord } from './sync.js';
 
 const MAX_POST_RESULTS = 1000;
@@ -62,6 +63,8 @@ export interface EngineOptions {
   autoSettle?: boolean;
   /** Bytes of tool output one call compresses before the rest waits (catch-up.ts; tests lower it). */
   callBudgetBytes?: number;
+  /** How long past 256 KB of output one call keeps compressing (default 50 ms; catch-up.ts). */
+  callBudgetMs?: number;
   /** How long on_session_end may work off a backlog before recording in the background (default 300 ms). */
   endBudgetMs?: number;
   /** True while background work should wait (the sidecar: an answer is still on its way out). */
@@ -95,7 +98,7 @@ export class Engine implements HmcHostApi, ContextEngineApi {
     this.recall = new RecallStore({ stateDir: opts.stateDir, log: opts.log, now: this.now });
     this.saved = new Persistence({ stateDir: opts.stateDir, config: opts.config, recorder: opts.recorder, recall: this.recall, log: opts.log });
     this.layer1 = new Layer1({ summariser: () => opts.summariser?.() ?? null, recall: this.recall, log: opts.log, now: this.now, staged: (s) => this.saved.save(s) });
-    this.intake = new Intake({ recall: this.recall, layer1: this.layer1, log: opts.log, ...(opts.callBudgetBytes !== undefined ? { callBudgetBytes: opts.callBudgetBytes } : {}) });
+    this.intake = new Intake({ recall: this.recall, layer1: this.layer1, log: opts.log, ...(opts.callBudgetBytes !== undefined ? { callBudgetBytes: opts.callBudgetBytes } : {}), ...(opts.callBudgetMs !== undefined ? { callBudgetMs: opts.callBudgetMs } : {}) });
     this.settler = new Settler({
       sessions: () => this.sessions.values(), autoSettle: opts.autoSettle !== false, endBudgetMs: opts.endBudgetMs ?? END_BUDGET_MS,
       catchUpDeps: (s, deadline) => this.intake.catchUpDeps(s, this.config, deadline), guard: (what, fn, fallback) => this.guard(what, fn, fallback),
@@ -156,7 +159,7 @@ export class Engine implements HmcHostApi, ContextEngineApi {
         if (inspect) this.opts.sink.inspect(inspect);
         this.opts.sink.emit(event);
         noteOutput(s, { key: id, tool, args, raw: seen.before, tokensRaw: event.tokens_before, tokensSent: event.tokens_after });
-      });
+      }, [seen.before, seen.after]);
       this.settler.schedule();
       return comp.content !== p.result ? { replace: comp.content } : {};
     }, {});
@@ -286,6 +289,14 @@ export class Engine implements HmcHostApi, ContextEngineApi {
     const s = new Session(id, this.now(), this.config.manual_mode.enabled);
     s.projectPath = this.opts.projectPath ?? '';
     this.sessions.set(id, s);
+  }
+
+  /** Whose a session is (owner.ts): held here, else as its saved file says; null when neither knows it. */
+  ownerOf(sessionId: string): string | null {
+    const held = this.sessions.get(sessionId);
+    if (held) return ownerKey(held.platform, held.user);
+    const saved = this.saved.load(sessionId);
+    return saved ? ownerKey(saved.platform, saved.user ?? '') : null;
   }
 
   /** The session's picture as analytics records it. */

@@ -18,7 +18,7 @@ export const CAPABILITIES = ['append', 'replace', 'edits', 'model_call', 'llm.co
  * no call carries, or makes the sidecar work on, more than that (issue 11: one 100 K-message call
  * outlasted the bridge's 2 s hook limit).
  */
-export const STREAM_BYTES = 4 * 1024 * 1024;
+export const STREAM_BYTES = 1024 * 1024;
 
 export function helloAnswer(params: HelloParams): HelloResult {
   const answer: HelloResult = { version: VERSION, protocol: 1, capabilities: [...CAPABILITIES], control_schema: CONTROL_TOOL_SCHEMA, stream_bytes: STREAM_BYTES };

@@ -7,7 +7,7 @@
  */
 import type { HmcConfig } from '../config/keys.js';
 import type { AdvanceDeps } from './catch-up.js';
-import { CALL_BUDGET_BYTES } from './catch-up.js';
+import { CALL_BUDGET_BYTES, CALL_BUDGET_MS } from './catch-up.js';
 import { compressOutput, type Compression } from './compress.js';
 import type { Layer1 } from './layer1.js';
 import { protectionFor } from './protection.js';
@@ -21,6 +21,8 @@ export interface IntakeOptions {
   log: (line: string) => void;
   /** Bytes of tool output one call compresses before the rest waits (catch-up.ts). */
   callBudgetBytes?: number;
+  /** How long past UNTIMED_BYTES one call keeps compressing (catch-up.ts). */
+  callBudgetMs?: number;
 }
 
 export class Intake {
@@ -40,6 +42,7 @@ export class Intake {
       compress: (s, key, tool, raw, args, hostError) => this.compress(s, config, key, tool, raw, args, hostError),
       truncated: (s, from) => this.opts.layer1.truncate(s, from),
       budgetBytes: this.opts.callBudgetBytes ?? CALL_BUDGET_BYTES,
+      budgetMs: this.opts.callBudgetMs ?? CALL_BUDGET_MS,
     };
   }
 

@@ -13,6 +13,8 @@ import { PHASE_HEAD, PHASE_STUB } from './layer1.js';
 import { protectionFor } from './protection.js';
 import type { Message, ToolCall } from '../core/message.js';
 
+/** The words of clearing's marker (list-wide.ts). */
+const CLEARED = 'cleared to save context';
 /** Placeholders whose output is still shown elsewhere (the kept copy of a duplicate, the first of a repeat). */
 const PLACEHOLDER = /^\[(?:Output removed|Error output removed|output removed|error output removed|Same output as|same output as)/;
 
@@ -63,6 +65,10 @@ export function checkView(raw: readonly Message[], edits: readonly ModelCallEdit
     const call = typeof m.tool_call_id === 'string' ? calls.get(m.tool_call_id) : undefined;
     const tool = (typeof m.name === 'string' && m.name) || call?.name || '';
     if (protection.tool(tool)) problems.push(`${where}: protected tool ${tool} was edited`);
+    // The model is about to read the current step's results: clearing never takes one.
+    if (edit.content.includes(CLEARED) && !m.content.includes(CLEARED) && typeof m.tool_call_id === 'string' && (context ??= callContext(raw, protection.inputs)).currentCalls.has(m.tool_call_id)) {
+      problems.push(`${where}: a result of the current step was cleared`);
+    }
     if (edit.content.length >= m.content.length) problems.push(`${where}: replacement is not shorter (${edit.content.length} >= ${m.content.length})`);
     if (edit.content.trim().length === 0) problems.push(`${where}: output emptied`);
     const placeholderOnly = PLACEHOLDER.test(innerText(edit.content));
@@ -123,6 +129,8 @@ function checkCalls(raw: readonly Message[], index: number, edited: readonly Too
 interface CallContext {
   /** The latest assistant message with tool calls (the current step). */
   lastStep: number;
+  /** The ids of its calls. */
+  currentCalls: Set<string>;
   /** Tool results by call id. */
   results: Map<string, Message>;
   protectedInputs: (tool: string) => boolean;
@@ -135,7 +143,9 @@ function callContext(raw: readonly Message[], protectedInputs: (tool: string) =>
     if (x.role === 'assistant' && Array.isArray(x.tool_calls) && x.tool_calls.length > 0) lastStep = i;
     if (x.role === 'tool' && typeof x.tool_call_id === 'string') results.set(x.tool_call_id, x);
   });
-  return { lastStep, results, protectedInputs };
+  const step = lastStep >= 0 ? (raw[lastStep] as Message).tool_calls ?? [] : [];
+  const currentCalls = new Set(step.map((c) => c?.id).filter((id): id is string => typeof id === 'string'));
+  return { lastStep, results, protectedInputs, currentCalls };
 }
 
 function objectOf(text: unknown): Record<string, unknown> {

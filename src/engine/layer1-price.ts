@@ -8,6 +8,10 @@
  *
  *   removed × 0.1 × (calls expected after the pass that sends it) ≥ margin × price,
  *
+ * those calls counted from the call that earns the session its next break (n × 100 /
+ * max_breaks_per_100_calls), not from an earlier pass the budget allows: a session may end soon
+ * after an early pass, and the summariser's price is certain.
+ *
  * removed being the tokens the model is sent of the range now less the summary and its stubs.
  * The one-off write saved at the pass itself is left out on purpose: the estimate errs towards
  * not asking (the price is certain, the calls to come are a guess).
@@ -61,7 +65,10 @@ export function nextPassCall(callsSoFar: number, breaksSoFar: number, breaksPer1
 export function summaryVerdict(f: SummaryFigures): SummaryVerdict {
   const removed = Math.max(0, f.replaceable - f.replacement);
   const end = f.callsSoFar + expectedRemainingCalls(f.callsSoFar);
-  const goesOut = Math.max(nextPassCall(f.callsSoFar, f.breaksSoFar, f.breaksPer100, f.firstAfter), f.callsSoFar + RETURN_CALLS);
+  // A pass before the session earned its break (pass.ts) may come early, but the session may end
+  // soon after it: only the calls after the one that earns the break are counted on.
+  const earned = f.breaksPer100 > 0 ? Math.ceil(((f.breaksSoFar + 1) * 100) / f.breaksPer100) : 0;
+  const goesOut = Math.max(nextPassCall(f.callsSoFar, f.breaksSoFar, f.breaksPer100, f.firstAfter), earned, f.callsSoFar + RETURN_CALLS);
   const callsAfter = Number.isFinite(goesOut) ? Math.max(0, end - goesOut) : 0;
   const saving = removed * CACHE_READ * callsAfter;
   const price = f.requestTokens * f.price.input + f.answerTokens * f.price.output;

@@ -11,11 +11,13 @@
  * (tokens.ts), the same rule a test applies to the requests recorded on the wire.
  *
  * Token counting is real BPE and therefore not free: hooks only queue jobs; `settle()` runs them
- * (after the hook answered, or when figures are read).
+ * (after the hook answered, or when figures are read). A job names the texts it will count, and a
+ * timed `settle()` counts them ahead in slices first, so one huge output never holds the event
+ * loop past the slice (issue 19: a hook must not wait behind background work).
  */
 import type { Saved } from '../core/savings.js';
 import type { TurnPoint } from '../store/types.js';
-import { contentTokens, overheadTokens } from '../core/tokens.js';
+import { contentAhead, contentTokens, overheadTokens } from '../core/tokens.js';
 
 /**
  * How a message is sent: its raw content and the contents after each strategy step. A step may
@@ -87,7 +89,7 @@ export class Ledger {
   private messages: MessageTokens[] = [];
   /** Tokens sent with every call besides the messages: the system prompt and the tool schemas. */
   private fixed: Record<'system' | 'tools', number> = { system: 0, tools: 0 };
-  private jobs: (() => void)[] = [];
+  private jobs: Job[] = [];
   /** The context as an earlier process last saw it, shown until this one holds messages again. */
   private restored: { sent: number; raw: number; byStrategy: Saved | null } = { sent: 0, raw: 0, byStrategy: {} };
 
@@ -111,9 +113,12 @@ export class Ledger {
     return ledger;
   }
 
-  /** Queues work; it runs at the next `settle()`. */
-  defer(job: () => void): void {
-    this.jobs.push(job);
+  /**
+   * Queues work; it runs at the next `settle()`. `counts`: the contents the job counts tokens of
+   * (strings, or non-string content as `contentTokens` takes it), counted ahead in slices.
+   */
+  defer(run: () => void, counts: readonly unknown[] = []): void {
+    this.jobs.push({ run, counts, ahead: 0 });
   }
 
   get pending(): number {
@@ -134,8 +139,10 @@ export class Ledger {
       let next = 0;
       try {
         while (next < batch.length) {
-          const job = batch[next++] as () => void;
-          job();
+          const job = batch[next] as Job;
+          if (timed && !countedAhead(job, deadline)) break;
+          next++;
+          job.run();
           if (timed && performance.now() >= deadline) break;
         }
       } finally {
@@ -328,6 +335,28 @@ export class Ledger {
     for (const [k, v] of Object.entries(entry.byStrategy)) this.strategyNow[k] = (this.strategyNow[k] ?? 0) + sign * v;
     if (entry.raw !== entry.sent) this.toolNow[entry.tool] = (this.toolNow[entry.tool] ?? 0) + sign * (entry.raw - entry.sent);
   }
+}
+
+/** A queued job and the contents it counts. */
+interface Job {
+  run: () => void;
+  counts: readonly unknown[];
+  /** How many of `counts` are counted (each is then cached; a full cache may drop one again, which only costs a recount). */
+  ahead: number;
+}
+
+/** Counts the job's contents ahead until `deadline`; true when all are. */
+function countedAhead(job: Job, deadline: number): boolean {
+  while (job.ahead < job.counts.length) {
+    if (!contentAhead(job.counts[job.ahead], deadline)) return false;
+    job.ahead++;
+  }
+  return true;
+}
+
+/** What `addMessage` / `changeMessage` count for a message sent as `view`: its contents and its extras. */
+export function viewCounts(view: ViewSteps, extra: string): unknown[] {
+  return [view.raw, ...view.steps.flatMap((s) => (s.extra === undefined ? [s.content] : [s.content, s.extra])), extra];
 }
 
 /** A message's tokens raw and after each step; `messageTokens` (tokens.ts) of the same message. */

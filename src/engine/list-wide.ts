@@ -30,8 +30,12 @@ import type { Session } from './session.js';
 /** The original's generic placeholder (reference §5.2), used for sweeps. */
 export const SWEPT_PLACEHOLDER = '[Output removed to save context — information superseded or no longer needed]';
 
-/** Outputs below this many estimated tokens are not worth clearing (a marker is ~30 tokens). */
-const MIN_CLEAR_TOKENS = 150;
+/**
+ * Outputs below this many estimated tokens are not worth clearing: a marker is ~30 tokens, so a
+ * cleared output saves at least two thirds of itself. (150 before: mini-swe-agent's many short
+ * shell outputs stayed; at 100 its input saved rose 0.8 points, claude-code's and codex's 0.1.)
+ */
+export const MIN_CLEAR_TOKENS = 100;
 
 export interface ListWideContext {
   /** Messages from this index on were not sent yet: a repeat among them costs no cache break. */
@@ -44,6 +48,21 @@ export interface ListWideContext {
 const builders = new WeakMap<MessageState, (text: string) => string>();
 /** The last placeholder weighed for each message: its words, and its content when it saves tokens. */
 const proposals = new WeakMap<MessageState, { text: string; current: string; content: string | null }>();
+/** Each tool result's recall id (a hash), and whether its text reports a failure: worked out once per message. */
+const recallIds = new WeakMap<MessageState, string>();
+const failures = new WeakMap<MessageState, boolean>();
+
+function recallIdOf(s: Session, m: MessageState): string {
+  let id = recallIds.get(m);
+  if (id === undefined) recallIds.set(m, (id = recallId(s.id, m.key)));
+  return id;
+}
+
+function outputReportsFailure(m: MessageState): boolean {
+  let failed = failures.get(m);
+  if (failed === undefined) failures.set(m, (failed = typeof m.raw === 'string' && reportsFailure(m.raw)));
+  return failed;
+}
 /** What each tool result did to a file (parsed once per message). */
 const fileOps = new WeakMap<MessageState, { op: FileOp | null; shows: boolean }>();
 /** The last dedup answer per session, reused while no duplicate group changed. */
@@ -57,7 +76,7 @@ export function listWideRewrites(s: Session, config: HmcConfig, protection: Prot
   const automatic = !(s.manual && !config.manual_mode.automatic_strategies);
   const style = config.prune_notification;
   const message = (key: string): MessageState | undefined => index.byKey.get(key)?.message;
-  const recall = (m: MessageState): string | undefined => (keptForRecall(m) ? recallId(s.id, m.key) : undefined);
+  const recall = (m: MessageState): string | undefined => (keptForRecall(m) ? recallIdOf(s, m) : undefined);
 
   const propose = (m: MessageState, strategy: PruneKind, text: string, extra: Pick<Prune, 'age' | 'stale'> = {}): void => {
     if (wanted.has(m.key)) return;
@@ -135,10 +154,13 @@ export function listWideRewrites(s: Session, config: HmcConfig, protection: Prot
     // A repeat that is kept points at its source: the source stays while the repeat does.
     const sources = new Set<string>();
     for (const [key, source] of repeats) if (!wanted.has(key) || wanted.get(key)?.strategy === 'repeat') sources.add(source.message.key);
+    // The current step's results (the latest assistant message's calls) are what the model reads
+    // next: never cleared, however many calls that message made.
+    const current = currentStepCalls(s);
     const candidates: ClearCandidate[] = index.results.map(({ message: m }) => ({
       id: m.key,
       tokens: sentChars(m, wanted) / 4,
-      locked: wanted.has(m.key) || m.prune !== null || sources.has(m.key) || protection.tool(m.tool) || excluded.has(m.tool.toLowerCase()) || protection.file(readOf(m)?.path),
+      locked: wanted.has(m.key) || m.prune !== null || sources.has(m.key) || current.has(m.key) || protection.tool(m.tool) || excluded.has(m.tool.toLowerCase()) || protection.file(readOf(m)?.path),
     }));
     let context = 0;
     for (const m of s.messages) context += sentChars(m, wanted) / 4;
@@ -182,8 +204,8 @@ function clearedWords(s: Session, m: MessageState, style: HmcConfig['prune_notif
   const read = readOf(m);
   if (read) return clearedPlaceholder({ tool: m.tool, read: { path: read.path, span: read.span } }, style);
   // An output that reports a failure keeps why, even when the call itself succeeded ("3 failed").
-  const failed = isFailed(s, m) || (typeof m.raw === 'string' && reportsFailure(m.raw));
-  return clearedPlaceholder({ tool: m.tool, recall: recallId(s.id, m.key), ...(failed ? { failedText: m.raw as string } : {}) }, style);
+  const failed = isFailed(s, m) || outputReportsFailure(m);
+  return clearedPlaceholder({ tool: m.tool, recall: recallIdOf(s, m), ...(failed ? { failedText: m.raw as string } : {}) }, style);
 }
 
 /** New results (not sent yet) that repeat an earlier output exactly become a pointer to it. */
@@ -308,14 +330,37 @@ function withRecall(text: string, id: string | undefined): string {
   return id ? `${text} (recall id=${id})` : text;
 }
 
+/** The ids of the calls of the latest assistant message that made any (the current step). */
+function currentStepCalls(s: Session): Set<string> {
+  for (let i = s.messages.length - 1; i >= 0; i--) {
+    const m = s.messages[i] as MessageState;
+    const calls = m.role === 'assistant' ? m.source.tool_calls : undefined;
+    if (Array.isArray(calls) && calls.length > 0) return new Set(calls.map((c) => (typeof c?.id === 'string' ? c.id : '')).filter((id) => id !== ''));
+  }
+  return new Set();
+}
+
 /** The id the model saw for the call (the result's key, unless it had none). */
 function callIdOf(m: MessageState): string {
   return m.key.startsWith('#') ? '' : m.key;
 }
 
 /** Indexes the held messages up to `end` (the whole list at a batch; slices of it while catching up). */
-export function indexUpTo(s: Session, config: HmcConfig, end: number): void {
+export function indexUpTo(s: Session, config: HmcConfig, end: number, warm = false): void {
+  const from = s.rewriteIndex.length;
   s.rewriteIndex.update(s.messages, (key) => s.records.get(key)?.fingerprint ?? `#${key}`, (m) => isFailed(s, m), config, end);
+  if (!warm) return;
+  // In the background (a big first call's catch-up), what the first pass parses of each output is
+  // parsed now, so the pass in the next hook only reads it: 100 K messages left 1.5 s of parsing to
+  // that hook, over the bridge's 2 s limit on a loaded machine (issue 19).
+  for (let i = from; i < s.rewriteIndex.length; i++) {
+    const m = s.messages[i];
+    if (!m || m.role !== 'tool' || typeof m.raw !== 'string') continue;
+    fileOpFor(m);
+    if (!builders.has(m)) builders.set(m, placeholderBuilder(m.raw));
+    recallIdOf(s, m);
+    outputReportsFailure(m);
+  }
 }
 
 /** The call of this result failed (the host said so, or its output reports it). */

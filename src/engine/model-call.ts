@@ -19,11 +19,11 @@ import { messageTokens, toolsTokens } from '../core/tokens.js';
 export function countCallAtSend(s: Session, p: PreModelCallParams, stable = -1): void {
   if (p.system !== undefined) {
     const system = p.system;
-    s.ledger.defer(() => s.ledger.setFixed('system', typeof system === 'string' ? messageTokens({ content: system }) : 0));
+    s.ledger.defer(() => s.ledger.setFixed('system', typeof system === 'string' ? messageTokens({ content: system }) : 0), [system]);
   }
   if (p.tools) {
     const tools = p.tools;
-    s.ledger.defer(() => s.ledger.setFixed('tools', toolsTokens(tools)));
+    s.ledger.defer(() => s.ledger.setFixed('tools', toolsTokens(tools)), [tools]);
   }
   const callId = p.call_id ?? '';
   // Hermes runs its request middleware again for each retry of one API call, with the same id.

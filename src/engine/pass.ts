@@ -61,6 +61,26 @@ export interface PassDecision<T> {
 
 /** A costly pass must remove at least this share of what it makes the provider write again. */
 export const MIN_REMOVED_SHARE = 0.3;
+/** …and a break taken before the session earned it, at the first call the budget allows it. */
+export const EARLY_REMOVED_SHARE = 0.55;
+
+/**
+ * The share of what it re-writes a costly pass must remove. A session has earned its n-th break
+ * once it made n × 100 / breaksPer100 calls; a break taken before that (the budget allows the
+ * first after `firstAfter` calls, a session may end soon after it) must be bigger the earlier it
+ * comes: EARLY_REMOVED_SHARE at the first call the budget allows it, falling linearly to
+ * MIN_REMOVED_SHARE at the call that earns it.
+ */
+export function requiredShare(callsSoFar: number, breaksSoFar: number, breaksPer100: number, firstAfter: number): number {
+  // No budget (0: only forced passes) or a break allowed at every call: nothing to earn.
+  if (breaksPer100 <= 0 || breaksPer100 >= 100) return MIN_REMOVED_SHARE;
+  const every = 100 / breaksPer100;
+  const earned = (breaksSoFar + 1) * every;
+  const earliest = firstAfter + breaksSoFar * every;
+  if (callsSoFar >= earned || earned <= earliest) return MIN_REMOVED_SHARE;
+  const early = Math.min(1, Math.max(0, (earned - callsSoFar) / (earned - earliest)));
+  return MIN_REMOVED_SHARE + (EARLY_REMOVED_SHARE - MIN_REMOVED_SHARE) * early;
+}
 
 /** The calls expected after this one: as many as so far (a session half done is the best guess), at least 10. */
 export function expectedRemainingCalls(callsSoFar: number): number {
@@ -91,7 +111,6 @@ export function decidePass<T>(changes: readonly ViewChange<T>[], facts: PassFact
   const all = { apply: [...changes], costly: true };
   const wait = (reason: PassDecision<T>['reason']): PassDecision<T> => ({ apply: free, costly: false, reason });
   if (facts.forced) return { ...all, reason: 'forced' };
-  if (facts.cold) return { ...all, reason: 'cold' };
   const removed = costly.reduce((n, c) => n + (c.before - c.after), 0) / 4;
   if (facts.overflow !== null && removed >= facts.overflow) return { ...all, reason: 'overflow' };
   if (facts.breaksSoFar >= breakBudget(facts.callsSoFar, facts.breaksPer100, facts.firstAfter)) return wait('no budget');
@@ -99,7 +118,11 @@ export function decidePass<T>(changes: readonly ViewChange<T>[], facts: PassFact
   let first = Infinity;
   for (const c of costly) first = Math.min(first, c.index);
   const following = (facts.sentFrom(first) - (facts.breakingAt === null ? 0 : facts.sentFrom(facts.breakingAt))) / 4;
-  if (removed < MIN_REMOVED_SHARE * following) return wait('too small');
+  if (removed < requiredShare(facts.callsSoFar, facts.breaksSoFar, facts.breaksPer100, facts.firstAfter) * following) return wait('too small');
+  // A cold cache makes the rewrite free to the provider, so the price rule is moot. It is still a
+  // rewrite of what the previous call sent (HMC counts it, and so does any measure that does not
+  // model the cache's lifetime), so it waits for the budget and the share like any other.
+  if (facts.cold) return { ...all, reason: 'cold' };
   if (!rewritePays(removed, following, expectedRemainingCalls(facts.callsSoFar))) return wait('does not pay');
   return { ...all, reason: 'pays' };
 }

@@ -21,6 +21,8 @@ export interface PersistedSession {
   ended_at: number | null;
   model: string;
   platform: string;
+  /** The user the host names for the session (absent: none, the machine's own). */
+  user?: string;
   project_path: string;
   context_window: number;
   manual_mode: boolean;
@@ -121,6 +123,7 @@ export function parsePersisted(value: unknown): PersistedSession | null {
     ended_at: typeof v.ended_at === 'number' ? v.ended_at : null,
     model: typeof v.model === 'string' ? v.model : '',
     platform: typeof v.platform === 'string' ? v.platform : '',
+    ...(typeof v.user === 'string' && v.user ? { user: v.user } : {}),
     project_path: typeof v.project_path === 'string' ? v.project_path : '',
     context_window: n(v.context_window),
     manual_mode: v.manual_mode === true,

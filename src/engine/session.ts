@@ -6,7 +6,7 @@
  * Invariant: only the engine's view changes; the raw contents held here are the host's, untouched.
  */
 import { creditedStrategy, type MessageState, type Phase, type PruneKind, type StaleDetail, type ToolRecord } from './held.js';
-import { Ledger, type ViewSteps } from './ledger.js';
+import { Ledger, viewCounts, type ViewSteps } from './ledger.js';
 import { WorkTally } from './work.js';
 import { WORDS_NOT_SAVED, type EngineState, type PersistedSession } from './persisted.js';
 import type { Compression } from './compress.js';
@@ -22,6 +22,8 @@ export class Session {
   lastActive: number;
   model = '';
   platform = '';
+  /** The user the host serves this session for ('' when it names none: the machine's own; owner.ts). */
+  user = '';
   projectPath = '';
   contextWindow = 0;
   manual: boolean;
@@ -111,6 +113,7 @@ export class Session {
     if (saved) {
       this.model = saved.model;
       this.platform = saved.platform;
+      this.user = saved.user ?? '';
       this.projectPath = saved.project_path;
       this.contextWindow = saved.context_window;
       this.lastBatchTurn = saved.last_batch_turn;
@@ -183,7 +186,7 @@ export class Session {
     const m = this.messages[i];
     if (m && i < this.ledgerLength) {
       const steps = this.stepsOf(m);
-      this.ledger.defer(() => this.ledger.changeMessage(i, steps, m.extra));
+      this.ledger.defer(() => this.ledger.changeMessage(i, steps, m.extra), viewCounts(steps, m.extra));
     }
   }
 
@@ -219,6 +222,7 @@ export class Session {
       ended_at: this.endedAt,
       model: this.model,
       platform: this.platform,
+      ...(this.user ? { user: this.user } : {}),
       project_path: this.projectPath,
       context_window: this.contextWindow,
       manual_mode: this.manual,

@@ -16,6 +16,7 @@ import { parseArgs } from '../hosts/outputs/envelope.js';
 import { hash, replySignature, safeJson } from './hashing.js';
 import type { MessageState, ToolRecord } from './held.js';
 import type { Session } from './session.js';
+import { viewCounts } from './ledger.js';
 
 /** Messages per accounting job (a resumed long history is accounted in many small jobs). */
 const ACCOUNT_CHUNK = 256;
@@ -27,6 +28,8 @@ export interface SyncDeps {
   truncated: (s: Session, from: number) => readonly number[];
   /** Bytes of tool output this call compresses before the rest waits (catch-up.ts). */
   budgetBytes: number;
+  /** How long past catch-up.ts's UNTIMED_BYTES this call keeps compressing. */
+  budgetMs: number;
 }
 
 /** What the host told us about a tool call, with its arguments kept only as a hashed fingerprint. */
@@ -60,7 +63,7 @@ export function syncConversation(s: Session, messages: readonly Message[], deps:
   }
   for (let i = first - base; i < messages.length; i++) indexCalls(s.calls, messages[i] as Message);
   let users = s.userCount;
-  const budget = new catchUp.CompressBudget(deps.budgetBytes);
+  const budget = new catchUp.CompressBudget(deps.budgetBytes, deps.budgetMs);
   for (let i = first; i < base + messages.length; i++) {
     const m = messages[i - base] as Message;
     if (m.role === 'user') users++;
@@ -106,7 +109,7 @@ function accountNew(s: Session, messages: readonly Message[], base: number): voi
         }
         s.ledger.addMessage(index, steps, m.tool, m.extra);
       }
-    });
+    }, chunk.flatMap(({ m, steps }) => viewCounts(steps, m.extra)));
   }
   s.ledgerLength = end;
 }

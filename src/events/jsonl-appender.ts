@@ -13,10 +13,12 @@
  * whole lines a cut-short write did land are written again (readers de-duplicate by event id,
  * and the latest inspector copy of an id wins). The file is created 0600
  * in a 0700 directory; past `maxFileBytes` it is truncated and starts again (readers treat a
- * shrinking file as new, see tail.ts).
+ * shrinking file as new, see tail.ts). Before each batch the path is checked to still name the
+ * open file: a file deleted or replaced under it (the state dir removed and made again) is
+ * reopened at its path, with one log line, instead of written into the void (issue 19, finding 6).
  */
 import { mkdirSync, chmodSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { errorText } from '../core/errors.js';
 
@@ -26,7 +28,8 @@ export interface AppendHandle {
   write(buffer: Buffer, offset: number, length: number): Promise<{ bytesWritten: number }>;
   read(buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
   truncate(length: number): Promise<void>;
-  stat(): Promise<{ size: number }>;
+  /** `ino` and `dev` (real files) let the appender see the file deleted or replaced at its path. */
+  stat(): Promise<{ size: number; ino?: number; dev?: number }>;
   close(): Promise<void>;
 }
 
@@ -69,6 +72,8 @@ export class JsonlAppender {
   /** Lines dropped because the queue was full (the disk too slow). */
   private dropped = 0;
   private handle: AppendHandle | null = null;
+  /** Which file the handle is (inode and device), when the handle says. */
+  private identity: { ino: number; dev: number } | null = null;
   private size = 0;
   private flushing: Promise<void> | null = null;
   /** Set while a failure episode lasts: what failed first and how many lines were lost since. */
@@ -165,6 +170,13 @@ export class JsonlAppender {
     let lead = 0;
     let h: AppendHandle;
     try {
+      if (this.handle && !(await this.stillThere())) {
+        this.log(`hmc events: ${this.path} was deleted or replaced (the state dir removed?); writing a new file there`);
+        const gone = this.handle;
+        this.handle = null;
+        this.size = 0;
+        await gone.close().catch(() => undefined);
+      }
       const reopened = this.handle === null;
       h = await this.open();
       // After a failure the disk may hold part of a line: start on a line of our own.
@@ -256,11 +268,24 @@ export class JsonlAppender {
     this.retryTimer = null;
   }
 
+  /** Whether the path still names the open file (true when the handle cannot say which file it is). */
+  private async stillThere(): Promise<boolean> {
+    if (!this.identity) return true;
+    try {
+      const now = await stat(this.path);
+      return now.ino === this.identity.ino && now.dev === this.identity.dev;
+    } catch {
+      return false;
+    }
+  }
+
   private async open(): Promise<AppendHandle> {
     if (this.handle) return this.handle;
     const h = await this.openFile(this.path);
     try {
-      this.size = (await h.stat()).size;
+      const st = await h.stat();
+      this.size = st.size;
+      this.identity = typeof st.ino === 'number' && typeof st.dev === 'number' && st.ino > 0 ? { ino: st.ino, dev: st.dev } : null;
     } catch (err) {
       await h.close().catch(() => undefined);
       throw err;

@@ -60,7 +60,7 @@ function withHints(params: Record<string, unknown>, hints: Record<string, 'strin
 /** The hints of a tool call (pre_tool_call, post_tool_call). */
 const CALL_HINTS = { tool_call_id: 'string', status: 'string' } as const;
 /** The hints of a model call (pre_llm_call, pre_model_call). */
-const CONVERSATION_HINTS = { model: 'string', platform: 'string', project_path: 'string', compression_threshold: 'number' } as const;
+const CONVERSATION_HINTS = { model: 'string', platform: 'string', sender_id: 'string', project_path: 'string', compression_threshold: 'number' } as const;
 
 /** A message list: objects with a string `role` (anything else in them passes through untouched). */
 function messages(value: unknown, field: string): Checked<Message[]> {

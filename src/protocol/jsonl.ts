@@ -56,6 +56,11 @@ export class LineSplitter {
     }
   }
 
+  /** Part of a line has arrived and its end has not (a long request is still coming in). */
+  get midLine(): boolean {
+    return this.pending > 0 || this.skipping;
+  }
+
   /** End of input: a last line without LF is still a line. */
   end(): void {
     if (this.pending > 0 || this.skipping) this.flushLine();

@@ -9,7 +9,7 @@
  * is not a database throws SQLITE_NOTADB, a damaged one (SQLite's quick_check, on files up to
  * CHECK_MAX_BYTES) throws SQLITE_CORRUPT, so no reader answers from a damaged file unawares.
  */
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { accessSync, chmodSync, closeSync, constants as fsConstants, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { classify, StoreError } from './errors.js';
@@ -19,6 +19,7 @@ import { ensurePhaseSearch, fts5Available, hasPhaseSearch, PhaseQueries } from '
 import { cleanPhase, phaseProblem } from './phase-record.js';
 import type { PhaseEntry, PhaseSearchOptions, PhaseSearchResult } from './phase-types.js';
 import { Queries, type StoreQueries } from './queries.js';
+import { guardShm, refusesOpen } from './shm-guard.js';
 import { cleanRecord, type CleanRecord } from './record.js';
 import type { SessionRecord } from './types.js';
 import { cleanUsage, prepareUsageWrite, USAGE_RETENTION_SQL, usageProblem, type UsageRecord } from './usage.js';
@@ -69,14 +70,37 @@ export interface AnalyticsStore extends StoreQueries {
   close(): void;
 }
 
-/** Creates the parent directory (0700) and an empty file (0600) so SQLite never makes it 0644. */
+/**
+ * Creates the parent directory (0700) and an empty file (0600) so SQLite never makes it 0644, and
+ * gives the file and its `-wal` and `-shm` back their 0600. SQLite creates those two with the
+ * database's mode: opened while someone had made it 0444, it left a 0444 `-shm` behind, and every
+ * later writer failed ("attempt to write a readonly database") until someone deleted it (issue 19,
+ * finding 5). A `-shm` of another user's that we cannot change is reported by name: deleting it
+ * while its owner's process maps it would give two processes two different shared memories.
+ */
 function prepareFile(path: string): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   closeSync(openSync(path, 'a', 0o600));
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    if (file !== path && !existsSync(file)) continue;
+    try {
+      chmodSync(file, 0o600);
+    } catch {
+      // Not our file to change (another user's); checked below.
+    }
+  }
+  const shm = `${path}-shm`;
+  if (existsSync(shm) && !writable(shm)) {
+    throw new StoreError('SQLITE_READONLY', `${shm} is not writable by this user and not ours to change; delete it while no HMC process runs`);
+  }
+}
+
+function writable(file: string): boolean {
   try {
-    chmodSync(path, 0o600);
+    accessSync(file, fsConstants.W_OK);
+    return true;
   } catch {
-    // Not our file to change (another user's); SQLite will report if it cannot write.
+    return false;
   }
 }
 
@@ -90,6 +114,8 @@ export function openStore(path: string, opts: StoreOptions = {}): AnalyticsStore
   }
   const header = memory ? null : headerProblem(path);
   if (header) throw new StoreError('SQLITE_NOTADB', `analytics database ${path}: ${header}`);
+  const refused = memory ? null : refusesOpen(path);
+  if (refused) throw new StoreError('HMC_SHM_UNWRITABLE', `analytics database ${path}: ${refused}`);
   let db: Database.Database;
   try {
     if (!memory && !readonly) prepareFile(path);
@@ -126,7 +152,8 @@ export function openStore(path: string, opts: StoreOptions = {}): AnalyticsStore
         throw StoreError.wrap(err, `analytics database ${path}: the phase search index could not be set up`);
       }
     }
-    return new SqliteStore(path, db, opts.retentionDays, log, clock, readonly, fts);
+    const store = new SqliteStore(path, db, opts.retentionDays, log, clock, readonly, fts);
+    return memory ? store : guardShm(store, path);
   } catch (err) {
     db.close();
     throw err instanceof StoreError ? err : StoreError.wrap(err, `cannot open analytics database ${path}`);

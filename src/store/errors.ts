@@ -32,7 +32,8 @@ export function classify(err: unknown): Fault {
   const code = errorCode(err) ?? '';
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return 'busy';
   if (code.startsWith('SQLITE_FULL') || code === 'ENOSPC') return 'full';
-  if (code.startsWith('SQLITE_READONLY') || code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return 'readonly';
+  // HMC_SHM_UNWRITABLE: a -shm made immutable under this process (shm-guard.ts), a read-only fault too.
+  if (code.startsWith('SQLITE_READONLY') || code === 'EACCES' || code === 'EPERM' || code === 'EROFS' || code === 'HMC_SHM_UNWRITABLE') return 'readonly';
   if (code.startsWith('SQLITE_CORRUPT') || code.startsWith('SQLITE_NOTADB')) return 'corrupt';
   return 'other';
 }

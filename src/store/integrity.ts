@@ -11,6 +11,7 @@ import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { classify } from './errors.js';
+import { refusesOpen } from './shm-guard.js';
 import { isPhaseEntry } from './phase-record.js';
 import type { PhaseEntry } from './phase-types.js';
 import type { SessionRecord, TurnPoint } from './types.js';
@@ -63,6 +64,8 @@ export function checkFile(path: string, depth: CheckDepth = 'quick'): string | n
   } catch {
     return null;
   }
+  // A database this process had to leave alone (shm-guard.ts): no connection, no verdict.
+  if (refusesOpen(path)) return null;
   let db: Database.Database | null = null;
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });

@@ -11,7 +11,7 @@
  * in a message; the material (previous note + transcript) stays within `budgetChars`.
  */
 import type { Message } from '../core/message.js';
-import { redactSecrets } from './redact.js';
+import { redactSecrets, scrubValues } from './redact.js';
 import { cutMiddle, RENDER_LEVELS, renderRange } from './render.js';
 
 /** The note's headings, in order. `Goal`'s first line is the phase's title (its topic). */
@@ -29,6 +29,8 @@ export interface Prompt {
   messages: Message[];
   /** Secrets redacted in the range and the previous note. */
   redactions: number;
+  /** The secret values found in them: the answer is scrubbed of each (summariser.ts). */
+  values: string[];
   /** Messages of the range left out whole to fit the budget. */
   omitted: number;
   /** Characters of all message contents (what the budget bounds, plus the instructions). */
@@ -52,16 +54,25 @@ const NOTES_CHARS = 6000;
 export async function buildPrompt(input: PromptInput, budgetChars = DEFAULT_REQUEST_BUDGET_CHARS): Promise<Prompt> {
   let redactions = 0;
   let previous = '';
+  const values = new Set<string>();
   if (input.previous && input.previous.trim()) {
     const r = redactSecrets(input.previous.trim());
     redactions += r.count;
+    for (const v of r.values) values.add(v);
     previous = cutMiddle(r.text, Math.floor(budgetChars / 2));
   }
   const focus = input.focus?.trim() ? redactSecrets(cutMiddle(input.focus.trim(), FOCUS_CHARS)) : null;
   const notes = input.notes?.trim() ? redactSecrets(cutMiddle(input.notes.trim(), NOTES_CHARS)) : null;
   redactions += (focus?.count ?? 0) + (notes?.count ?? 0);
+  for (const v of [...(focus?.values ?? []), ...(notes?.values ?? [])]) values.add(v);
   const range = await renderRange(input.messages, Math.max(1000, budgetChars - previous.length - (notes?.text.length ?? 0)));
   redactions += range.redactions;
+  for (const v of range.values) values.add(v);
+  if (previous && range.values.length > 0) {
+    const r = scrubValues(previous, range.values);
+    redactions += r.count;
+    previous = r.text;
+  }
   const n = input.messages.length;
   const cuts =
     'Long texts and tool outputs may be cut in the middle; a bracketed note marks each cut' +
@@ -105,6 +116,7 @@ export async function buildPrompt(input: PromptInput, budgetChars = DEFAULT_REQU
       { role: 'user', content },
     ],
     redactions,
+    values: [...values],
     omitted: range.omitted,
     chars: system.length + content.length,
   };

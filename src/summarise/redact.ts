@@ -15,6 +15,8 @@
  * every quantifier is bounded or anchored at a word start, and key blocks are found by indexed
  * search, so no input makes a rule quadratic.
  */
+import { redactCommandSecrets } from './command-secrets.js';
+import { redactProseSecrets } from './prose-secrets.js';
 import {
   highEntropy,
   isPlaceholder,
@@ -35,10 +37,12 @@ export interface Redaction {
   text: string;
   /** How many values were replaced. */
   count: number;
+  /** The values replaced (distinct), so they can be scrubbed wherever else they appear (`scrubValues`). */
+  values: string[];
 }
 
 /** Name endings whose value is a secret whatever it looks like (`DB_PASSWORD`, `apiKey`, `client_secret`). */
-const STRONG_SUFFIX = String.raw`(?:password|passwd|passphrase|secret|token|(?:api|access|secret|private|auth|encryption|signing|master|client|account)[_-]?key)`;
+const STRONG_SUFFIX = String.raw`(?:password|passwd|passphrase|secret|token|(?:api|access|secret|private|auth|encryption|signing|master|client|account)[_-]?key|[_.-]pass|[_.-]pwd)`;
 const STRONG_NAME = String.raw`[A-Za-z0-9_.-]{0,40}?${STRONG_SUFFIX}`;
 /** An environment variable's name: upper case by convention (`OPENAI_API_KEY`). */
 const ENV_NAME = String.raw`[A-Z0-9_]{0,40}?${STRONG_SUFFIX.toUpperCase()}`;
@@ -56,6 +60,11 @@ const QUERY_NAME = String.raw`(?:[A-Za-z_][A-Za-z0-9_.-]{0,40}?)?(?:token|key|se
  * escaped line break or tab (`…\\npassword: x` inside a JSON string).
  */
 const NAME_START = String.raw`(?:(?<![A-Za-z0-9_.-])|(?<=\\[nrt]))`;
+/**
+ * An `&` inside a value (`REDIS_PASSWORD=Ab3d&h1Jk…`, issue 19): glued to what follows and not
+ * starting another `name=` (a URL query's next parameter) or a shell's `&&`.
+ */
+const GLUED_AMP = String.raw`&(?![\s&;|)]|$|[A-Za-z_][\w.-]{0,40}=)`;
 /** Assignment operators of env files, YAML, JSON, code and config languages (not `==`: a comparison). */
 const ASSIGN = String.raw`[ \t]{0,8}(?::=|=>|:(?!:)|=(?![=>]))[ \t]{0,8}`;
 
@@ -99,12 +108,12 @@ const QUOTED_ASSIGNMENT = new RegExp(
   'gi',
 );
 /** `DB_PASSWORD=…` as in .env files and shell commands (also mid-line: `DB_PASSWORD=x npm start`). */
-const ENV_ASSIGNMENT = new RegExp(String.raw`(?:(?<![\w.$-])|(?<=\\[nrt]))((?:export[ \t]{1,8})?)(${ENV_NAME})=([^\s"'\x60;&|)\\]{1,4000})`, 'g');
+const ENV_ASSIGNMENT = new RegExp(String.raw`(?:(?<![\w.$-])|(?<=\\[nrt]))((?:export[ \t]{1,8})?)(${ENV_NAME})=((?:[^\s"'\x60;&|)\\]|${GLUED_AMP}){1,4000})`, 'g');
 /** `password: …` alone on its line (a real line, or one inside a JSON string after an escaped break). */
 const YAML_LINE = new RegExp(String.raw`((?:^|\\n)[ \t]{0,80}(?:-[ \t]{1,8})?)(${STRONG_NAME}):[ \t]{1,8}([^\s\\]{1,4000})[ \t]*(?=\r?$|[ \t]#|\\[rn])`, 'gim');
-const INLINE_ASSIGNMENT = new RegExp(String.raw`${NAME_START}(${STRONG_NAME}|${WEAK_NAME})(${ASSIGN})([^\s"'\x60,;&(){}\[\]<>|\\]{1,4000})`, 'gi');
+const INLINE_ASSIGNMENT = new RegExp(String.raw`${NAME_START}(${STRONG_NAME}|${WEAK_NAME})(${ASSIGN})((?:[^\s"'\x60,;&(){}\[\]<>|\\]|${GLUED_AMP}){1,4000})`, 'gi');
 /** `--password <value>` (one space: help text aligns its columns with several). */
-const CLI_FLAG = /(?:(?<![\w-])|(?<=\\[nrt]))(--?[A-Za-z0-9-]{0,40}(?:password|passwd|passphrase|token|secret|api-?key|access-?key))( )(["']?)([^\s"'`-][^\s"'`]{0,4000})\3/gi;
+const CLI_FLAG = /(?:(?<![\w-])|(?<=\\[nrt]))(--?[A-Za-z0-9-]{0,40}(?:password|passwd|passphrase|token|secret|api-?key|access-?key)|--(?:[A-Za-z0-9]{1,20}-){0,3}(?:pass|pwd))( )(["']?)([^\s"'`-][^\s"'`]{0,4000})\3/gi;
 
 const STRONG_FULL = new RegExp(`^${STRONG_NAME}$`, 'i');
 const WEAK_QUERY_FULL = /(?:code|sig|signature|key|auth|session_?id)$/i;
@@ -112,50 +121,54 @@ const WEAK_QUERY_FULL = /(?:code|sig|signature|key|auth|session_?id)$/i;
 const SCHEMES = new Set(['bearer', 'basic', 'token', 'digest', 'bot', 'negotiate']);
 /** Replaces every secret `redactSecrets` recognises in `text` with `[REDACTED]`. */
 export function redactSecrets(text: string): Redaction {
-  if (typeof text !== 'string' || text.length === 0) return { text: typeof text === 'string' ? text : '', count: 0 };
+  if (typeof text !== 'string' || text.length === 0) return { text: typeof text === 'string' ? text : '', count: 0, values: [] };
   let count = 0;
-  const hit = (): string => {
+  const values = new Set<string>();
+  const hit = (value: string): string => {
     count++;
+    values.add(value);
     return REDACTED;
   };
   let out = text;
   if (out.includes('PRIVATE KEY')) out = redactKeyBlocks(out, hit);
   if (out.includes('://')) {
-    out = out.replace(URL_USERINFO, (m, scheme: string, user: string, pass: string) => (isPlaceholder(pass) ? m : `${scheme}${user}:${hit()}@`));
+    out = out.replace(URL_USERINFO, (m, scheme: string, user: string, pass: string) => (isPlaceholder(pass) ? m : `${scheme}${user}:${hit(pass)}@`));
   }
   // `sk-` also starts library names (`sk-learn-…`): that prefix alone needs a random-looking rest.
-  out = out.replace(VENDOR_TOKEN, (m: string) => (!m.startsWith('sk-') || looksRandom(m) ? hit() : m));
+  out = out.replace(VENDOR_TOKEN, (m: string) => (!m.startsWith('sk-') || looksRandom(m) ? hit(m) : m));
   out = out.replace(AUTH_HEADER, (m, name: string, sep: string, scheme: string | undefined, value: string) =>
-    isPlaceholder(value) || SCHEMES.has(value.toLowerCase()) || !looksRandom(value) ? m : `${name}${sep}${scheme ?? ''}${hit()}`,
+    isPlaceholder(value) || SCHEMES.has(value.toLowerCase()) || !looksRandom(value) ? m : `${name}${sep}${scheme ?? ''}${hit(value)}`,
   );
-  out = out.replace(BARE_BEARER, (m, scheme: string, value: string) => (!isPlaceholder(value) && looksRandom(value) ? `${scheme}${hit()}` : m));
+  out = out.replace(BARE_BEARER, (m, scheme: string, value: string) => (!isPlaceholder(value) && looksRandom(value) ? `${scheme}${hit(value)}` : m));
   out = out.replace(URL_QUERY, (m, lead: string, name: string, value: string, offset: number, whole: string) => {
     if (isPlaceholder(value) || looksLikeCode(value) || whole.charAt(offset + m.length) === '(') return m;
     const weak = WEAK_QUERY_FULL.test(name) && !STRONG_FULL.test(name);
-    return weak && !(value.length >= 12 && highEntropy(value)) ? m : `${lead}${name}=${hit()}`;
+    return weak && !(value.length >= 12 && highEntropy(value)) ? m : `${lead}${name}=${hit(value)}`;
   });
   out = out.replace(QUOTED_ASSIGNMENT, (m, q1: string, name: string, sep: string, q: string, value: string) =>
-    secretValue(STRONG_FULL.test(name), value, 'quoted', sep) ? `${q1}${name}${q1}${sep}${q}${hit()}${q}` : m,
+    secretValue(STRONG_FULL.test(name), value, 'quoted', sep) ? `${q1}${name}${q1}${sep}${q}${hit(value)}${q}` : m,
   );
   out = out.replace(ENV_ASSIGNMENT, (m, lead: string, name: string, value: string, offset: number, whole: string) => {
     if (isPlaceholder(value) || looksLikeCall(value) || whole.charAt(offset + m.length) === '(') return m;
-    return `${lead}${name}=${hit()}`;
+    return `${lead}${name}=${hit(value)}`;
   });
   out = out.replace(YAML_LINE, (m, lead: string, name: string, value: string) => {
     const bare = unquote(value);
     // `password: hashed,` or `token: string;` ends like code, not like YAML: judge it as code.
-    if (/[;,]$/.test(bare)) return secretValue(true, bare.slice(0, -1), 'bare', ': ') ? `${lead}${name}: ${hit()}` : m;
-    return yamlSecret(bare) ? `${lead}${name}: ${hit()}` : m;
+    if (/[;,]$/.test(bare)) return secretValue(true, bare.slice(0, -1), 'bare', ': ') ? `${lead}${name}: ${hit(bare.slice(0, -1))}` : m;
+    return yamlSecret(bare) ? `${lead}${name}: ${hit(bare)}` : m;
   });
   out = out.replace(INLINE_ASSIGNMENT, (m, name: string, sep: string, value: string, offset: number, whole: string) => {
     const next = whole.charAt(offset + m.length);
     if (next === '(' || next === '[' || !secretValue(STRONG_FULL.test(name), value, 'bare', sep)) return m;
-    return `${name}${sep}${hit()}`;
+    return `${name}${sep}${hit(value)}`;
   });
   out = out.replace(CLI_FLAG, (m, flag: string, space: string, q: string, value: string) =>
-    secretValue(true, value, 'bare', '=') && !/^[A-Z_]+$/.test(value) ? `${flag}${space}${q}${hit()}${q}` : m,
+    secretValue(true, value, 'bare', '=') && !/^[A-Z_]+$/.test(value) ? `${flag}${space}${q}${hit(value)}${q}` : m,
   );
-  return { text: out, count };
+  out = redactCommandSecrets(out, hit);
+  out = redactProseSecrets(out, hit);
+  return { text: out, count, values: [...values] };
 }
 
 /**
@@ -163,7 +176,7 @@ export function redactSecrets(text: string): Redaction {
  * lines and no END must stay linear): BEGIN…END whole; a BEGIN whose END was cut off, with the
  * body lines after it; an END whose BEGIN was cut off, with the body lines before it.
  */
-function redactKeyBlocks(text: string, hit: () => string): string {
+function redactKeyBlocks(text: string, hit: (value: string) => string): string {
   let out = '';
   let from = 0;
   let noEndAfter = Infinity;
@@ -179,7 +192,7 @@ function redactKeyBlocks(text: string, hit: () => string): string {
     else {
       for (PEM_BODY_LINE.lastIndex = stop; PEM_BODY_LINE.test(text) && PEM_BODY_LINE.lastIndex > stop; ) stop = PEM_BODY_LINE.lastIndex;
     }
-    out += text.slice(from, begin.index) + hit();
+    out += text.slice(from, begin.index) + hit(text.slice(begin.index, stop));
     from = stop;
     PEM_BEGIN.lastIndex = stop;
   }
@@ -194,9 +207,35 @@ function redactKeyBlocks(text: string, hit: () => string): string {
     const before = [...out.slice(floor, end.index)].reverse().join('');
     PEM_BODY_REVERSED.lastIndex = 0;
     const body = PEM_BODY_REVERSED.exec(before);
-    result += out.slice(last, end.index - (body ? body[0].length : 0)) + hit();
+    const start = end.index - (body ? body[0].length : 0);
+    result += out.slice(last, start) + hit(out.slice(start, end.index + end[0].length));
     last = end.index + end[0].length;
   }
   return result + out.slice(last);
 }
 
+/** Values shorter than this are not scrubbed by value alone: too many ordinary words are that short. */
+const MIN_SCRUB_CHARS = 6;
+/** At most this many values are scrubbed (a range holding more secrets than that is cut to its longest). */
+const MAX_SCRUB_VALUES = 256;
+
+/**
+ * Every occurrence of a value already found to be a secret elsewhere (`Redaction.values`), in any
+ * context: the password a rule found in `.env` must not pass in a log line that only shows the
+ * value, nor in the note the model writes (issue 19, finding 3).
+ */
+export function scrubValues(text: string, values: Iterable<string>): Redaction {
+  const found = [...new Set(values)].filter((v) => v.length >= MIN_SCRUB_CHARS && !v.includes(REDACTED));
+  if (found.length === 0 || text.length === 0) return { text, count: 0, values: [] };
+  // Longest first, so a value that contains another goes whole.
+  found.sort((a, b) => b.length - a.length);
+  const pattern = new RegExp(found.slice(0, MAX_SCRUB_VALUES).map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
+  let count = 0;
+  const hits = new Set<string>();
+  const out = text.replace(pattern, (m) => {
+    count++;
+    hits.add(m);
+    return REDACTED;
+  });
+  return { text: out, count, values: [...hits] };
+}

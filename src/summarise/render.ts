@@ -14,7 +14,7 @@
  */
 import { mainTextField, matchLine } from '../hosts/outputs/envelope-fields.js';
 import type { Message, ToolCall } from '../core/message.js';
-import { redactSecrets } from './redact.js';
+import { redactSecrets, scrubValues } from './redact.js';
 
 /** How long each kind of piece may be, in characters, at one level of bounding. */
 export interface RenderLimits {
@@ -50,6 +50,8 @@ export interface RenderedRange {
   text: string;
   /** Secrets redacted in the range's pieces. */
   redactions: number;
+  /** The secret values found (every occurrence of each is gone from the text, whatever its context). */
+  values: string[];
   /** Messages left out whole to fit the budget (0 when every message is there). */
   omitted: number;
   /** Index into RENDER_LEVELS that was used. */
@@ -74,6 +76,7 @@ interface Prepared {
  */
 export async function renderRange(messages: readonly Message[], budgetChars: number): Promise<RenderedRange> {
   let redactions = 0;
+  const values = new Set<string>();
   const names = toolNames(messages);
   const prepared: Prepared[] = [];
   let sliceStart = performance.now();
@@ -83,6 +86,7 @@ export async function renderRange(messages: readonly Message[], budgetChars: num
       const w = windowed(piece.text);
       const r = redactSecrets(w.text);
       redactions += r.count;
+      for (const v of r.values) values.add(v);
       piece.text = r.text;
       piece.hidden = w.hidden;
     }
@@ -92,13 +96,25 @@ export async function renderRange(messages: readonly Message[], budgetChars: num
       sliceStart = performance.now();
     }
   }
+  // A secret found in one place goes wherever else it appears, in any context (issue 19: the value
+  // of `REDIS_PASSWORD=` also turned up alone in a log line).
+  if (values.size > 0) {
+    for (const p of prepared) {
+      for (const piece of p.pieces) {
+        const r = scrubValues(piece.text, values);
+        redactions += r.count;
+        piece.text = r.text;
+      }
+    }
+  }
+  const found = [...values];
   let blocks: string[] = [];
   for (let level = 0; level < RENDER_LEVELS.length; level++) {
     blocks = prepared.map((p) => block(p, RENDER_LEVELS[level] as RenderLimits));
-    if (total(blocks) <= budgetChars) return { text: blocks.join('\n\n'), redactions, omitted: 0, level };
+    if (total(blocks) <= budgetChars) return { text: blocks.join('\n\n'), redactions, values: found, omitted: 0, level };
   }
   const { text, omitted } = leaveOutMiddle(blocks, budgetChars);
-  return { text, redactions, omitted, level: RENDER_LEVELS.length - 1 };
+  return { text, redactions, values: found, omitted, level: RENDER_LEVELS.length - 1 };
 }
 
 /**

@@ -12,7 +12,7 @@ import { countTokens } from '../core/tokens.js';
 import { checkAnswer } from './answer.js';
 import { CompleteError } from './errors.js';
 import { buildPrompt, DEFAULT_REQUEST_BUDGET_CHARS } from './prompt.js';
-import { redactSecrets } from './redact.js';
+import { redactSecrets, scrubValues } from './redact.js';
 import type { Complete, Summariser, SummaryRequest, SummaryResult } from './types.js';
 import type { Message } from '../core/message.js';
 import { errorText } from '../core/errors.js';
@@ -61,7 +61,11 @@ async function summarise(request: SummaryRequest, opts: SummariserOptions): Prom
       return fail(`the summariser failed: ${errorText(err)}`, true);
     }
     if (typeof answer.value?.text !== 'string') return fail('the summariser answered without a text', true);
-    const redacted = redactSecrets(answer.value.text);
+    // The note again: the patterns, then every value the request's redaction found (a model that
+    // knew a secret some other way must not store it either).
+    const patterned = redactSecrets(answer.value.text);
+    const scrubbed = scrubValues(patterned.text, [...prompt.values, ...patterned.values]);
+    const redacted = { text: scrubbed.text, count: patterned.count + scrubbed.count };
     const checked = checkAnswer(redacted.text);
     if (!checked.ok) return fail(checked.reason, true);
     const model = typeof answer.value.model === 'string' && answer.value.model ? answer.value.model : 'unknown';

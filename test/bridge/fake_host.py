@@ -5,18 +5,23 @@ Job: run scripted turns the way Hermes' agent loop does: the working list is `li
 the user message; `pre_llm_call` gets `conversation_history=list(messages)` (a shallow copy whose
 dicts are live) with the documented kwargs and unknown extras; every model call builds its request
 from `msg.copy()` of the live dicts (the system prompt first, the turn's context appended to the
-API copy of its user message, contents `strip()`ped, `tool_name` dropped) and passes it through
+API copy of its user message, contents `strip()`ped, call arguments compact with sorted keys,
+`tool_name` dropped) and passes it through
 `llm_request` middleware (deep copies, last returned request wins) or, for a host without
 middleware (0.16), hands the request's own message dicts to `pre_api_request`; tool calls fire
 `pre_tool_call` / `post_tool_call`; the turn is persisted (deep copy) before `on_session_end`, which
 fires after every turn. `stamp_api_content` mimics 0.19: the composed user message is stamped as
-`api_content` and replayed by later requests.
+`api_content` and replayed by later requests. `shape` sends every request in one of Hermes'
+other request shapes (hermes_shapes.py: Anthropic messages, Responses), converted as Hermes does
+before any middleware; a model answer may ask for several calls at once (a parallel batch).
 Invariant: records every request and every stored row, so tests can compare them with a run
 without the plugin.
 """
 import copy
 import itertools
 import json
+
+import hermes_shapes
 
 TELEMETRY = {"telemetry_schema_version": "hermes.observer.v1"}
 SYSTEM = "You are a fake Hermes. Use the tools."
@@ -69,10 +74,12 @@ class FakeCtx:
 class FakeHermes:
     """One session of the agent loop. `ctx` None runs without the plugin (the reference run)."""
 
-    def __init__(self, ctx=None, session_id="sess-1", stamp_api_content=False):
+    def __init__(self, ctx=None, session_id="sess-1", stamp_api_content=False, shape=None, call_text=""):
         self.ctx = ctx
         self.session_id = session_id
         self.stamp_api_content = stamp_api_content
+        self.shape = shape or hermes_shapes.CHAT
+        self.call_text = call_text  # the content of an assistant message that calls tools ("" or None)
         self.history = []
         self.stored = []
         self.requests = []
@@ -101,16 +108,20 @@ class FakeHermes:
             c["content"] = stamped
         if isinstance(c.get("content"), str):
             c["content"] = c["content"].strip()
+        if c.get("tool_calls"):  # re-serialised compact with sorted keys, new dicts (conversation_loop.py)
+            c["tool_calls"] = [dict(tc, function=dict(tc["function"], arguments=json.dumps(
+                json.loads(tc["function"]["arguments"]), separators=(",", ":"), sort_keys=True))) for tc in c["tool_calls"]]
         c.pop("tool_name", None)
         return c
 
     def _request(self, messages, user_idx, context):
         api = [self._api_message(m, i == user_idx, context) for i, m in enumerate(messages)]
         request = {"model": "m", "messages": [{"role": "system", "content": SYSTEM}] + api, "tools": copy.deepcopy(TOOLS)}
+        request = hermes_shapes.convert(self.shape, request)
         self._calls += 1
         ids = dict(task_id="t", turn_id="u%d" % self.turn, api_request_id="u%d:api:%d" % (self.turn, self._calls),
                    session_id=self.session_id, platform="cli", model="m", provider="custom", base_url="http://x",
-                   api_mode="chat_completions", api_call_count=self._calls)
+                   api_mode=self.shape, api_call_count=self._calls)
         for cb in (self.ctx.middleware.get("llm_request", []) if self.ctx else []):
             current = copy.deepcopy(request)
             try:
@@ -119,15 +130,19 @@ class FakeHermes:
                 continue
             if isinstance(r, dict) and isinstance(r.get("request"), dict):
                 request = copy.deepcopy(r["request"])
+        sent = request.get("input") if self.shape == hermes_shapes.RESPONSES else request["messages"]
         self.invoke("pre_api_request", user_message="u", conversation_history=list(messages),
-                    request_messages=list(request["messages"]), message_count=len(request["messages"]),
+                    request_messages=list(sent), message_count=len(sent),
                     request={"method": "POST", "body": request}, **ids)
+        if self.shape == hermes_shapes.RESPONSES:
+            hermes_shapes.preflight_codex_items(request["input"])  # Hermes checks every item again
         self.requests.append(copy.deepcopy(request))
         if self.between_calls:
             self.between_calls()
 
     def run_turn(self, user_text, tool_calls):
-        """tool_calls: list of (tool_name, args, output) the model asks for, one per model call."""
+        """tool_calls: what the model asks for, one entry per model call: (tool_name, args, output),
+        or a list of those (several calls in one answer, their results after it in order)."""
         self.turn += 1
         self._calls = 0
         messages = list(self.history)
@@ -140,17 +155,20 @@ class FakeHermes:
         context = "\n\n".join(r["context"] for r in results if isinstance(r, dict) and r.get("context"))
         if context and self.stamp_api_content:
             messages[user_idx]["api_content"] = user_text + "\n\n" + context
-        for name, args, output in tool_calls:
+        for answer in tool_calls:
+            batch = answer if isinstance(answer, list) else [answer]
             self._request(messages, user_idx, context)
-            call_id = "call_%d" % next(self._ids)
-            messages.append({"role": "assistant", "content": "", "tool_calls": [
-                {"id": call_id, "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}]})
-            self.invoke("pre_tool_call", tool_name=name, args=args, task_id="t", session_id=self.session_id,
-                        tool_call_id=call_id, turn_id="u%d" % self.turn, api_request_id="a", middleware_trace=[])
-            self.invoke("post_tool_call", tool_name=name, args=args, result=output, task_id="t", session_id=self.session_id,
-                        tool_call_id=call_id, turn_id="u%d" % self.turn, api_request_id="a", duration_ms=3, status="ok",
-                        error_type=None, error_message=None, middleware_trace=[])
-            messages.append({"role": "tool", "name": name, "tool_name": name, "content": output, "tool_call_id": call_id})
+            ids = ["call_%d" % next(self._ids) for _ in batch]
+            messages.append({"role": "assistant", "content": self.call_text, "tool_calls": [
+                {"id": call_id, "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}
+                for call_id, (name, args, _output) in zip(ids, batch)]})
+            for call_id, (name, args, output) in zip(ids, batch):
+                self.invoke("pre_tool_call", tool_name=name, args=args, task_id="t", session_id=self.session_id,
+                            tool_call_id=call_id, turn_id="u%d" % self.turn, api_request_id="a", middleware_trace=[])
+                self.invoke("post_tool_call", tool_name=name, args=args, result=output, task_id="t", session_id=self.session_id,
+                            tool_call_id=call_id, turn_id="u%d" % self.turn, api_request_id="a", duration_ms=3, status="ok",
+                            error_type=None, error_message=None, middleware_trace=[])
+                messages.append({"role": "tool", "name": name, "tool_name": name, "content": output, "tool_call_id": call_id})
         self._request(messages, user_idx, context)
         messages.append({"role": "assistant", "content": "done %d" % self.turn})
         self.stored.extend(copy.deepcopy(messages[len(self.stored):]))  # persisted before on_session_end

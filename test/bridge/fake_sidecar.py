@@ -7,9 +7,14 @@ on hmc_control action=ask; for a host whose hello lists `tool_calls`, pre_model_
 arguments of every assistant message's calls but the last one's), and on request hang (`--hang METHOD`), die (`--die-on METHOD`), stop reading its stdin after hello
 (`--deaf`), or refuse
 lines over `--max-line N` bytes the way a framing limit does (an answer with `id: null`, the limit
-told in `hello` as `max_line_bytes`); `--no-model-call` leaves the capability out; `--schema FILE`
+told in `hello` as `max_line_bytes`); `--no-model-call` leaves the capability out; `--call-edits short`
+instead shortens the arguments of every answered call over 200 characters to `{"path", "hmc"}`,
+and `--call-edits forged` sends those with the first call's id changed (an edit a host must
+refuse); `--schema FILE`
 sends that JSON file as hello's `control_schema`, `--host-config JSON` that value as its
-`host_config`. Every request is
+`host_config`. `--slow-hello S` answers hello after S seconds; `--started-line` says on stderr what
+the real sidecar says when it starts; `--crash-on METHOD` dies on that method the way Node does on an
+uncaught error (a message, a stack, its version on stderr; exit code 1). Every request is
 appended to $HMC_FAKE_LOG when set.
 Invariant: stdout carries protocol lines only.
 """
@@ -25,6 +30,12 @@ die_on = args[args.index("--die-on") + 1] if "--die-on" in args else None
 max_line = int(args[args.index("--max-line") + 1]) if "--max-line" in args else None
 schema_file = args[args.index("--schema") + 1] if "--schema" in args else None
 host_config = json.loads(args[args.index("--host-config") + 1]) if "--host-config" in args else None
+call_edits = args[args.index("--call-edits") + 1] if "--call-edits" in args else None  # short | forged
+slow_hello = float(args[args.index("--slow-hello") + 1]) if "--slow-hello" in args else 0.0
+crash_on = args[args.index("--crash-on") + 1] if "--crash-on" in args else None
+if "--started-line" in args:
+    sys.stderr.write("hmc sidecar: started (node fake, state dir /nowhere)\n")
+    sys.stderr.flush()
 held = {}
 views = {}  # session -> (view id, {index: entry})
 host_caps = []
@@ -38,6 +49,25 @@ def send(record):
 
 def compressed(text):
     return "[compressed %d]" % len(text)
+
+
+def shorter_calls(msgs, i):
+    """A tool_calls edit of message i: each answered call with long arguments gets short ones."""
+    calls = msgs[i].get("tool_calls") if msgs[i].get("role") == "assistant" else None
+    answered = {m.get("tool_call_id") for m in msgs[i + 1:] if m.get("role") == "tool"}
+    if not isinstance(calls, list) or not all(c.get("id") in answered for c in calls):
+        return None
+    out, changed = [], False
+    for c in calls:
+        arguments = c["function"]["arguments"]
+        if len(arguments) > LONG:
+            short = {"path": json.loads(arguments).get("path"), "hmc": "cleared %d chars" % len(arguments)}
+            c = dict(c, function=dict(c["function"], arguments=json.dumps(short)))
+            changed = True
+        out.append(c)
+    if changed and call_edits == "forged":
+        out[0] = dict(out[0], id="forged")
+    return out if changed else None
 
 
 def cleared_calls(msgs):
@@ -59,7 +89,12 @@ def handle(req):
         time.sleep(3600)
     if method == die_on:
         sys.exit(3)
+    if method == crash_on:
+        sys.stderr.write("file:///x/dist/engine/engine.js:1\nTypeError: boom in %s\n    at handle (file:///x/dist/engine/engine.js:1:1)\n\nNode.js v20.0.0\n" % method)
+        sys.stderr.flush()
+        sys.exit(1)
     if method == "hello":
+        time.sleep(slow_hello)
         host_caps[:] = params.get("capabilities") or []
         caps = ["append"] + ([] if "--no-model-call" in args else ["model_call"])
         hello = {"version": "fake", "protocol": 1, "capabilities": caps}
@@ -82,12 +117,17 @@ def handle(req):
                 return {"__error__": {"code": "resync", "message": "no such base"}}
             msgs = have[:params["base"]] + params.get("append", [])
         held[sid] = msgs
-        edits = {i: compressed(m["content"]) for i, m in enumerate(msgs)
+        edits = {i: {"content": compressed(m["content"])} for i, m in enumerate(msgs)
                  if m.get("role") == "tool" and isinstance(m.get("content"), str) and len(m["content"]) > LONG}
         if method == "pre_llm_call":
-            return {"edits": [{"index": i, "content": c} for i, c in sorted(edits.items())], "context": "hmc: %d edits" % len(edits)}
-        entries = {i: {"index": i, "content": c} for i, c in edits.items()}
-        if "tool_calls" in host_caps:
+            return {"edits": [dict(e, index=i) for i, e in sorted(edits.items())], "context": "hmc: %d edits" % len(edits)}
+        entries = {i: dict(e, index=i) for i, e in edits.items()}
+        if call_edits and "tool_calls" in host_caps:
+            for i in range(len(msgs)):
+                calls = shorter_calls(msgs, i)
+                if calls:
+                    entries.setdefault(i, {"index": i})["tool_calls"] = calls
+        elif "tool_calls" in host_caps:
             for i, calls in cleared_calls(msgs).items():
                 entries.setdefault(i, {"index": i})["tool_calls"] = calls
         last = views.get(sid)

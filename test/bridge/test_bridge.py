@@ -191,10 +191,12 @@ class BridgeTests(BridgeCase):
             host = FakeHermes(ctx)
             host.run_turn("write mod.py", turn)
             sent = [m for m in host.requests[2]["messages"] if m.get("tool_calls")]
-            assert json.loads(sent[0]["tool_calls"][0]["function"]["arguments"]) == {"cleared": len(json.dumps({"path": "mod.py", "content": SOURCE}))}
+            # As Hermes sends arguments (compact, keys sorted): what the sidecar measured.
+            written = json.dumps({"path": "mod.py", "content": SOURCE}, separators=(",", ":"), sort_keys=True)
+            assert json.loads(sent[0]["tool_calls"][0]["function"]["arguments"]) == {"cleared": len(written)}
             assert sent[0]["tool_calls"][0]["id"] == "call_1" and sent[0]["tool_calls"][0]["function"]["name"] == "write_file"
             assert json.loads(sent[1]["tool_calls"][0]["function"]["arguments"]) == {"command": "pytest -q"}  # the current step: whole
-            assert host.requests[1]["messages"][2]["tool_calls"][0]["function"]["arguments"] == json.dumps({"path": "mod.py", "content": SOURCE})
+            assert host.requests[1]["messages"][2]["tool_calls"][0]["function"]["arguments"] == written
             assert host.history == reference.history and host.stored == reference.stored
             assert json.dumps(host.history) == json.dumps(reference.history)
             assert self.hmc_logs() == []
@@ -206,11 +208,12 @@ class BridgeTests(BridgeCase):
         sess = bridge._session("s")
         msg = {"role": "assistant", "content": "", "tool_calls": [{"id": "a", "type": "function", "function": {"name": "write_file", "arguments": "{}"}}]}
         calls = msg["tool_calls"]
+        request = mod.hmc_bridge.shapes.read("chat_completions", {"messages": [msg]})
         sess.held = [("assistant", "")]
         sess.calls = {0: [("b", "function", "write_file", '{"x":1}')]}  # another id: refused
-        assert views.apply_view(sess, [msg], 0) is False and msg["tool_calls"] is calls
+        assert views.apply_view(sess, request) is False and msg["tool_calls"] is calls
         sess.calls = {0: [("a", "function", "write_file", '{"x":1}')]}
-        assert views.apply_view(sess, [msg], 0) is True
+        assert views.apply_view(sess, request) is True
         assert msg["tool_calls"] is not calls and calls[0]["function"]["arguments"] == "{}"  # a new list; the old one untouched
         assert msg["tool_calls"][0]["function"]["arguments"] == '{"x":1}'
 
@@ -227,13 +230,17 @@ class BridgeTests(BridgeCase):
         assert sess.view == {} and sess.calls == {}  # not a delta, and a malformed tool_calls is left out
 
 
-    def test_responses_shaped_requests_are_left_alone(self):
+    def test_requests_of_a_shape_not_covered_or_an_unknown_form_are_left_alone(self):
+        # Anthropic and Responses requests are edited (test_shapes.py); Bedrock's own shape and an
+        # item the adapter does not know go raw, with no call to the sidecar.
         ctx = FakeCtx()
         _, bridge = self.load_bridge(ctx, HMC_SIDECAR_COMMAND=fake_sidecar_command())
         seen = spy_calls(bridge)
-        assert bridge.llm_request(request={"input": []}, session_id="s", api_mode="codex_responses") is None
-        assert bridge.llm_request(request={"messages": [{"role": "user", "content": "x" * 500}]}, session_id="s", api_mode="anthropic_messages") is None
+        assert bridge.llm_request(request={"messages": [{"role": "user", "content": [{"text": "x" * 500}]}]}, session_id="s", api_mode="bedrock_converse") is None
+        assert bridge.llm_request(request={"input": [{"type": "web_search_call", "id": "w"}]}, session_id="s", api_mode="codex_responses") is None
+        assert bridge.llm_request(request={"messages": [{"role": "system", "content": "x"}]}, session_id="s", api_mode="anthropic_messages") is None
         assert not [m for m, _ in seen if m == "pre_model_call"]
+        assert self.hmc_logs() == []
 
 
     def test_pre_api_request_never_edits_live_message_dicts(self):
@@ -550,6 +557,24 @@ class BridgeTests(BridgeCase):
         plugged_run(ctx, between_calls=kill_once)
         assert killed and self.hmc_logs()
 
+
+    @needs_node
+    @needs_build
+    def test_a_gateway_sender_is_the_owner_of_its_session(self):
+        # Issue 19, finding 4: Hermes names the sender with pre_llm_call (platform, sender_id); the
+        # sidecar keeps it as the session's owner, so users never read each other's index.
+        _, bridge = self.load_bridge(FakeCtx())
+        for sid, sender in (("tg-a", "1001"), ("tg-b", "2002")):
+            bridge.pre_llm_call(session_id=sid, conversation_history=[{"role": "user", "content": "hi"}], model="m", platform="telegram", sender_id=sender)
+            bridge.on_session_finalize(session_id=sid, platform="telegram", reason="shutdown")
+        files = [self.home / "hmc_state" / "sessions" / ("%s.json" % sid) for sid in ("tg-a", "tg-b")]
+        deadline = time.time() + 10
+        while not all(f.exists() for f in files) and time.time() < deadline:
+            time.sleep(0.05)
+        owners = [(json.loads(f.read_text())["platform"], json.loads(f.read_text())["user"]) for f in files]
+        assert owners == [("telegram", "1001"), ("telegram", "2002")], owners
+        answer = json.loads(bridge.hmc_control({"action": "index", "session": "tg-a"}, session_id="tg-b"))
+        assert answer.get("count") == 0 and answer.get("entries") == [], answer
 
     @needs_node
     @needs_build  # the sidecar reads Hermes' config.yaml (its cases: test/hosts/hermes/config-file.test.ts)

@@ -9,6 +9,7 @@ import copy
 import json
 import sqlite3
 import sys
+import threading
 import time
 import types
 from unittest import mock
@@ -247,6 +248,25 @@ class HandOver(EngineCase):
         self.assertEqual(len(logs), 2, logs)  # once for the decisions, once for the compaction
         self.assertTrue(engine._last_compression_made_progress)
 
+
+
+    def test_while_another_hook_waits_for_the_start_hermes_compressor_decides_and_the_line_says_so(self):
+        # Issue 19: a hook arriving during a start passes through at once; the engine hands over
+        # to Hermes' compressor meanwhile, and its line names the start, not a failure that never was.
+        engine, bridge, _ctx = self.engine(HMC_SIDECAR_COMMAND=fake_sidecar_command("--slow-hello", "2"))
+        fallback = BuiltinCompressor.instances[-1]
+        starter = threading.Thread(target=bridge.pre_llm_call, kwargs={"session_id": "S1", "conversation_history": [{"role": "user", "content": "hi"}], "model": "m"})
+        starter.start()
+        time.sleep(0.3)
+        t = time.monotonic()
+        self.assertTrue(engine.should_compress(60000))
+        took = time.monotonic() - t
+        starter.join(10)
+        self.assertLess(took, 0.5)
+        self.assertEqual(fallback.calls[-1], ("should_compress", 60000))
+        logs = [line for line in self.hmc_logs() if "built-in compressor" in line]
+        self.assertEqual(len(logs), 1, logs)
+        self.assertIn("the sidecar is starting", logs[0])
 
 
 class SlowLlm:

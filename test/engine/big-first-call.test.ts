@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { UNTIMED_BYTES } from '../../src/engine/catch-up.js';
 import { Engine } from '../../src/engine/engine.js';
 import type { Edit } from '../../src/core/host-api.js';
 import type { Message } from '../../src/core/message.js';
@@ -33,8 +34,9 @@ function history(turns: number, distinct = false): Message[] {
 }
 
 const c = config();
+// No time budget unless a test sets one: what a call compresses must not depend on the machine's load.
 const make = (opts: Partial<ConstructorParameters<typeof Engine>[0]> = {}): Engine =>
-  new Engine({ config: () => c, stateDir: null, sink: NULL_SINK, recorder: null, log: () => {}, autoSettle: false, ...opts });
+  new Engine({ config: () => c, stateDir: null, sink: NULL_SINK, recorder: null, log: () => {}, autoSettle: false, callBudgetMs: Number.POSITIVE_INFINITY, ...opts });
 const byIndex = (edits: Edit[]): Map<number, string> => new Map(edits.map((e) => [e.index, e.content]));
 const outputBytes = (messages: Message[], indices: Iterable<number>): number =>
   [...indices].reduce((n, i) => n + String(messages[i]?.content ?? '').length, 0);
@@ -105,7 +107,7 @@ describe('a first call over the call budget', () => {
     dirs.push(dir);
     const recorded: string[] = [];
     const live = new Engine({ config: () => c, stateDir: dir, sink: NULL_SINK, recorder: { record: (r) => recorded.push(r.session_id) }, log: () => {},
-      callBudgetBytes: 30_000, endBudgetMs: 0 });
+      callBudgetBytes: 30_000, callBudgetMs: Number.POSITIVE_INFINITY, endBudgetMs: 0 });
     const messages = history(60);
     live.preLlmCall({ session_id: 'S', messages });
     live.onSessionEnd({ session_id: 'S' });
@@ -116,6 +118,10 @@ describe('a first call over the call budget', () => {
     await live.flushSaves();
     const saved = JSON.parse(readFileSync(join(dir, 'sessions', 'S.json'), 'utf8')) as { ledger: { modelCalls: number } };
     expect(saved.ledger.modelCalls).toBe(120); // two assistant messages per turn
+    // The catch-up goes on in the background (recall copies of the outputs it compresses): finish
+    // it and its writes before the folder is removed (ENOTEMPTY under load, issue 19).
+    live.settle();
+    await live.flushSaves();
   });
 
   it('a history streamed in partial calls is held without edits, then ends where the whole one does', () => {
@@ -149,7 +155,7 @@ describe('a first call over the call budget', () => {
     const dir = mkdtempSync(join(tmpdir(), 'hmc-big-'));
     dirs.push(dir);
     const messages = history(60);
-    const first = new Engine({ config: () => c, stateDir: dir, sink: NULL_SINK, recorder: null, log: () => {}, autoSettle: false, callBudgetBytes: 30_000 });
+    const first = new Engine({ config: () => c, stateDir: dir, sink: NULL_SINK, recorder: null, log: () => {}, autoSettle: false, callBudgetBytes: 30_000, callBudgetMs: Number.POSITIVE_INFINITY });
     first.preLlmCall({ session_id: 'S', messages });
     // The exit deadline has passed at once: save what is settled.
     expect(first.settle(performance.now())).toBe(false);
@@ -163,5 +169,25 @@ describe('a first call over the call budget', () => {
     reference.settle();
     expect(second.sessions.get('S')?.ledger.modelCalls).toBe(reference.sessions.get('S')?.ledger.modelCalls);
     await second.flushSaves();
+  });
+
+  it('stops compressing past 256 KB of output when the call\'s time is up, so a loaded machine keeps a call short (issue 19)', () => {
+    const messages = history(120, true);
+    const outputs = messages.flatMap((m, i) => (m.role === 'tool' ? [i] : []));
+    expect(outputBytes(messages, outputs)).toBeGreaterThan(2 * UNTIMED_BYTES);
+    // A time budget already spent: exactly the untimed bytes (and the output that crosses them).
+    const timed = make({ callBudgetMs: 0 });
+    const first = byIndex(timed.preLlmCall({ session_id: 'S', messages }).edits);
+    const done = [...first.keys()];
+    expect(outputBytes(messages, done.slice(0, -1))).toBeLessThan(UNTIMED_BYTES);
+    expect(outputBytes(messages, done)).toBeGreaterThanOrEqual(UNTIMED_BYTES);
+    expect(done).toEqual(outputs.slice(0, done.length));
+    // The rest is caught up between hooks, to what a call without a time budget sends.
+    timed.settle();
+    const whole = make();
+    whole.preLlmCall({ session_id: 'S', messages });
+    whole.settle();
+    const next = [...messages, user('next')];
+    expect(byIndex(timed.preLlmCall({ session_id: 'S', messages: next }).edits)).toEqual(byIndex(whole.preLlmCall({ session_id: 'S', messages: next }).edits));
   });
 });

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HmcConfig } from '../../src/config/keys.js';
 import { Engine } from '../../src/engine/engine.js';
+import { MIN_CLEAR_TOKENS } from '../../src/engine/list-wide.js';
 import type { Message } from '../../src/core/message.js';
 import { NULL_SINK } from '../../src/events/types.js';
 import { assistantCall, config, longLog, terminal, toolResult, user } from '../helpers/conversation.js';
@@ -68,6 +69,8 @@ describe('inside one long tool loop', () => {
     const c = config((x) => {
       x.cache.min_batch_tokens = 0;
       x.cache.first_break_after = 10;
+      // One break per 10 calls: the first is earned at call 10, so the usual share applies.
+      x.cache.max_breaks_per_100_calls = 10;
     });
     const messages: Message[] = [{ role: 'system', content: 'agent' }, user('go'), assistantCall('r1', 'read_file', { path: 'a.py' }), toolResult('r1', 'read_file', source(1)), assistantCall('r2', 'read_file', { path: 'a.py', limit: 500 }), toolResult('r2', 'read_file', source(2))];
     const e = make(c);
@@ -97,7 +100,74 @@ describe('inside one long tool loop', () => {
     expect(first.content).toMatch(/^\[Output of web_extract cleared to save context \(recall id=r[0-9a-f]{10}\)\]$/);
   });
 
-  it('makes waiting rewrites at once when the messages\u2019 own timestamps show the provider\u2019s cache went cold', () => {
+  it('never clears the current step\u2019s results, however many calls it made (keep counts results, a step may hold more)', () => {
+    const c = config((x) => {
+      x.cache.first_break_after = 0;
+      x.cache.max_breaks_per_100_calls = 100;
+      x.cache.min_batch_tokens = 0;
+      x.strategies.clearing.keep = 1;
+    });
+    const messages: Message[] = [{ role: 'system', content: 'agent' }, user('go')];
+    for (let i = 0; i < 4; i++) messages.push(assistantCall(`t${i}`, 'web_extract', { url: `https://example.org/${i}` }), toolResult(`t${i}`, 'web_extract', wide(i)));
+    const parallel = [4, 5, 6].map((i) => `t${i}`);
+    messages.push({ role: 'assistant', content: '', tool_calls: parallel.map((id, k) => ({ id, type: 'function', function: { name: 'web_extract', arguments: JSON.stringify({ url: `https://example.org/${k + 4}` }) } })) });
+    parallel.forEach((id, k) => messages.push(toolResult(id, 'web_extract', wide(k + 4))));
+    const e = make(c);
+    const edits = e.preModelCall({ session_id: S, messages, context_length: 30_000 }).edits;
+    const cleared = new Set(edits.filter((x) => x.content?.includes('cleared to save context')).map((x) => x.index));
+    expect(cleared.size).toBeGreaterThan(0);
+    // The step's three results are the last three messages.
+    for (const i of [messages.length - 3, messages.length - 2, messages.length - 1]) expect(cleared.has(i)).toBe(false);
+  });
+
+  it('clears an old output once it is worth a marker (MIN_CLEAR_TOKENS), never a shorter one', () => {
+    const c = config((x) => {
+      x.cache.first_break_after = 0;
+      x.cache.max_breaks_per_100_calls = 100;
+      x.cache.min_batch_tokens = 0;
+      x.strategies.clearing.keep = 1;
+    });
+    // Plain prose lines (no log shape): single-output compression leaves them whole.
+    const prose = (tokens: number, seed: number) => terminal(Array.from({ length: Math.ceil((tokens * 4) / 60) }, (_, k) => `${WORDS[(seed + k) % WORDS.length]} ${WORDS[(seed * 3 + k * 5) % WORDS.length]} note ${seed}.${k} about the ${WORDS[(k * 7) % WORDS.length]} value`).join('\n'));
+    const messages: Message[] = [{ role: 'system', content: 'agent' }, user('go')];
+    messages.push(assistantCall('big', 'terminal', { command: 'cat notes' }), toolResult('big', 'terminal', prose(MIN_CLEAR_TOKENS * 1.3, 1)));
+    messages.push(assistantCall('small', 'terminal', { command: 'cat short' }), toolResult('small', 'terminal', prose(MIN_CLEAR_TOKENS * 0.6, 2)));
+    for (let i = 0; i < 6; i++) messages.push(assistantCall(`t${i}`, 'web_extract', { url: `https://example.org/${i}` }), toolResult(`t${i}`, 'web_extract', wide(i)));
+    const e = make(c);
+    const edits = e.preModelCall({ session_id: S, messages, context_length: 30_000 }).edits;
+    const cleared = (i: number) => edits.find((x) => x.index === i)?.content?.includes('cleared to save context') === true;
+    expect(cleared(3)).toBe(true);
+    expect(cleared(5)).toBe(false);
+  });
+
+  it('makes a waiting rewrite the price rule refuses once the messages\u2019 own timestamps show the provider\u2019s cache went cold, within the budget', () => {
+    const c = config((x) => {
+      x.cache.min_batch_tokens = 0;
+      x.cache.first_break_after = 0;
+      x.cache.max_breaks_per_100_calls = 100;
+    });
+    const at = (minute: number): string => new Date(Date.UTC(2026, 0, 1, 10, minute)).toISOString();
+    const stamp = (m: Message, minute: number): Message => ({ ...m, timestamp: at(minute) });
+    const messages: Message[] = [
+      { role: 'system', content: 'agent' },
+      stamp(user('go'), 0),
+      stamp(assistantCall('r1', 'read_file', { path: 'a.py' }), 0),
+      stamp(toolResult('r1', 'read_file', source(1)), 0),
+      stamp(assistantCall('w1', 'web_extract', { url: 'https://example.org/1' }), 0),
+      stamp(toolResult('w1', 'web_extract', wide(1)), 0),
+      stamp(assistantCall('r2', 'read_file', { path: 'a.py', limit: 500 }), 1),
+      stamp(toolResult('r2', 'read_file', source(2)), 1),
+      stamp(assistantCall('x', 'terminal', { command: 'sleep 600' }), 2),
+    ];
+    const e = make(c);
+    // The stale read is under half of what follows it: a break would not pay while the cache is warm.
+    expect(run(e, messages).edits.some((x) => x.index === 3)).toBe(false);
+    messages.push(stamp(toolResult('x', 'terminal', terminal('done')), 12));
+    expect(run(e, messages, messages.length).edits.find((x) => x.index === 3)?.content).toContain('superseded');
+    expect(e.sessions.get(S)?.cacheBreaks).toBe(1);
+  });
+
+  it('waits for the budget when the cache went cold before the first break is allowed', () => {
     const c = config((x) => (x.cache.first_break_after = 1000));
     const at = (minute: number): string => new Date(Date.UTC(2026, 0, 1, 10, minute)).toISOString();
     const stamp = (m: Message, minute: number): Message => ({ ...m, timestamp: at(minute) });
@@ -109,11 +179,11 @@ describe('inside one long tool loop', () => {
       stamp(assistantCall('r2', 'read_file', { path: 'a.py', limit: 500 }), 1),
       stamp(toolResult('r2', 'read_file', source(2)), 1),
       stamp(assistantCall('x', 'terminal', { command: 'sleep 600' }), 2),
+      stamp(toolResult('x', 'terminal', terminal('done')), 12),
     ];
     const e = make(c);
     expect(run(e, messages).edits.some((x) => x.index === 3)).toBe(false);
-    messages.push(stamp(toolResult('x', 'terminal', terminal('done')), 12));
-    expect(run(e, messages, messages.length).edits.find((x) => x.index === 3)?.content).toContain('superseded');
+    expect(e.sessions.get(S)?.cacheBreaks).toBe(0);
   });
 
   it('puts placeholders back in a new process word for word, and that is no cache break', async () => {

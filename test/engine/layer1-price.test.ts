@@ -27,22 +27,26 @@ describe('summaryVerdict', () => {
     expect(v.removed).toBe(10_500);
   });
 
-  it('counts only the calls after the pass that can send it (the cache-break budget)', () => {
-    // One break spent at call 80 with 1 per 100 after 55: the next pass is at call 155; ~80 more calls are expected in all.
+  it('counts only the calls after the pass that can send it (the cache-break budget), and after the call that earns that break', () => {
+    // One break spent at call 80 with 1 per 100 after 55: the next pass may come at call 155, but
+    // the session earns its second break only at call 200, past the ~160 calls expected in all.
     expect(nextPassCall(80, 1, 1, 55)).toBe(155);
-    expect(summaryVerdict(base).callsAfter).toBe(5);
+    expect(summaryVerdict(base).callsAfter).toBe(0);
     expect(summaryVerdict(base).pays).toBe(false);
-    // With the budget free now, it goes out at the next call and pays.
+    // With the budget free now, a pass may send it at the next call; the calls counted on are
+    // those after call 100, which earns the first break.
     const now = summaryVerdict({ ...base, breaksSoFar: 0 });
-    expect(now.callsAfter).toBe(79);
-    expect(now.saving).toBeCloseTo(10_500 * 0.1 * 79);
+    expect(now.callsAfter).toBe(60);
+    expect(now.saving).toBeCloseTo(10_500 * 0.1 * 60);
     expect(now.pays).toBe(true);
+    // Past call 100 the break is earned: it goes out at the next call.
+    expect(summaryVerdict({ ...base, breaksSoFar: 0, callsSoFar: 120 }).callsAfter).toBe(119);
   });
 
   it('declines when the summariser costs more than the margin allows, asks when it is cheaper', () => {
     const dear = { ...base, breaksSoFar: 0, price: { input: 10, output: 40 } };
     expect(summaryVerdict(dear).pays).toBe(false);
-    expect(summaryVerdict({ ...dear, margin: 0.5 }).pays).toBe(true);
+    expect(summaryVerdict({ ...dear, margin: 0.4 }).pays).toBe(true);
     expect(summaryVerdict({ ...base, breaksSoFar: 0, price: { input: 0, output: 0 } }).pays).toBe(true);
   });
 

@@ -307,9 +307,10 @@ describe('layer 1', () => {
     dirs.push(dir);
     const messages = loop(30);
     // The first process may not rewrite anything already sent before its 31st call (it ends at its
-    // 30th): the summary, asked for as that pass nears, comes back and waits.
+    // 30th): the summary, asked for as that pass nears, comes back and waits. (4 breaks per 100
+    // calls: the first is earned at call 25, so the summary counts on the calls after call 31.)
     const first = new ListingSummariser();
-    const closed = make(l1config((c) => ((c.cache.max_breaks_per_100_calls = 1), (c.cache.first_break_after = 31))), first, dir);
+    const closed = make(l1config((c) => ((c.cache.max_breaks_per_100_calls = 4), (c.cache.first_break_after = 31))), first, dir);
     const { session } = await drive(closed, messages, { window: 60_000 });
     expect(first.requests.length).toBe(1);
     expect(session?.phases).toEqual([]);

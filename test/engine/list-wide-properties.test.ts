@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../../src/engine/engine.js';
 import { parseEnvelope } from '../../src/hosts/outputs/envelope.js';
-import { breakBudget, decidePass, rewritePays, expectedRemainingCalls, MIN_REMOVED_SHARE, type PassFacts, type ViewChange } from '../../src/engine/pass.js';
+import { breakBudget, decidePass, rewritePays, expectedRemainingCalls, EARLY_REMOVED_SHARE, MIN_REMOVED_SHARE, requiredShare, type PassFacts, type ViewChange } from '../../src/engine/pass.js';
 import { replaySession } from '../../src/app/replay.js';
 import type { Message } from '../../src/core/message.js';
 import type { ModelCallEdit } from '../../src/core/host-api.js';
@@ -149,7 +149,23 @@ describe('list-wide rewrites on random tool loops', () => {
     expect(seen, JSON.stringify(seen)).toSatisfy((x: typeof seen) => x.ranges > 0 && x.placeholders > 0 && x.breaks > 0);
   });
 
-  it('a costly pass is made only when it is forced, the cache is cold, the context overflows, or it pays within the budget', () => {
+  it('a break before the session earned it must remove more, the earlier the more; from the call that earns it, the usual share', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 400 }), fc.integer({ min: 0, max: 4 }), fc.constantFrom(0.5, 1, 2), fc.integer({ min: 0, max: 120 }), (calls, breaks, per100, firstAfter) => {
+        const share = requiredShare(calls, breaks, per100, firstAfter);
+        expect(share).toBeGreaterThanOrEqual(MIN_REMOVED_SHARE);
+        expect(share).toBeLessThanOrEqual(EARLY_REMOVED_SHARE);
+        if (calls >= ((breaks + 1) * 100) / per100) expect(share).toBe(MIN_REMOVED_SHARE);
+        // Never rising with the calls made.
+        expect(requiredShare(calls + 1, breaks, per100, firstAfter)).toBeLessThanOrEqual(share);
+      }),
+    );
+    // The defaults: the first break at call 55 must remove 55 % of what it re-writes, at call 100 30 %.
+    expect(requiredShare(55, 0, 1, 55)).toBeCloseTo(EARLY_REMOVED_SHARE);
+    expect(requiredShare(100, 0, 1, 55)).toBe(MIN_REMOVED_SHARE);
+  });
+
+  it('a costly pass is made only when it is forced, the context overflows, or within the budget when it pays or the cache is cold', () => {
     const change = fc.record({ index: fc.integer({ min: 0, max: 60 }), before: fc.integer({ min: 0, max: 40_000 }), after: fc.integer({ min: 0, max: 400 }) });
     const facts = fc.record({
       sentLength: fc.integer({ min: 0, max: 60 }),
@@ -178,21 +194,22 @@ describe('list-wide rewrites on random tool loops', () => {
           return;
         }
         if (d.reason === 'forced') expect(f.forced).toBe(true);
-        else if (d.reason === 'cold') expect(f.cold).toBe(true);
         else if (d.reason === 'overflow') {
           expect(f.overflow).not.toBeNull();
           const costly = changes.filter((c) => c.index < freeFrom);
           expect(costly.reduce((n, c) => n + c.before - c.after, 0) / 4).toBeGreaterThanOrEqual(f.overflow ?? Infinity);
         }
         else {
-          expect(d.reason).toBe('pays');
+          // A cold cache lifts the price rule only: the budget and the share hold for it too.
+          expect(d.reason).toBe(f.cold ? 'cold' : 'pays');
           const costly = changes.filter((c) => c.index < freeFrom);
           const removed = costly.reduce((n, c) => n + c.before - c.after, 0) / 4;
           const following = (passFacts.sentFrom(Math.min(...costly.map((c) => c.index))) - (f.breakingAt === null ? 0 : passFacts.sentFrom(f.breakingAt))) / 4;
           expect(f.breaksSoFar).toBeLessThan(breakBudget(f.callsSoFar, f.breaksPer100, f.firstAfter));
           expect(removed).toBeGreaterThanOrEqual(Math.max(1, f.minTokens));
+          expect(removed).toBeGreaterThanOrEqual(requiredShare(f.callsSoFar, f.breaksSoFar, f.breaksPer100, f.firstAfter) * following);
           expect(removed).toBeGreaterThanOrEqual(MIN_REMOVED_SHARE * following);
-          expect(rewritePays(removed, following, expectedRemainingCalls(f.callsSoFar))).toBe(true);
+          if (!f.cold) expect(rewritePays(removed, following, expectedRemainingCalls(f.callsSoFar))).toBe(true);
         }
       }),
       { numRuns: 2000 },

@@ -156,4 +156,36 @@ describe('parseSidecarArgs', () => {
     expect(parseSidecarArgs(['--stdio', '--what'])).toContain('--what');
     expect(parseSidecarArgs([])).toContain('--stdio');
   });
+
+  it('tells the engine a request is being read while part of its line is in, so background work waits for the whole line (issue 19)', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let reading: (() => boolean) | undefined;
+    const done = serveStdio({
+      input,
+      output,
+      log: () => {},
+      createApi: async (hostCall, io) => {
+        reading = io.reading;
+        return { api: stubApi(hostCall), close: async () => {} };
+      },
+    });
+    for (let i = 0; i < 50 && !reading; i++) await new Promise((r) => setTimeout(r, 5));
+    const isReading = reading as () => boolean;
+    expect(isReading()).toBe(false);
+    input.write('{"id":1,"method":"pre_tool_call","params":{"session_id":"s",');
+    await new Promise((r) => setImmediate(r));
+    expect(isReading()).toBe(true);
+    input.write('"tool_name":"t","args":{}}}\n');
+    await new Promise((r) => setImmediate(r));
+    expect(isReading()).toBe(false);
+    // A writer that stalls mid-line holds the background work for half a second at most.
+    input.write('{"id":2,');
+    await new Promise((r) => setImmediate(r));
+    expect(isReading()).toBe(true);
+    await new Promise((r) => setTimeout(r, 600));
+    expect(isReading()).toBe(false);
+    input.end();
+    await done;
+  });
 });

@@ -131,8 +131,59 @@ export function fakeSecrets(seed: number, n: number): FakeSecret[] {
       const s = pick([`hf_${str(ALNUM, 34)}`, `npm_${str(ALNUM, 36)}`, `glpat-${str(B64URL, 20)}`, `pypi-${str(B64URL, 80)}`, `sk_live_${str(ALNUM, 24)}`]);
       return { kind: 'other-vendor', secret: s, text: pick([`TOKEN=${s}`, `//registry.example.com/:_authToken=${s}`, `using ${s}`]) };
     },
+    // Issue 19: the shapes that got through (a short `_PASS` name, mysql's glued -p, an `&` inside).
+    () => {
+      const s = str(ALNUM, 16);
+      return { kind: 'short-pass-name', secret: s, text: pick([`SMTP_PASS=${s}`, `MAIL_PASS=${s}`, `export DB_PASS=${s}`, `MYSQL_PWD=${s}`, `smtp_pass: ${s}`]) };
+    },
+    () => {
+      const s = password(`${ALNUM}_+-=~.`);
+      return { kind: 'command-password', secret: s, text: pick([`mysql -uroot -p${s} app`, `mysqldump -u root -p${s} app > dump.sql`, `sshpass -p ${s} ssh deploy@web1`, `redis-cli -h cache -a ${s} ping`, `curl -u admin:${s} https://ci.example.com/api/json`, `docker login -u ci -p ${s} registry.example.com`]) };
+    },
+    () => {
+      const s = `${password(ALNUM)}&${password(ALNUM)}`;
+      return { kind: 'ampersand-password', secret: s, text: pick([`REDIS_PASSWORD=${s}`, `SMTP_PASSWORD=${s}`, `export DB_PASSWORD=${s}`]) };
+    },
   ];
   return Array.from({ length: n }, () => pick(makers)());
+}
+
+/** What a credential of each kind is called in prose. */
+const LABELS: Record<string, readonly string[]> = {
+  password: ['password', 'database password', 'DB password', 'root password'],
+  'url-password': ['database password', 'password'],
+  'short-pass-name': ['SMTP password', 'mail password', 'DB password'],
+  'command-password': ['MySQL root password', 'password', 'registry password'],
+  'ampersand-password': ['Redis password', 'SMTP password'],
+  'keyed-random': ['secret key', 'signing secret', 'webhook secret'],
+  github: ['GitHub token', 'token'],
+  slack: ['Slack bot token', 'token'],
+  jwt: ['session token', 'JWT'],
+  bearer: ['bearer token', 'access token'],
+};
+
+/**
+ * The secret said in prose, as a summary or a note repeats one (issue 19: "The SMTP password is
+ * …", "**Token**: …"): one of the phrasings people and models write.
+ */
+export function proseForm(secret: FakeSecret, seed: number): string {
+  const r = rng(seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
+  const label = pick(LABELS[secret.kind] ?? ['API key', 'access key', 'API token']);
+  const Label = label.charAt(0).toUpperCase() + label.slice(1);
+  const s = secret.secret;
+  if (secret.kind.startsWith('pem')) return `**${Label}**:\n${secret.text}`;
+  return pick([
+    `The ${label} is ${s}.`,
+    `**${Label}**: ${s}`,
+    `- ${Label}: \`${s}\``,
+    `- **${Label}**: \`${s}\``,
+    `${Label} → ${s}`,
+    `the ${label} (\`${s}\`) is in the vault`,
+    `set the ${label} to ${s} and restarted`,
+    `The ${label} was changed to \`${s}\`.`,
+    `${Label}: "${s}"`,
+  ]);
 }
 
 /** Lines that hold no secret but look close to ones that do. */

@@ -36,6 +36,20 @@ describe('redactSecrets: each shape', () => {
     ['a random value under a generic key name', '"session": "a8f5f167f44f4964e6c998dee827110c"', '"session": "[REDACTED]"'],
     ['a random value under a name holding a secret word', 'SECRET_KEY_BASE=9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08', 'SECRET_KEY_BASE=[REDACTED]'],
     ['a .NET connection string', 'Server=db;User Id=sa;Password=Pa55word!;', 'Server=db;User Id=sa;Password=[REDACTED];'],
+    // Issue 19: the three that got through, and the ways a summary repeats a secret in prose.
+    ['a short _PASS name', 'SMTP_PASS=Xq7vT2mNp9LkR4sW', 'SMTP_PASS=[REDACTED]'],
+    ['mysql\'s glued -p', 'mysql -uroot -pS3cretPw9 app', 'mysql -uroot -p[REDACTED] app'],
+    ['an & inside an env value', 'REDIS_PASSWORD=Ab3dEfg&h1JkLm', 'REDIS_PASSWORD=[REDACTED]'],
+    ['sshpass -p', 'sshpass -p S3cretPw9 ssh root@web1', 'sshpass -p [REDACTED] ssh root@web1'],
+    ['redis-cli -a', 'redis-cli -h cache -a S3cretPw9 ping', 'redis-cli -h cache -a [REDACTED] ping'],
+    ['curl -u user:pass', 'curl -u admin:S3cretPw9 https://ci', 'curl -u admin:[REDACTED] https://ci'],
+    ['docker login -p', 'docker login -u ci -p S3cretPw9 registry', 'docker login -u ci -p [REDACTED] registry'],
+    ['"The … password is …" in prose', 'The SMTP password is Xq7vT2mNp9LkR4sW.', 'The SMTP password is [REDACTED].'],
+    ['a bold markdown label', '**Token**: ghx9Qm2Lk7Tz', '**Token**: [REDACTED]'],
+    ['a list item with a backticked value', '- **API key**: `Zk9m2Qx7Lp4v`', '- **API key**: `[REDACTED]`'],
+    ['a value in parentheses', 'the Redis password (`Ab3d&h1JkLm9`) is in the vault', 'the Redis password (`[REDACTED]`) is in the vault'],
+    ['"changed to"', 'The root password was changed to `u-b~nQwJPO4`.', 'The root password was changed to `[REDACTED]`.'],
+    ['"with password …"', 'logged in as root with password S3cretPw9', 'logged in as root with password [REDACTED]'],
   ];
   it.each(secretCases)('replaces %s', (_name, input, expected) => {
     const r = redactSecrets(input);
@@ -58,6 +72,13 @@ describe('redactSecrets: each shape', () => {
     ['a mask', 'password: ********'],
     ['prose about bearer tokens', 'Bearer authentication is required for this endpoint'],
     ['a help line', '  --token          The API token to use'],
+    ['English after a credential word', 'The token is expired and the password is incorrect; the API key: required.'],
+    ['a word with a digit after "is"', 'The returned token is base64url, 43 bytes of entropy'],
+    ['an env var named after a credential word', 'Codex API key (CODEX_API_KEY → OPENAI_API_KEY)'],
+    ['a call after a credential word', 'creds = resolve_runtime_credentials(refresh_if_expiring=True)'],
+    ['an identifier after a colon', '{ token: userToken2, password: hashedPassword }'],
+    ['mysql prompting for its password', 'mysql -u root -p app'],
+    ['a bypass flag', 'git commit --no-verify --bypass x1y2z3w4'],
     ['a usage placeholder', 'run with --token TOKEN'],
     ['a count', '"max_tokens": 1500, "tokensIn": 42'],
     ['a comparison', 'if token == "--global":'],
@@ -70,13 +91,13 @@ describe('redactSecrets: each shape', () => {
     ['an empty value', 'API_KEY='],
   ];
   it.each(keptCases)('leaves %s alone', (_name, input) => {
-    expect(redactSecrets(input)).toEqual({ text: input, count: 0 });
+    expect(redactSecrets(input)).toEqual({ text: input, count: 0, values: [] });
   });
 
   it('is idempotent: a redacted text has nothing left to redact', () => {
     for (const s of fakeSecrets(7, 200)) {
       const once = redactSecrets(s.text);
-      expect(redactSecrets(once.text)).toEqual({ text: once.text, count: 0 });
+      expect(redactSecrets(once.text)).toEqual({ text: once.text, count: 0, values: [] });
     }
   });
 

@@ -94,7 +94,8 @@ const NORMALISERS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<UUID>'],
   // /tmp/pytest-of-u/p-123, /var/folders/xy/…/T/tmp, C:\Users\u\AppData\Local\Temp\x
   [/(?<![\w.-])\/(?:private\/)?(?:var\/(?:tmp|folders)|tmp)\/[^\s'"`)\]]+/g, '<TMPPATH>'],
-  [/\b[A-Za-z]:\\(?:[^\s\\'"]+\\)*?Temp\\[^\s'"`)\]]+/gi, '<TMPPATH>'],
+  // At most 16 folders before Temp, each under 256 characters: unbounded, `C:\(` repeated was quadratic (issue 19).
+  [/\b[A-Za-z]:\\(?:[^\s\\'"]{1,255}\\){0,16}?Temp\\[^\s'"`)\]]+/gi, '<TMPPATH>'],
   [/\b0x[0-9a-f]{4,}\b/gi, '<HEX>'],
   // A hash has both a digit and a letter: "deadbeef", "defaced" and "1234567" are not hashes.
   [/\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}\b/gi, '<HEX>'],

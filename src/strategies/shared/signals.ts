@@ -97,10 +97,12 @@ const EXIT_CODE = /\bexit(?:ed)?\s+(?:with\s+)?(?:status|code)\s*[:=]?\s*(?:-\d+
 /**
  * Line-shaped failures: git's rejected refs (`! [rejected]`), pytest's `E   ` detail lines, npm's
  * `ERR!`, apt's `E:`, make's `***`, Elixir's `** (`, a failing-test mark at the start of a line,
- * bun's `(fail)`, and a 5xx status in an access log line.
+ * bun's `(fail)`, and a 5xx status in an access log line. The indentation before a mark is
+ * whitespace within the line: `^\s*` ran on across line breaks, from every line start, which was
+ * quadratic on a run of blank lines (64 KB of them: 13 s; issue 19).
  */
 const FAILURE_LINE =
-  /^(?:\s*! \[|E {3}|E: |make(?:\[\d+\])?: \*\*\*|\s*\*\* \()|\bERR!|^\s*(?:[│┃|]\s*)?(?:[✗✕✘❌✖×]|\(fail\))(?:\s|$)|HTTP\/[\d.]+" 5\d\d\b/m;
+  /^(?:[^\S\r\n\u2028\u2029]*! \[|E {3}|E: |make(?:\[\d+\])?: \*\*\*|[^\S\r\n\u2028\u2029]*\*\* \()|\bERR!|^[^\S\r\n\u2028\u2029]*(?:[│┃|][^\S\r\n\u2028\u2029]*)?(?:[✗✕✘❌✖×]|\(fail\))(?:\s|$)|HTTP\/[\d.]+" 5\d\d\b/m;
 /** The same for one line: without the `m` flag its `^` is tried at the start only (much faster on long logs). */
 const FAILURE_LINE_ONE = new RegExp(FAILURE_LINE.source);
 
@@ -109,7 +111,8 @@ const TOKEN_PATTERNS: readonly RegExp[] = [
   new RegExp(FAILURE_WORDS.source, 'gi'),
   new RegExp(FOREIGN_ASCII_WORDS.source, 'gi'),
   new RegExp(FOREIGN_OTHER_WORDS.source, 'giu'),
-  new RegExp(EXCEPTION_CLASS.source.replace('[a-z](?:', '\\w*[a-z](?:'), 'g'),
+  // From a word's start (`\b`): an unanchored `\w*` rescanned a long word from each of its letters (issue 19).
+  new RegExp(EXCEPTION_CLASS.source.replace('[a-z](?:', '\\b\\w*[a-z](?:'), 'g'),
   new RegExp(EXIT_CODE.source, 'gi'),
   new RegExp(FAILURE_LINE.source, 'gm'),
 ];

@@ -87,7 +87,8 @@ const SHAPES: readonly LineShape[] = [
       /^collect(?:ing|ed) .*\d+ items?(?: \/ \d+ (?:de)?selected)*\s*$/,
       /^\S+\.py [.sxX]+\s*(?:\[\s*\d+%\])?$/,
       /^[.sxX]+\s*(?:\[\s*\d+%\])?$/,
-      /^\S+::\S+ (?:PASSED|SKIPPED(?: \([^)]*\))?|XFAIL|XPASS)(?:\s+\[\s*\d+%\])?$/,
+      // The path before the first `::` has no colon: `\S+::\S+` was quadratic on a line of colons (issue 19).
+      /^[^\s:]+::\S+ (?:PASSED|SKIPPED(?: \([^)]*\))?|XFAIL|XPASS)(?:\s+\[\s*\d+%\])?$/,
       /^=+ short test summary info =+$/,
       /^SKIPPED \[\d+\] .*$/,
     ],
