@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createStateDirSink } from '../src/events/state-dir-sink.js';
 import { startDashboard } from '../src/server/index.js';
+import { defaultConfig } from '../src/config/keys.js';
 
 export interface PathResult {
   path: 'in-process' | 'state-dir';
@@ -72,7 +73,7 @@ async function runPath(path: PathResult['path'], rate: number, seconds: number, 
   const log = (): void => undefined;
   const sink = createStateDirSink({ stateDir: dir, source: `bench-${path}`, inspector: false, log });
   const dash = await startDashboard({
-    stateDir: dir, port: 0, maxClients: clients + 2, dbPath: null, pricing: { default_input_per_million: 3, models: {}, currency: 'USD' },
+    stateDir: dir, port: 0, maxClients: clients + 2, dbPath: null, pricing: defaultConfig().pricing,
     log, version: 'bench', ...(path === 'in-process' ? { feed: sink } : {}),
   });
   const sent = new Map<string, number>();

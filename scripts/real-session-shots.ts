@@ -89,7 +89,7 @@ function dashboard(word: 'start' | 'stop', stateDir: string, config: string): st
 /** The per-turn chart and table inside `scope`: [turn, table text, bar title, bar height]. */
 async function turnChart(page: Page, scope: string): Promise<{ turn: number; table: string; title: string; height: number }[]> {
   return page.locator(scope).evaluate((root) => {
-    const chart = Array.from(root.querySelectorAll('h3')).find((h) => h.textContent === 'Tokens saved per turn')?.parentElement;
+    const chart = Array.from(root.querySelectorAll('h3')).find((h) => h.textContent === 'Input saved per turn')?.parentElement;
     if (!chart) return [];
     const rows = Array.from(chart.querySelectorAll('tbody tr')).map((tr) => [tr.querySelector('th')?.textContent ?? '', tr.querySelector('td')?.textContent ?? '']);
     const bars = Array.from(chart.querySelectorAll('rect.col')).map((r) => ({ title: r.querySelector('title')?.textContent ?? '', height: Number(r.getAttribute('height')) }));

@@ -74,7 +74,7 @@ export function inProcessDashboard(opts: DashboardControlOptions & { feed: Dashb
     async start() {
       if (dashboard) return running(dashboard);
       try {
-        const { startDashboard } = await import('../server/index.js');
+        const { startDashboard, envHeaders } = await import('../server/index.js');
         const c = opts.config();
         dashboard = await startDashboard({
           stateDir: opts.stateDir,
@@ -85,6 +85,7 @@ export function inProcessDashboard(opts: DashboardControlOptions & { feed: Dashb
           pricing: c.pricing,
           log: opts.log,
           version: VERSION,
+          otlp: { endpoint: c.dashboard.otlp.endpoint, intervalSeconds: c.dashboard.otlp.interval_seconds, headers: envHeaders(process.env.OTEL_EXPORTER_OTLP_HEADERS) },
         });
         return running(dashboard);
       } catch (err) {

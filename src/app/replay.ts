@@ -83,6 +83,8 @@ export function replaySession(source: readonly Message[], opts: ReplayOptions): 
     opts.engine ??
     new EngineClass({ config: () => config as HmcConfig, stateDir: null, sink: NULL_SINK, recorder: null, log: () => {}, autoSettle: false });
   const cfg = engine.config;
+  // A replay plays the whole conversation: what a recording engine holds of the session goes.
+  if (opts.engine) engine.startOver(sessionId);
   const host = new InProcessHost(engine);
   // The host's messages are the file's own objects: restore must leave them as they were.
   const before = source.map((m) => safeJson(m));

@@ -90,7 +90,7 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
   await ensureRecorder();
   config.onChange(() => void ensureRecorder());
 
-  const analyticsStore = await loadAnalytics(dbPath, log);
+  const analyticsStore = await loadAnalytics(dbPath, () => config.config.pricing, log);
   // Search across sessions in the analytics file (null when the SQLite module cannot load: the
   // index scans its files; loadAnalytics has logged why).
   const phaseReader = await import('../store/index.js').then((m) => m.createPhaseDbReader(dbPath), () => null);
@@ -183,14 +183,14 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
 }
 
 /** `hmc_control analytics` over the database, opened per call so other writers' rows show. */
-async function loadAnalytics(dbPath: () => string, log: (line: string) => void) {
+async function loadAnalytics(dbPath: () => string, pricing: () => HmcConfig['pricing'], log: (line: string) => void) {
   try {
     const store = await import('../store/index.js');
     return (args: Record<string, unknown>, project: string): Record<string, unknown> => {
       let db: ReturnType<typeof store.openStore> | null = null;
       try {
         db = store.openStore(dbPath(), { log });
-        return store.analyticsAction(db, args, { project });
+        return store.analyticsAction(db, args, { project, pricing: pricing() });
       } catch (err) {
         return { error: `analytics unavailable: ${errorText(err)}` };
       } finally {

@@ -10,123 +10,23 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
-import { expandHome, resolveDbPath } from '../config/paths.js';
+import { loadConfigFile } from '../config/load.js';
+import { expandHome, resolveConfigPath, resolveDbPath } from '../config/paths.js';
 import { resolveStateDir } from '../hosts/state-dir.js';
-import { analyticsAction, classify, movedAside, openStore, pct, StoreError, type AnalyticsStore } from '../store/index.js';
-import { num } from './io.js';
+import { analyticsAction, classify, PERIODS, movedAside, openStore, StoreError, type AnalyticsStore } from '../store/index.js';
+import { renderCsv, renderText } from './analytics-render.js';
 import type { Command } from './command.js';
-import { invokedAs } from './args.js';
+import { explicitConfig, invokedAs } from './args.js';
+
+export { csvField } from './analytics-render.js';
 import { errorText } from '../core/errors.js';
 
-const USAGE = `usage: hmc analytics [--scope global|project] [--period all|day|month|recent|project|tool|strategy]
-                     [--limit N] [--project PATH] [--state-dir D] [--db PATH] [--json|--csv]
+const USAGE = `usage: hmc analytics [--scope global|project] [--period ${PERIODS.join('|')}]
+                     [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--by tool|kind|program] [--limit N]
+                     [--project PATH] [--state-dir D] [--db PATH] [--config PATH] [--json|--csv]
+  the savings history (docs/analytics.md; its words: docs/glossary.md); --since and --until are
+  UTC days, both included; --by groups --period output; costs use the config's price table
 `;
-
-type Result = Record<string, unknown>;
-type Row = Record<string, unknown>;
-
-const n = (x: unknown): number => (typeof x === 'number' ? x : 0);
-const str = (x: unknown): string => (typeof x === 'string' ? x : x === null || x === undefined ? '' : String(x));
-const percent = (saved: unknown, input: unknown): string => `${pct(n(saved), n(input)).toFixed(2)}%`;
-const rowsOf = (r: Result): Row[] => (Array.isArray(r.rows) ? (r.rows as Row[]) : []);
-
-/** An aligned text table: text columns left, number columns (digits, separators, a % sign) right. */
-export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const numeric = header.map((_, i) => rows.length > 0 && rows.every((r) => /^-?[0-9][0-9,.]*%?$/.test(r[i] ?? '')));
-  const line = (cells: readonly string[]): string =>
-    cells.map((c, i) => (numeric[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
-  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
-}
-
-function shareRows(parts: [string, number][]): string[][] {
-  const total = parts.reduce((a, [, v]) => a + v, 0);
-  return parts.map(([name, saved]) => [name, num(saved), percent(saved, total)]);
-}
-
-/** The action's answer as aligned text tables. */
-export function renderText(r: Result): string {
-  const where = r.scope === 'project' ? `project ${str(r.project)}` : 'all projects';
-  switch (r.period) {
-    case 'day':
-    case 'month': {
-      const key = r.period === 'day' ? 'day' : 'month';
-      const rows = rowsOf(r).map((x) => [str(x[key]), num(n(x.sessions)), num(n(x.input)), num(n(x.saved)), percent(x.saved, x.input)]);
-      return `Savings per ${key}, ${where}\n\n${table([key, 'sessions', 'input', 'saved', '%'], rows)}\n`;
-    }
-    case 'recent': {
-      const rows = rowsOf(r).map((x) => [
-        str(x.timestamp), str(x.session_id), str(x.project_path), str(x.model), num(n(x.turns)), num(n(x.tool_calls)),
-        num(n(x.session_input)), num(n(x.saved_tokens)), percent(x.saved_tokens, x.session_input),
-      ]);
-      return `Recent sessions, ${where}\n\n${table(['started (UTC)', 'session', 'project', 'model', 'turns', 'tools', 'input', 'saved', '%'], rows)}\n`;
-    }
-    case 'project': {
-      const rows = rowsOf(r).map((x) => [str(x.project_path) || '(unknown)', num(n(x.sessions)), num(n(x.input_tokens)), num(n(x.saved_tokens)), percent(x.saved_tokens, x.input_tokens)]);
-      return `Savings per project\n\n${table(['project', 'sessions', 'input', 'saved', '%'], rows)}\n`;
-    }
-    case 'tool':
-    case 'strategy': {
-      const key = r.period;
-      const parts = rowsOf(r).map((x): [string, number] => [str(x[key]), n(x.saved)]);
-      return `Savings per ${key}, ${where}\n\n${table([key, 'saved', '% of saved'], shareRows(parts))}\n`;
-    }
-    default: {
-      const lines = [
-        `HMC savings, ${where}`,
-        '',
-        table(['', 'tokens'], [
-          ['input without HMC', num(n(r.total_input))],
-          ['input sent', num(n(r.total_sent ?? r.total_output))],
-          ['saved', num(n(r.total_saved))],
-          ['saved %', percent(r.total_saved, r.total_input)],
-          ['sessions', num(n(r.total_sessions))],
-        ]),
-      ];
-      for (const [key, label] of [['by_strategy', 'strategy'], ['by_tool', 'tool']] as const) {
-        const parts = Object.entries((r[key] ?? {}) as Record<string, number>);
-        if (parts.length > 0) lines.push('', table([label, 'saved', '% of saved'], shareRows(parts)));
-      }
-      return `${lines.join('\n')}\n`;
-    }
-  }
-}
-
-/** One CSV field (RFC 4180): quoted when it holds a comma, a quote, CR or LF; quotes doubled. */
-export function csvField(value: unknown): string {
-  const text = str(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-/** The action's answer as CSV: a header row, then one record per row, CRLF line ends. */
-export function renderCsv(r: Result): string {
-  let header: string[];
-  let records: unknown[][];
-  if (Array.isArray(r.rows)) {
-    const rows = rowsOf(r);
-    header = rows[0] ? Object.keys(rows[0]) : csvColumns(str(r.period));
-    records = rows.map((x) => header.map((h) => x[h]));
-  } else {
-    header = ['kind', 'name', 'saved', 'input', 'sent', 'sessions', 'savings_pct'];
-    records = [['total', '', r.total_saved, r.total_input, r.total_sent ?? r.total_output, r.total_sessions, r.savings_pct]];
-    for (const [key, kind] of [['by_strategy', 'strategy'], ['by_tool', 'tool']] as const) {
-      for (const [name, saved] of Object.entries((r[key] ?? {}) as Record<string, number>)) records.push([kind, name, saved, '', '', '', '']);
-    }
-  }
-  return [header, ...records].map((rec) => rec.map(csvField).join(',')).join('\r\n') + '\r\n';
-}
-
-/** Column names of an empty answer, so scripts always get a header. */
-function csvColumns(period: string): string[] {
-  switch (period) {
-    case 'day': return ['day', 'saved', 'input', 'sessions'];
-    case 'month': return ['month', 'saved', 'input', 'sessions'];
-    case 'recent': return ['session_id', 'timestamp', 'project_path', 'saved_tokens', 'session_input', 'session_output', 'model', 'platform', 'turns', 'tool_calls', 'started_at', 'ended_at'];
-    case 'project': return ['project_path', 'saved_tokens', 'input_tokens', 'sessions'];
-    case 'tool': return ['tool', 'saved'];
-    default: return ['strategy', 'saved'];
-  }
-}
 
 function openReadable(path: string): AnalyticsStore {
   try {
@@ -157,6 +57,10 @@ export const command: Command = {
         scope: { type: 'string' },
         period: { type: 'string' },
         limit: { type: 'string' },
+        since: { type: 'string' },
+        until: { type: 'string' },
+        by: { type: 'string' },
+        config: { type: 'string' },
         project: { type: 'string' },
         'state-dir': { type: 'string' },
         db: { type: 'string' },
@@ -175,8 +79,9 @@ export const command: Command = {
       return 2;
     }
     const dbPath = values.db?.trim() ? resolve(expandHome(values.db.trim())) : resolveDbPath('', resolveStateDir(values['state-dir']));
-    const args = { scope: values.scope ?? (values.project ? 'project' : undefined), period: values.period, limit: values.limit };
-    const ctx = { project: values.project ? realpathOr(values.project) : currentProject() };
+    const args = { scope: values.scope ?? (values.project ? 'project' : undefined), period: values.period, limit: values.limit, since: values.since, until: values.until, by: values.by };
+    const loaded = loadConfigFile(resolveConfigPath(explicitConfig(values.config)));
+    const ctx = { project: values.project ? realpathOr(values.project) : currentProject(), pricing: loaded.config.pricing };
     const missing = !existsSync(dbPath);
     if (missing) process.stderr.write(`no analytics database at ${dbPath} yet\n`);
     const aside = movedAside(dbPath);

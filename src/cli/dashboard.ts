@@ -17,6 +17,7 @@ import { resolve } from 'node:path';
 import { backgroundStatus, startBackground, stopBackground } from '../server/background.js';
 import { removeRecordOf, writeRecord } from '../server/dashboard-record.js';
 import { startDashboard } from '../server/index.js';
+import { envHeaders } from '../server/otlp.js';
 import { VERSION } from '../core/version.js';
 
 const USAGE = `usage: hmc dashboard [start|stop|status] [--port N] [--state-dir D] [--config PATH] [--pid-file F]
@@ -96,6 +97,7 @@ export const command: Command = {
       pricing: config.pricing,
       log,
       version: VERSION,
+      otlp: { endpoint: config.dashboard.otlp.endpoint, intervalSeconds: config.dashboard.otlp.interval_seconds, headers: envHeaders(process.env.OTEL_EXPORTER_OTLP_HEADERS) },
     });
     const pidFile = args.pidFile ? resolve(args.pidFile) : null;
     if (pidFile) writeRecord(pidFile, { pid: process.pid, port: handle.port, url: handle.url, started_at: handle.started_at, version: VERSION });

@@ -69,17 +69,30 @@ const oneOf = <T extends string>(...options: T[]): Validator<T> => (v) => {
   return found !== undefined ? { ok: true, value: found } : { ok: false, expected: `one of ${options.join(', ')}` };
 };
 
-const priceTable: Validator<Record<string, number>> = (v) => {
+/** A model's prices as config.yaml gives them: a number (its input price, the old form), or any of the four. */
+export type PriceEntry = Partial<Record<'input' | 'cache_read' | 'cache_write' | 'output', number>>;
+const PRICE_FIELDS = ['input', 'cache_read', 'cache_write', 'output'] as const;
+const PRICE_EXPECTED = 'a map of model name to a price per million input tokens, or to {input, cache_read, cache_write, output} (each 0 or more)';
+
+const priceTable: Validator<Record<string, PriceEntry>> = (v) => {
   if (v === null) return { ok: true, value: {} };
-  if (typeof v === 'object' && !Array.isArray(v)) {
-    const out: Record<string, number> = {};
-    for (const [k, price] of Object.entries(v as Record<string, unknown>)) {
-      if (typeof price !== 'number' || !Number.isFinite(price) || price < 0) return { ok: false, expected: 'a map of model name to a price of 0 or more' };
-      out[k] = price;
+  if (typeof v !== 'object' || Array.isArray(v)) return { ok: false, expected: PRICE_EXPECTED };
+  const out: Record<string, PriceEntry> = {};
+  const price = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x) && x >= 0;
+  for (const [k, entry] of Object.entries(v as Record<string, unknown>)) {
+    if (price(entry)) {
+      out[k.toLowerCase()] = { input: entry };
+      continue;
     }
-    return { ok: true, value: out };
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return { ok: false, expected: PRICE_EXPECTED };
+    const fields = entry as Record<string, unknown>;
+    const unknown = Object.keys(fields).find((f) => !(PRICE_FIELDS as readonly string[]).includes(f));
+    if (unknown !== undefined || !PRICE_FIELDS.every((f) => fields[f] === undefined || price(fields[f]))) return { ok: false, expected: PRICE_EXPECTED };
+    const clean: PriceEntry = {};
+    for (const f of PRICE_FIELDS) if (price(fields[f])) clean[f] = fields[f];
+    out[k.toLowerCase()] = clean;
   }
-  return { ok: false, expected: 'a map of model name to a price of 0 or more' };
+  return { ok: true, value: out };
 };
 
 /**
@@ -165,8 +178,13 @@ export const CONFIG_KEYS = [
   key('dashboard.port', 48800, int(0, 65535), 'First port tried (the next 99 are tried when taken); 0 lets the system pick.'),
   key('dashboard.max_clients', 32, int(1, 1000), 'At most this many open pages; more are refused.'),
   key('dashboard.inspector', true, bool, 'Keep before/after copies of recent compressed outputs for the inspector (state dir, files 0600).'),
-  key('pricing.default_input_per_million', 3.0, nonNegative, 'Price of one million input tokens, for the estimated cost saved.'),
-  key('pricing.models', {}, priceTable, 'Per-model prices: model-name substring → price per million input tokens.'),
+  key('dashboard.otlp.endpoint', '', str, 'An OpenTelemetry collector (OTLP/HTTP, e.g. http://127.0.0.1:4318) the running dashboard pushes the lifetime savings to as JSON metrics (docs/dashboard.md); empty: none. Headers come from $OTEL_EXPORTER_OTLP_HEADERS.'),
+  key('dashboard.otlp.interval_seconds', 60, int(5, 86_400), 'Seconds between OTLP exports (the first is sent when the dashboard starts).'),
+  key('pricing.default_input_per_million', 3.0, nonNegative, 'Price of one million input tokens (neither read from nor written to a prompt cache) of a model no price table names.'),
+  key('pricing.default_cache_read_per_million', 0.3, nonNegative, 'Price of one million input tokens read from the prompt cache, for a model no price table names.'),
+  key('pricing.default_cache_write_per_million', 3.75, nonNegative, 'Price of one million input tokens written to the prompt cache, for a model no price table names.'),
+  key('pricing.default_output_per_million', 15.0, nonNegative, 'Price of one million output tokens, for a model no price table names.'),
+  key('pricing.models', {}, priceTable, 'Your prices per million tokens, by model name, added to the built-in table (docs/configuration.md) and replacing its entry of the same name: `name: 2.5` (input) or `name: {input: 3, cache_read: 0.3, cache_write: 3.75, output: 15}` (a price left out is derived from input: read 0.1×, write 1.25×, output 5×). A name matches a model named with it at word boundaries (`claude-sonnet-4` matches `anthropic/claude-sonnet-4-20250514`); the longest match wins.'),
   key('pricing.currency', 'USD', str, 'Currency label of the prices.'),
 ] as const;
 

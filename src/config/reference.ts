@@ -7,6 +7,7 @@
  * value no validator takes, never from a second list.
  */
 import { CONFIG_KEYS, type ConfigKey } from './keys.js';
+import { BUILT_IN_PRICES } from './prices.js';
 
 /** Keys whose doc line needs more than one line of context. */
 const NOTES: Record<string, string> = {
@@ -24,6 +25,18 @@ default. Edits apply while running (the file is watched). A bad value is reporte
 key and what was expected (\`/hmc config\`, \`hermes hmc doctor\`, the sidecar log), and only that key
 falls back to its default. Numbers and booleans may be written as strings (\`"50"\`, \`"false"\`).
 `;
+
+/** The built-in price table as a section of its own, after the `pricing` keys. */
+function priceTable(): string {
+  const rows = Object.entries(BUILT_IN_PRICES).map(([name, p]) => `| \`${name}\` | ${p.input} | ${p.cache_read} | ${p.cache_write} | ${p.output} |`);
+  return ['## The built-in price table', '',
+    'USD per million tokens, list prices as the providers published them in 2025 (check yours: prices change).',
+    '`pricing.models` adds to this table and replaces an entry of the same name; a model no table names is',
+    'priced with `pricing.default_*`. Names match a model\'s name at word boundaries, the longest winning',
+    '(`gpt-4o` prices `openai/gpt-4o-2024-08-06`, `gpt-4o-mini` its mini). How the figures are priced:',
+    '[glossary.md](glossary.md) "cost".', '',
+    '| model | input | cache read | cache write | output |', '|---|---|---|---|---|', ...rows, ''].join('\n');
+}
 
 const FOOTER = `
 ## Not in this file
@@ -64,5 +77,5 @@ export function renderReference(): string {
     }
     out.push('');
   }
-  return `${out.join('\n').trimEnd()}\n${FOOTER}`;
+  return `${out.join('\n').trimEnd()}\n\n${priceTable()}${FOOTER}`;
 }

@@ -10,7 +10,7 @@
  * finding 5: the schema offered five periods, the action took seven) (test/engine/control-schema.test.ts).
  */
 import type { ToolSchema } from '../core/host-api.js';
-import { PERIODS, SCOPES } from '../store/action.js';
+import { OUTPUT_BY, PERIODS, SCOPES } from '../store/action.js';
 
 /** The actions offered to the model, in the order its description lists them. */
 export const MODEL_ACTIONS = ['status', 'context', 'stats', 'index', 'recall', 'analytics', 'dashboard', 'sweep', 'manual_set', 'manual_status'] as const;
@@ -22,7 +22,7 @@ export const CONTROL_TOOL_SCHEMA: ToolSchema = {
     "Actions: status, context, stats, index (this session's summarised phases; query to search them, " +
     "scope=global for all sessions; phase=N for one phase's whole summary), " +
     `analytics (scope=${SCOPES.join('|')}, period=${PERIODS.join('|')}, ` +
-    'limit), dashboard (sub_action=start|stop|status), sweep (count), manual_set (enabled), ' +
+    'limit, since, until, by), dashboard (sub_action=start|stop|status), sweep (count), manual_set (enabled), ' +
     'manual_status, recall (id, lines): the exact text a marker like (recall id=r... lines=41-160) stands for; ' +
     'of a summarised phase, its exact messages a page at a time (messages, or message with lines).',
   parameters: {
@@ -39,8 +39,11 @@ export const CONTROL_TOOL_SCHEMA: ToolSchema = {
       phase: { type: 'integer', description: 'index: the phase number whose whole summary to show' },
       session: { type: 'string', description: "index: another session's id (from a scope=global hit) to list or read" },
       scope: { type: 'string', description: `analytics: ${SCOPES.join(' or ')}; index: session (default) or global` },
-      period: { type: 'string', description: `analytics: ${PERIODS.slice(0, -1).join(', ')} or ${PERIODS[PERIODS.length - 1]} (tool, strategy: savings per tool, per strategy)` },
-      limit: { type: 'integer', description: 'analytics: rows (days, months or sessions); index: hits of a search (default 10)' },
+      period: { type: 'string', description: `analytics: ${PERIODS.slice(0, -1).join(', ')} or ${PERIODS[PERIODS.length - 1]} (tool, strategy: input saved per tool, per strategy; model: cost per model; output: saved per tool output; work: recalls and re-reads)` },
+      limit: { type: 'integer', description: 'analytics: rows (days, weeks, months or sessions); index: hits of a search (default 10)' },
+      since: { type: 'string', description: 'analytics: first day, YYYY-MM-DD (UTC)' },
+      until: { type: 'string', description: 'analytics: last day, YYYY-MM-DD (UTC)' },
+      by: { type: 'string', description: `analytics period=output: ${OUTPUT_BY.join(', ')}` },
       sub_action: { type: 'string', description: 'dashboard: start, stop or status' },
     },
     required: ['action'],

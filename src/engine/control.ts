@@ -52,12 +52,12 @@ export interface ControlDeps {
 const ACTIONS = ['status', 'context', 'stats', 'index', 'recall', 'analytics', 'dashboard', 'sweep', 'manual_set', 'manual_status', 'config', 'help'] as const;
 
 export const CONTROL_HELP: Record<(typeof ACTIONS)[number], string> = {
-  status: 'one-line summary: mode, context use, tokens saved, tools tracked and pruned',
+  status: 'one-line summary: mode, context use, input saved over N model calls, context saved now, tools tracked and pruned',
   context: 'context tokens, window and use of the current session',
-  stats: 'tokens saved per strategy and per tool (input over all model calls, and in the context now)',
+  stats: 'context saved (now) and input saved over N model calls, per strategy and per tool; recalls and re-reads',
   index: 'phases summarised by layer 1: this session\'s list; query=words searches (scope=global: all sessions, limit=N); phase=N one phase\'s whole summary; session=ID another session',
   recall: 'the exact original of a shortened tool output: id=<the id a marker prints> [lines=A-B, the lines a marker names]; of a cleared call, its exact arguments; of a summarised phase, its messages a page at a time [messages=A-B; message=N lines=A-B]',
-  analytics: `savings history: scope=${SCOPES.join('|')} period=${PERIODS.join('|')} limit=N`,
+  analytics: `savings history: scope=${SCOPES.join('|')} period=${PERIODS.join('|')} limit=N since=YYYY-MM-DD until=YYYY-MM-DD by=tool|kind|program`,
   dashboard: 'the live dashboard: sub_action (or action) = start | stop | status',
   sweep: 'replace recent tool outputs by a placeholder at the next model call: count=N (default: since the last user message)',
   manual_set: 'enabled=true|false: in manual mode automatic strategies stop (unless manual_mode.automatic_strategies)',
@@ -111,31 +111,16 @@ export async function controlAction(engine: ControlTarget, sessionId: string | u
         context_tokens_raw: t.contextRawTokens,
         context_window: window || null,
         context_usage_percent: window ? round(t.contextTokens / window, 4) : null,
+        context_saved_tokens: known(s.ledger.contextSavings()).total,
+        input_saved_tokens: t.inputRaw - t.inputHmc,
+        model_calls: t.modelCalls,
         tool_calls_tracked: s.records.size,
         pruned_tools: s.pruned.size,
-        tokens_kept_out_estimate: t.inputRaw - t.inputHmc,
-        tokens_saved_estimate: known(s.ledger.contextSavings()).total,
         manual_mode: s.manual,
       };
     }
-    case 'stats': {
-      const t = s.ledger.totals();
-      const now = known(s.ledger.contextSavings());
-      return {
-        session_id: s.id,
-        tokens_kept_out_estimate: t.inputRaw - t.inputHmc,
-        tokens_kept_out_by_type: t.byStrategy,
-        tokens_kept_out_by_tool: t.byTool,
-        tokens_saved_estimate: now.total,
-        tokens_saved_by_type: now.byStrategy,
-        input_tokens: { raw: t.inputRaw, hmc: t.inputHmc },
-        model_calls: t.modelCalls,
-        total_prune_count: s.pruneCount,
-        cache_breaks: s.cacheBreaks,
-        manual_mode: s.manual,
-        background_compression: layer1Stats(engine, s),
-      };
-    }
+    case 'stats':
+      return statsAnswer(engine, s);
     case 'recall':
       return recallAction(engine, s, args);
     case 'sweep':
@@ -199,15 +184,41 @@ function layer1Line(engine: ControlTarget, s: Session): string {
   return `\n  layer 1: ${l.phases} phase${l.phases === 1 ? '' : 's'} summarised${failed}${busy}; summariser tokens ${fmt(l.tokensIn)} in, ${fmt(l.tokensOut)} out`;
 }
 
-/** `HMC [auto] | ctx: 42% | saved: 15.0K tokens | tools: 20 tracked, 4 pruned` + a breakdown line. */
+/**
+ * The two savings, named as docs/glossary.md names them (issue 17, finding 3: the original's
+ * `tokens_saved_estimate` beside `tokens_kept_out_estimate` read as one figure twice): context saved
+ * (the context now, against the same context without HMC) and input saved over N model calls.
+ */
+function statsAnswer(engine: ControlTarget, s: Session): Record<string, unknown> {
+  const t = s.ledger.totals();
+  const now = known(s.ledger.contextSavings());
+  return {
+    session_id: s.id,
+    context_saved: { tokens: now.total, by_strategy: now.byStrategy, context_tokens: t.contextTokens, context_tokens_raw: t.contextRawTokens },
+    input_saved: { tokens: t.inputRaw - t.inputHmc, model_calls: t.modelCalls, by_strategy: t.byStrategy, by_tool: t.byTool, input_tokens: { raw: t.inputRaw, sent: t.inputHmc } },
+    work: { recalls: s.work.recalls, rereads: s.work.rereads, elided: s.elidedCount() },
+    total_prune_count: s.pruneCount,
+    cache_breaks: s.cacheBreaks,
+    manual_mode: s.manual,
+    background_compression: layer1Stats(engine, s),
+  };
+}
+
+/**
+ * `HMC [auto] | ctx: 42% | input saved: 15.0K tokens over 12 model calls (38.1%) | context saved now:
+ * 3.1K tokens | tools: 20 tracked, 4 pruned` + a breakdown line.
+ */
 export function statusText(s: Session): string {
   const t = s.ledger.totals();
   const saved = t.inputRaw - t.inputHmc;
   const pct = s.contextWindow ? `${Math.round((t.contextTokens / s.contextWindow) * 100)}%` : '--';
-  const share = t.inputRaw > 0 ? ` (${((saved / t.inputRaw) * 100).toFixed(1)}% of input)` : '';
-  const lines = [`HMC [${s.manual ? 'manual' : 'auto'}] | ctx: ${pct} | saved: ${fmt(saved)} tokens${share} | tools: ${s.records.size} tracked, ${s.pruneCount} pruned`];
+  const share = t.inputRaw > 0 ? ` (${((saved / t.inputRaw) * 100).toFixed(1)}%)` : '';
+  const calls = `${t.modelCalls} model call${t.modelCalls === 1 ? '' : 's'}`;
+  const now = known(s.ledger.contextSavings()).total;
+  const context = now === null ? '--' : `${fmt(now)} tokens`;
+  const lines = [`HMC [${s.manual ? 'manual' : 'auto'}] | ctx: ${pct} | input saved: ${fmt(saved)} tokens over ${calls}${share} | context saved now: ${context} | tools: ${s.records.size} tracked, ${s.pruneCount} pruned`];
   const parts = Object.entries(t.byStrategy).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k}: ${fmt(v)}`);
-  lines.push(`  breakdown: ${parts.length ? parts.join(', ') : 'none yet'}`);
+  lines.push(`  input saved by strategy: ${parts.length ? parts.join(', ') : 'none yet'}`);
   return lines.join('\n');
 }
 

@@ -30,7 +30,9 @@ import type { Summariser } from '../summarise/types.js';
 import { conversationOf, prepareCall, turnAnswer, type CallDeps, type CallHook } from './call.js';
 import { commandText, controlAction, type ControlDeps } from './control.js';
 import { sessionEndEvent, sessionRecord, toolEvent, turnAt, turnEvent, type TurnAt } from './events.js';
+import { DEFAULT_CONTEXT_WINDOW } from './batch.js';
 import { Layer1 } from './layer1.js';
+import { noteOutput } from './work.js';
 import { modelCallView } from './model-call.js';
 import { Persistence } from './persistence.js';
 import { Intake } from './intake.js';
@@ -150,10 +152,13 @@ export class Engine implements HmcHostApi, ContextEngineApi {
       s.postResults.set(id, comp);
       if (s.postResults.size > MAX_POST_RESULTS) s.postResults.delete(s.postResults.keys().next().value as string);
       const seen = { id, tool, turn, before: comp.raw, after: comp.content, strategies: comp.steps.map((x) => x.strategy), isError: record.isError };
+      if (comp.content !== comp.raw) record.shortened = true;
+      const args = p.args;
       s.ledger.defer(() => {
         const { event, inspect } = toolEvent(s, seen, config, this.now());
         if (inspect) this.opts.sink.inspect(inspect);
         this.opts.sink.emit(event);
+        noteOutput(s, { key: id, tool, args, raw: seen.before, tokensRaw: event.tokens_before, tokensSent: event.tokens_after });
       }, [seen.before, seen.after]);
       this.settler.schedule();
       return comp.content !== p.result ? { replace: comp.content } : {};
@@ -274,6 +279,18 @@ export class Engine implements HmcHostApi, ContextEngineApi {
     return null;
   }
 
+  /**
+   * The host plays the session again from its first message (`hmc replay --record`): it starts
+   * afresh here, whatever an earlier process saved of it, so its next record replaces the old one
+   * instead of adding the replay's figures to it (issue 17, finding 3: recorded twice, doubled).
+   */
+  startOver(id: string): void {
+    this.sessions.delete(id);
+    const s = new Session(id, this.now(), this.config.manual_mode.enabled);
+    s.projectPath = this.opts.projectPath ?? '';
+    this.sessions.set(id, s);
+  }
+
   /** Whose a session is (owner.ts): held here, else as its saved file says; null when neither knows it. */
   ownerOf(sessionId: string): string | null {
     const held = this.sessions.get(sessionId);
@@ -359,6 +376,8 @@ export class Engine implements HmcHostApi, ContextEngineApi {
 
   /** A turn (or, with `left`, the session's time here) ended and its work is done: its events (under the config of the hook that ended it), record and save. */
   private ended(s: Session, at: TurnAt, config: HmcConfig, left?: 'ended' | 'idle'): void {
+    // The turn's stored context is the one its event shows (a later turn keeps it as it was).
+    if (s.turn === at.turn) s.ledger.endTurn(at.turn, s.contextWindow || DEFAULT_CONTEXT_WINDOW);
     const turn = turnEvent(s, config, at);
     if (turn) this.opts.sink.emit(turn);
     this.saved.record(s);

@@ -38,10 +38,15 @@ export function turnEvent(s: Session, config: HmcConfig, at: TurnAt): EventPaylo
   const { turn, toolCalls, cacheBreaks } = at;
   if (!config.enabled || turn === 0) return null;
   const t = s.ledger.totals();
-  const key = `${turn}:${t.inputRaw}:${t.inputHmc}:${toolCalls}`;
+  const key = `${turn}:${t.inputRaw}:${t.inputHmc}:${toolCalls}:${s.ledger.timeline.find((p) => p.turn === turn)?.context_tokens ?? t.contextTokens}`;
   if (key === s.lastTurnEvent) return null;
   s.lastTurnEvent = key;
   const window = s.contextWindow || DEFAULT_CONTEXT_WINDOW;
+  // The turn's stored point (ledger.endTurn) holds the same context, so live and stored agree.
+  const point = s.ledger.timeline.find((p) => p.turn === turn);
+  const context = point ? point.context_tokens : t.contextTokens;
+  const contextRaw = Math.max(point ? (point.context_raw_tokens ?? context) : t.contextRawTokens, context);
+  const turnSaved = s.ledger.turnSaved(turn);
   return {
     type: 'turn',
     session_id: s.id,
@@ -49,10 +54,16 @@ export function turnEvent(s: Session, config: HmcConfig, at: TurnAt): EventPaylo
     model: s.model,
     platform: s.platform,
     project_path: s.projectPath,
-    context_tokens: t.contextTokens,
+    context_tokens: context,
+    context_raw_tokens: contextRaw,
+    context_saved: contextRaw - context,
     context_window: window,
-    context_percent: Math.min(1, t.contextTokens / window),
-    delta_saved: s.ledger.turnSaved(turn),
+    context_percent: Math.min(1, context / window),
+    turn_model_calls: point?.model_calls ?? 0,
+    turn_input_saved: turnSaved,
+    model_calls: t.modelCalls,
+    input_saved: t.inputRaw - t.inputHmc,
+    delta_saved: turnSaved,
     cumulative_saved: t.inputRaw - t.inputHmc,
     by_strategy: t.byStrategy,
     by_tool: t.byTool,
@@ -113,6 +124,8 @@ export function toolEvent(s: Session, o: ToolOutputSeen, config: HmcConfig, time
     cumulative_saved: t.inputRaw - t.inputHmc,
     by_strategy: t.byStrategy,
     context_tokens: t.contextTokens,
+    context_raw_tokens: Math.max(t.contextRawTokens, t.contextTokens),
+    context_saved: Math.max(0, t.contextRawTokens - t.contextTokens),
     context_percent: Math.min(1, t.contextTokens / window),
     ...(kept ? { inspect_id: inspectId } : {}),
   };
@@ -190,9 +203,13 @@ export function sessionRecord(s: Session): SessionRecord {
     tool_calls: s.toolCalls,
     input_tokens_raw: t.inputRaw,
     input_tokens_hmc: t.inputHmc,
+    model_calls: t.modelCalls,
+    context_tokens: t.contextTokens,
+    context_raw_tokens: Math.max(t.contextRawTokens, t.contextTokens),
     context_peak: t.contextPeak,
     by_strategy: t.byStrategy,
     by_tool: t.byTool,
     timeline: s.ledger.snapshot().timeline,
+    work: s.work.figures(s.elidedCount()),
   };
 }

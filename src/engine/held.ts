@@ -110,4 +110,6 @@ export interface ToolRecord {
   fingerprint: string;
   turn: number;
   isError: boolean;
+  /** HMC shortened the output when it arrived (work.ts: a later read of it again is a re-read). */
+  shortened?: boolean;
 }

@@ -103,7 +103,7 @@ export class Ledger {
     ledger.byTool = numbers(snapshot.byTool);
     ledger.modelCalls = num(snapshot.modelCalls);
     ledger.contextPeak = num(snapshot.contextPeak);
-    ledger.timeline = Array.isArray(snapshot.timeline) ? snapshot.timeline.filter(isTurnPoint) : [];
+    ledger.timeline = Array.isArray(snapshot.timeline) ? snapshot.timeline.filter(isTurnPoint).map(fullPoint) : [];
     ledger.calls = Array.isArray(snapshot.calls) ? snapshot.calls.filter(isCallPoint) : [];
     const sent = num(snapshot.contextTokens);
     const raw = Math.max(num(snapshot.contextRawTokens), sent);
@@ -241,26 +241,44 @@ export class Ledger {
     if (point) {
       point.input_raw += raw;
       point.input_hmc += hmc;
+      point.model_calls = (point.model_calls ?? 0) + 1;
     }
     this.calls.push(cached === undefined ? { turn, raw, hmc } : { turn, raw, hmc, cached: Math.min(cached, hmc) });
     if (this.calls.length > MAX_CALLS) this.calls.splice(0, this.calls.length - MAX_CALLS);
     this.contextPeak = Math.max(this.contextPeak, sent);
   }
 
-  /** A user turn began: a timeline point with the context as it will be sent. */
+  /** A user turn began: a timeline point, its context as it stands (set again at the turn's end). */
   startTurn(turn: number, time: number, contextWindow: number, toolCalls: number): void {
-    const context = this.contextNow().sent;
-    this.contextPeak = Math.max(this.contextPeak, context);
     const existing = this.timeline.find((p) => p.turn === turn);
-    const point: TurnPoint = existing ?? { turn, time, context_tokens: 0, context_percent: 0, input_raw: 0, input_hmc: 0, tool_calls: 0 };
-    point.context_tokens = context;
-    point.context_percent = contextWindow > 0 ? Math.min(1, context / contextWindow) : 0;
+    const point: TurnPoint = existing ?? { turn, time, context_tokens: 0, context_raw_tokens: 0, context_percent: 0, input_raw: 0, input_hmc: 0, model_calls: 0, tool_calls: 0 };
+    this.setContext(point, contextWindow);
     point.tool_calls = toolCalls;
     if (!existing) {
       this.timeline.push(point);
       // Bounded: long sessions keep their latest 2,000 turns.
       if (this.timeline.length > 2000) this.timeline.splice(0, this.timeline.length - 2000);
     }
+  }
+
+  /**
+   * The turn ended: its point takes the context as it stands now, the figure the turn's live
+   * event shows. At the turn's start the system prompt and tool schemas were not known yet (they
+   * come with the first model call), so turn 1 was stored as the user's message alone: 49 tokens
+   * where the live chart showed 7 % (issue 17, finding 3).
+   */
+  endTurn(turn: number, contextWindow: number): TurnPoint | undefined {
+    const point = this.timeline.find((p) => p.turn === turn);
+    if (point) this.setContext(point, contextWindow);
+    return point;
+  }
+
+  private setContext(point: TurnPoint, contextWindow: number): void {
+    const context = this.contextNow();
+    this.contextPeak = Math.max(this.contextPeak, context.sent);
+    point.context_tokens = context.sent;
+    point.context_raw_tokens = Math.max(context.raw, context.sent);
+    point.context_percent = contextWindow > 0 ? Math.min(1, context.sent / contextWindow) : 0;
   }
 
   /** Tool calls made during a turn, counted into its timeline point. */
@@ -390,6 +408,16 @@ function isCallPoint(value: unknown): value is CallPoint {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Partial<CallPoint>;
   return typeof v.turn === 'number' && typeof v.raw === 'number' && typeof v.hmc === 'number';
+}
+
+/** A point saved before a field existed gets it as 0 (its context raw: as sent, nothing known saved). */
+function fullPoint(p: TurnPoint): TurnPoint {
+  const n = (x: unknown): number => (typeof x === 'number' && Number.isFinite(x) && x > 0 ? x : 0);
+  const sent = n(p.context_tokens);
+  return {
+    turn: p.turn, time: n(p.time), context_tokens: sent, context_raw_tokens: Math.max(n(p.context_raw_tokens), sent),
+    context_percent: n(p.context_percent), input_raw: n(p.input_raw), input_hmc: n(p.input_hmc), model_calls: n(p.model_calls), tool_calls: n(p.tool_calls),
+  };
 }
 
 function isTurnPoint(value: unknown): value is TurnPoint {

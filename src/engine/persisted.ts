@@ -6,6 +6,7 @@
  * empty value, a file that is not a session gives null (the session then starts fresh).
  */
 import type { LedgerSnapshot } from './ledger.js';
+import type { WorkSnapshot } from './work.js';
 import { PRUNE_KINDS, type Phase, type PruneKind, type StaleDetail, type ToolRecord } from './held.js';
 import type { InputClearing } from '../strategies/list-wide/input-clearing.js';
 
@@ -61,6 +62,8 @@ export interface PersistedSession {
   /** What HMC keeps as the host's context engine (issue 16). */
   context_engine?: EngineState;
   ledger: LedgerSnapshot;
+  /** Outputs per tool and program, recalls and re-reads (work.ts; absent in older files). */
+  work?: WorkSnapshot;
 }
 
 /** A session's context-engine figures (issue 16), saved with it. */
@@ -86,7 +89,7 @@ export function parsePersisted(value: unknown): PersistedSession | null {
   if (typeof v.records === 'object' && v.records !== null) {
     for (const [k, r] of Object.entries(v.records)) {
       if (typeof r === 'object' && r !== null && typeof r.tool === 'string' && typeof r.turn === 'number') {
-        records[k] = { tool: r.tool, fingerprint: String(r.fingerprint ?? ''), turn: r.turn, isError: r.isError === true };
+        records[k] = { tool: r.tool, fingerprint: String(r.fingerprint ?? ''), turn: r.turn, isError: r.isError === true, ...(r.shortened === true ? { shortened: true } : {}) };
       }
     }
   }
@@ -146,6 +149,8 @@ export function parsePersisted(value: unknown): PersistedSession | null {
     calls_at_send: v.calls_at_send === true,
     ...(typeof v.context_engine === 'object' && v.context_engine !== null ? { context_engine: engineState(v.context_engine, n) } : {}),
     ledger: (typeof v.ledger === 'object' && v.ledger !== null ? v.ledger : {}) as LedgerSnapshot,
+    // Checked field by field when the tally is rebuilt (WorkTally.from).
+    ...(typeof v.work === 'object' && v.work !== null ? { work: v.work } : {}),
   };
 }
 

@@ -7,6 +7,7 @@
  */
 import { creditedStrategy, type MessageState, type Phase, type PruneKind, type StaleDetail, type ToolRecord } from './held.js';
 import { Ledger, viewCounts, type ViewSteps } from './ledger.js';
+import { WorkTally } from './work.js';
 import { WORDS_NOT_SAVED, type EngineState, type PersistedSession } from './persisted.js';
 import type { Compression } from './compress.js';
 import { RewriteIndex } from './rewrite-index.js';
@@ -87,6 +88,8 @@ export class Session {
   /** The last turn event sent: its turn and the input figures it showed. */
   lastTurnEvent = '';
   ledger: Ledger;
+  /** Outputs per tool and program, recalls and re-reads (work.ts). */
+  work: WorkTally;
   /** Tool results grouped for dedup and error purge, kept up to date as messages arrive. */
   rewriteIndex = new RewriteIndex();
   /** Current edits: raw index → content sent. */
@@ -106,6 +109,7 @@ export class Session {
     this.lastActive = now;
     this.manual = saved?.manual_mode ?? manual;
     this.ledger = Ledger.from(saved?.ledger);
+    this.work = WorkTally.from(saved?.work);
     if (saved) {
       this.model = saved.model;
       this.platform = saved.platform;
@@ -186,6 +190,22 @@ export class Session {
     }
   }
 
+  /**
+   * Tool outputs HMC has shortened: when they arrived, or since (a list-wide rewrite or a layer-1
+   * summary in force). The denominator of "recalls and re-reads per 100 elided outputs".
+   */
+  elided(key: string): boolean {
+    if (this.records.get(key)?.shortened === true || this.pruned.has(key)) return true;
+    return this.messages.some((m) => m.key === key && m.role === 'tool' && m.summary !== null);
+  }
+
+  elidedCount(): number {
+    let n = 0;
+    const summarised = new Set(this.messages.filter((m) => m.role === 'tool' && m.summary !== null).map((m) => m.key));
+    for (const [key, r] of this.records) if (r.shortened === true || this.pruned.has(key) || summarised.has(key)) n++;
+    return n;
+  }
+
   stepsOf(m: MessageState): ViewSteps {
     const steps: ViewSteps['steps'][number][] = m.single ? [...m.single.steps] : [];
     if (m.prune) steps.push({ strategy: creditedStrategy(m.prune.strategy), content: m.prune.content });
@@ -229,6 +249,7 @@ export class Session {
       calls_at_send: this.callsAtSend,
       context_engine: { ...this.engine, host_reduction: this.hostReduction() },
       ledger: this.ledger.snapshot(),
+      work: this.work.snapshot(),
     };
   }
 }

@@ -25,13 +25,29 @@ export interface TurnEvent extends EventBase, SavingsBreakdown {
   model: string;
   platform: string;
   project_path: string;
+  /** The context at the turn's end as sent (docs/glossary.md "context"). */
   context_tokens: number;
+  /**
+   * The same context without HMC. This and the other figures marked new are absent from events
+   * an older HMC wrote (readers fall back: docs/dashboard.md).
+   */
+  context_raw_tokens?: number;
+  /** New. Context saved: context_raw_tokens - context_tokens. */
+  context_saved?: number;
   context_window: number;
   /** 0..1 */
   context_percent: number;
-  /** Input tokens this turn's model calls were not sent. */
+  /** New. Model calls made in this turn. */
+  turn_model_calls?: number;
+  /** New. Input saved over this turn's model calls (turn_model_calls of them). */
+  turn_input_saved?: number;
+  /** New. Model calls of the session so far. */
+  model_calls?: number;
+  /** New. Input saved over the session's model calls so far. */
+  input_saved?: number;
+  /** Deprecated: turn_input_saved under its old name. */
   delta_saved: number;
-  /** Input tokens saved over the session so far. */
+  /** Deprecated: input_saved under its old name. */
   cumulative_saved: number;
   input_tokens: InputTokens;
   tool_calls: number;
@@ -57,6 +73,9 @@ export interface ToolEvent extends EventBase {
   cumulative_saved: number;
   by_strategy: Saved;
   context_tokens: number;
+  /** New: the context without HMC; context saved = context_raw_tokens - context_tokens. */
+  context_raw_tokens?: number;
+  context_saved?: number;
   context_percent: number;
   /** Key of the inspector record holding before/after, when one was kept. */
   inspect_id?: string;

@@ -20,6 +20,8 @@ import { handleRequest } from './router.js';
 import { SseHub } from './sse-hub.js';
 import { openSqliteReader, storeAccess, type StoreOpener, type StoreReader } from './store-reader.js';
 import { errorText } from '../core/errors.js';
+import { startOtlpExport } from './otlp.js';
+import { priceModels } from '../store/pricing.js';
 
 export interface DashboardFeed {
   subscribe(fn: (e: HmcEvent) => void): () => void;
@@ -48,6 +50,8 @@ export interface DashboardOptions {
   webRoot?: string;
   /** Follow the state dir's event files (default true). */
   tail?: boolean;
+  /** Push the lifetime figures to an OpenTelemetry collector (dashboard.otlp.*; absent or '' endpoint: none). */
+  otlp?: { endpoint: string; intervalSeconds: number; headers?: Record<string, string> };
 }
 
 export interface DashboardHandle {
@@ -112,6 +116,15 @@ export async function startDashboard(opts: DashboardOptions): Promise<DashboardH
     }
   }
 
+  const otlp = opts.otlp ? startOtlpExport({
+    endpoint: opts.otlp.endpoint, intervalMs: opts.otlp.intervalSeconds * 1000, version: opts.version, log: opts.log,
+    ...(opts.otlp.headers ? { headers: opts.otlp.headers } : {}),
+    read: async () => {
+      const s = await store.get();
+      return { summary: s.summary(), models: priceModels(s.byModel(), opts.pricing), work: s.work() };
+    },
+  }) : null;
+
   let stopping: Promise<void> | null = null;
   return {
     url: `http://${HOST}:${port}/`,
@@ -121,6 +134,7 @@ export async function startDashboard(opts: DashboardOptions): Promise<DashboardH
     subscribers: () => hub.size(),
     stop() {
       stopping ??= (async () => {
+        otlp?.stop();
         unsubscribe?.();
         await tail?.close();
         hub.close();
@@ -161,3 +175,4 @@ async function listen(server: Server, base: number): Promise<number> {
   }
   throw new Error(`no free port from ${base} to ${base + attempts - 1}: ${errorText(lastError)}`);
 }
+export { envHeaders } from './otlp.js';

@@ -22,8 +22,12 @@ export interface LivePoint {
   context_tokens: number;
   /** Cumulative input tokens saved at this point. */
   saved: number;
-  /** Saved since the previous turn. */
+  /** Input saved over this turn's model calls (docs/glossary.md). */
   delta_saved: number;
+  /** This turn's model calls (the N of "input saved over N model calls"); absent from older events. */
+  model_calls?: number;
+  /** Context saved at the turn's end (context raw - context sent); absent from older events. */
+  context_saved?: number;
 }
 
 /** Where a session is in its life: held by a process, let go to be resumed, or finished. */
@@ -114,7 +118,9 @@ export class LiveState {
       s.tool_calls = Math.max(s.tool_calls, e.tool_calls);
       s.cache_breaks = e.cache_breaks;
       this.point(s, { turn: e.turn, time: e.time, context_percent: e.context_percent, context_tokens: e.context_tokens,
-        saved: e.cumulative_saved, delta_saved: e.delta_saved });
+        saved: e.cumulative_saved, delta_saved: e.delta_saved,
+        ...(typeof e.turn_model_calls === 'number' ? { model_calls: e.turn_model_calls } : {}),
+        ...(typeof e.context_saved === 'number' ? { context_saved: e.context_saved } : {}) });
     } else if (e.type === 'tool') {
       if (e.turn < s.turns) return;
       s.tool_calls++;

@@ -15,6 +15,10 @@ import { apiStrategies } from './routes/api-strategies.js';
 import { apiTools } from './routes/api-tools.js';
 import { apiDays } from './routes/api-days.js';
 import { apiMonths } from './routes/api-months.js';
+import { apiWeeks } from './routes/api-weeks.js';
+import { apiModels } from './routes/api-models.js';
+import { apiOutputs } from './routes/api-outputs.js';
+import { apiWork } from './routes/api-work.js';
 import { apiProjects } from './routes/api-projects.js';
 import { apiSessions } from './routes/api-sessions.js';
 import { apiSession } from './routes/api-session.js';
@@ -38,13 +42,17 @@ const ROUTES: readonly { path: string | RegExp; query: readonly string[]; handle
   { path: '/events', query: ['last_event_id'], handler: events },
   { path: '/metrics', query: [], handler: metrics },
   { path: '/api/summary', query: [], handler: apiSummary },
-  { path: '/api/analytics', query: ['project'], handler: apiAnalytics },
-  { path: '/api/strategies', query: ['project'], handler: apiStrategies },
-  { path: '/api/tools', query: ['project', 'limit'], handler: apiTools },
-  { path: '/api/days', query: ['days', 'project'], handler: apiDays },
-  { path: '/api/months', query: ['months', 'project'], handler: apiMonths },
-  { path: '/api/projects', query: ['limit'], handler: apiProjects },
-  { path: '/api/sessions', query: ['limit', 'offset', 'sort', 'order', 'search', 'project'], handler: apiSessions },
+  { path: '/api/analytics', query: ['project', 'since', 'until'], handler: apiAnalytics },
+  { path: '/api/strategies', query: ['project', 'since', 'until'], handler: apiStrategies },
+  { path: '/api/tools', query: ['project', 'since', 'until', 'limit'], handler: apiTools },
+  { path: '/api/days', query: ['days', 'project', 'since', 'until'], handler: apiDays },
+  { path: '/api/weeks', query: ['weeks', 'project', 'since', 'until'], handler: apiWeeks },
+  { path: '/api/months', query: ['months', 'project', 'since', 'until'], handler: apiMonths },
+  { path: '/api/models', query: ['project', 'since', 'until'], handler: apiModels },
+  { path: '/api/outputs', query: ['by', 'limit', 'project', 'since', 'until'], handler: apiOutputs },
+  { path: '/api/work', query: ['project', 'since', 'until'], handler: apiWork },
+  { path: '/api/projects', query: ['limit', 'since', 'until'], handler: apiProjects },
+  { path: '/api/sessions', query: ['limit', 'offset', 'sort', 'order', 'search', 'project', 'since', 'until'], handler: apiSessions },
   { path: '/api/events', query: ['since', 'limit'], handler: apiEvents },
   { path: '/api/health', query: [], handler: apiHealth },
   { path: '/api/phases', query: ['session', 'q', 'phase', 'limit'], handler: apiPhases },

@@ -3,38 +3,51 @@
  * Same forms and JSON as the original, with its bugs fixed (reference §14 F20/F21): a string
  * limit works, a bad one is an error answer (never a throw), day/month default to 30/12 exact
  * calendar windows, unknown scope/period are named errors; adds `by_tool` and the `tool` and
- * `strategy` periods. `day` and `month` list the days and months of the window that had a session
- * (issue 17, finding 5: 30 rows, 29 of them zero, told the model nothing); the dashboard's chart
- * keeps its empty days (/api/days).
+ * `strategy` periods. `day`, `week` and `month` list the days, weeks and months of the window that
+ * had a session (issue 17, finding 5: 30 rows, 29 of them zero, told the model nothing); the
+ * dashboard's charts keep their empty ones (/api/days). Issue 17, finding 7: any form takes
+ * `since` / `until` (UTC days, inclusive); `week`, `model` (priced per model with the cache
+ * model), `output` (per tool, kind or shell program: `by=`) and `work` (recalls and re-reads).
  *
  * Invariant: always returns a JSON-able object; failures come back as `{"error": "..."}`.
  */
+import type { HmcConfig } from '../config/keys.js';
 import type { AnalyticsStore } from './db.js';
 import { classify } from './errors.js';
-import { MAX_DAYS, MAX_MONTHS, MAX_ROWS } from './queries.js';
+import { costSaved, priceModels, priceProvider } from './pricing.js';
+import { MAX_DAYS, MAX_MONTHS, MAX_ROWS, MAX_WEEKS } from './queries.js';
+import { OUTPUT_BY, type OutputBy } from './views.js';
+import { DAY_MS, parseDay, type Window } from './window.js';
 import { errorText } from '../core/errors.js';
 
 export const SCOPES = ['global', 'project'] as const;
-export const PERIODS = ['all', 'day', 'month', 'recent', 'project', 'tool', 'strategy'] as const;
+export const PERIODS = ['all', 'day', 'week', 'month', 'recent', 'project', 'tool', 'strategy', 'model', 'output', 'work'] as const;
 export type Scope = (typeof SCOPES)[number];
 export type Period = (typeof PERIODS)[number];
+export { OUTPUT_BY };
 
 export const DISABLED_ERROR = 'analytics is disabled (analytics.enabled: false)';
 
-const DEFAULT_LIMIT: Record<Period, number> = { all: 0, day: 30, month: 12, recent: 10, project: 10, tool: 10, strategy: 0 };
+const DEFAULT_LIMIT: Record<Period, number> = { all: 0, day: 30, week: 12, month: 12, recent: 10, project: 10, tool: 10, strategy: 0, model: 0, output: 20, work: 0 };
 const MAX_LIMIT: Record<Period, number> = {
   all: 0,
   day: MAX_DAYS,
+  week: MAX_WEEKS,
   month: MAX_MONTHS,
   recent: MAX_ROWS,
   project: MAX_ROWS,
   tool: MAX_ROWS,
   strategy: 0,
+  model: 0,
+  output: MAX_ROWS,
+  work: 0,
 };
 
 export interface ActionContext {
   /** The session's project path, used when scope=project. */
   project: string;
+  /** The price table, for period=model and the cost saved (absent: the defaults). */
+  pricing?: HmcConfig['pricing'];
   /** Pins the clock for day/month windows (tests). */
   now?: number;
 }
@@ -62,6 +75,27 @@ export function parseLimit(value: unknown): number | { error: string } {
   return { error: `limit must be a whole number, got ${quoted(shown)}` };
 }
 
+/**
+ * `since` and `until` as UTC calendar days (`YYYY-MM-DD`), both inclusive: the sessions started in
+ * that range. `echo` is what the answer repeats of them.
+ */
+export function parseRange(since: unknown, until: unknown): { window: Window; echo: Record<string, string> } | { error: string } {
+  const day = (value: unknown, name: string): number | null | { error: string } => {
+    if (value === undefined || value === null || value === '') return null;
+    const text = String(value).trim();
+    const ms = parseDay(text);
+    return ms === null ? { error: `${name} must be a calendar day as YYYY-MM-DD, got ${quoted(text)}` } : ms;
+  };
+  const from = day(since, 'since');
+  if (from !== null && typeof from === 'object') return from;
+  const to = day(until, 'until');
+  if (to !== null && typeof to === 'object') return to;
+  if (from !== null && to !== null && from > to) return { error: 'since must not be after until' };
+  const window: Window = { ...(from !== null ? { since: from } : {}), ...(to !== null ? { until: to + DAY_MS } : {}) };
+  const echo: Record<string, string> = { ...(from !== null ? { since: String(since).trim() } : {}), ...(to !== null ? { until: String(until).trim() } : {}) };
+  return { window, echo };
+}
+
 export function analyticsAction(
   store: AnalyticsStore | null,
   args: Record<string, unknown>,
@@ -80,25 +114,47 @@ export function analyticsAction(
   const parsed = parseLimit(args.limit);
   if (typeof parsed !== 'number') return parsed;
   const limit = Math.min(parsed || DEFAULT_LIMIT[p], MAX_LIMIT[p] || Number.MAX_SAFE_INTEGER);
+  const range = parseRange(args.since, args.until);
+  if ('error' in range) return range;
   const project = scope === 'project' ? ctx.project : undefined;
-  const head = { scope, period: p, project: project ?? '' };
+  const w: Window = { ...(project !== undefined ? { project } : {}), ...range.window };
+  const head = { scope, period: p, project: project ?? '', ...range.echo };
+  const pricing = ctx.pricing;
+  const by = word(args.by, 'tool');
+  if (p === 'output' && !(OUTPUT_BY as readonly string[]).includes(by)) return { error: `unknown by ${quoted(by)} (allowed: ${OUTPUT_BY.join(', ')})` };
   try {
+    const dated = range.window.since !== undefined || range.window.until !== undefined;
     switch (p) {
       case 'day':
-        return { ...head, days: limit, rows: store.byDay({ days: limit, project, now: ctx.now }).filter((r) => r.sessions > 0) };
+        return { ...head, ...(dated ? {} : { days: limit }), rows: store.byDay({ ...w, days: limit, now: ctx.now }).filter((r) => r.sessions > 0) };
+      case 'week':
+        return { ...head, ...(dated ? {} : { weeks: limit }), rows: store.byWeek({ ...w, weeks: limit, now: ctx.now }).filter((r) => r.sessions > 0) };
       case 'month':
-        return { ...head, months: limit, rows: store.byMonth({ months: limit, project, now: ctx.now }).filter((r) => r.sessions > 0) };
+        return { ...head, ...(dated ? {} : { months: limit }), rows: store.byMonth({ ...w, months: limit, now: ctx.now }).filter((r) => r.sessions > 0) };
       case 'recent':
-        return { ...head, rows: store.recent({ limit, project }) };
+        return { ...head, rows: store.recent({ ...w, limit }) };
       case 'project':
         // Like the original: a ranking of every project, whatever the scope.
-        return { scope: 'global', period: 'project', rows: store.byProject({ limit }) };
+        return { scope: 'global', period: 'project', ...range.echo, rows: store.byProject({ ...range.window, limit }) };
       case 'tool':
-        return { ...head, rows: store.byTool({ project, limit }) };
+        return { ...head, rows: store.byTool({ ...w, limit }) };
       case 'strategy':
-        return { ...head, rows: store.byStrategy({ project }) };
-      case 'all':
-        return { ...head, ...store.summary({ project }) };
+        return { ...head, rows: store.byStrategy(w) };
+      case 'model': {
+        if (!pricing) return { ...head, rows: store.byModel(w) };
+        const rows = priceModels(store.byModel(w), pricing);
+        // The provider's own usage (context-engine hosts), apart from HMC's estimate: never added to it.
+        const provider = priceProvider(store.providerByModel(w), pricing);
+        return { ...head, rows, cost_saved: costSaved(rows, pricing), ...(provider.length > 0 ? { provider } : {}) };
+      }
+      case 'output':
+        return { ...head, by, rows: store.byOutput({ ...w, by: by as OutputBy, limit }) };
+      case 'work':
+        return { ...head, ...store.work(w) };
+      case 'all': {
+        const summary = store.summary(w);
+        return pricing ? { ...head, ...summary, cost_saved: costSaved(priceModels(store.byModel(w), pricing), pricing) } : { ...head, ...summary };
+      }
     }
   } catch (err) {
     const message = errorText(err);

@@ -271,22 +271,28 @@ class SqliteStore extends Queries implements AnalyticsStore {
 }
 
 function prepareWrite(db: Database.Database): (recs: readonly CleanRecord[]) => void {
-  const deletes = ['session_strategy', 'session_tool', 'session_turn'].map((t) =>
+  const deletes = ['session_strategy', 'session_tool', 'session_turn', 'session_output'].map((t) =>
     db.prepare(`DELETE FROM ${t} WHERE session_id = ?`),
   );
   const upsert = db.prepare(`INSERT INTO sessions (id, project_path, platform, model, started_at, ended_at, turns,
-      tool_calls, input_raw, input_hmc, saved, context_peak, recorded_at)
+      tool_calls, input_raw, input_hmc, saved, context_peak, recorded_at, model_calls, context_tokens, context_raw,
+      cached_raw, cached_hmc, recalls, rereads, elided)
     VALUES (@id, @project_path, @platform, @model, @started_at, @ended_at, @turns, @tool_calls, @input_raw,
-      @input_hmc, @saved, @context_peak, @recorded_at)
+      @input_hmc, @saved, @context_peak, @recorded_at, @model_calls, @context_tokens, @context_raw, @cached_raw,
+      @cached_hmc, @recalls, @rereads, @elided)
     ON CONFLICT (id) DO UPDATE SET project_path = excluded.project_path, platform = excluded.platform,
       model = excluded.model, started_at = excluded.started_at, ended_at = excluded.ended_at,
       turns = excluded.turns, tool_calls = excluded.tool_calls, input_raw = excluded.input_raw,
       input_hmc = excluded.input_hmc, saved = excluded.saved, context_peak = excluded.context_peak,
-      recorded_at = excluded.recorded_at`);
+      recorded_at = excluded.recorded_at, model_calls = excluded.model_calls, context_tokens = excluded.context_tokens,
+      context_raw = excluded.context_raw, cached_raw = excluded.cached_raw, cached_hmc = excluded.cached_hmc,
+      recalls = excluded.recalls, rereads = excluded.rereads, elided = excluded.elided`);
   const strategy = db.prepare('INSERT INTO session_strategy (session_id, strategy, saved) VALUES (?, ?, ?)');
   const tool = db.prepare('INSERT INTO session_tool (session_id, tool, saved) VALUES (?, ?, ?)');
   const turn = db.prepare(`INSERT INTO session_turn (session_id, turn, time, context_tokens, context_percent,
-    input_raw, input_hmc, tool_calls) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
+    input_raw, input_hmc, tool_calls, context_raw, model_calls) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const output = db.prepare(`INSERT INTO session_output (session_id, tool, program, kind, outputs, tokens_raw, tokens_sent)
+    VALUES (?, ?, ?, ?, ?, ?, ?)`);
   const run = db.transaction((recs: readonly CleanRecord[]) => {
     const now = Date.now();
     for (const r of recs) {
@@ -306,12 +312,21 @@ function prepareWrite(db: Database.Database): (recs: readonly CleanRecord[]) => 
         saved: r.saved,
         context_peak: r.context_peak,
         recorded_at: now,
+        model_calls: r.model_calls,
+        context_tokens: r.context_tokens,
+        context_raw: r.context_raw,
+        cached_raw: r.cached_raw,
+        cached_hmc: r.cached_hmc,
+        recalls: r.recalls,
+        rereads: r.rereads,
+        elided: r.elided,
       });
       for (const [name, saved] of r.strategies) strategy.run(r.id, name, saved);
       for (const [name, saved] of r.tools) tool.run(r.id, name, saved);
       for (const p of r.timeline) {
-        turn.run(r.id, p.turn, p.time, p.context_tokens, p.context_percent, p.input_raw, p.input_hmc, p.tool_calls);
+        turn.run(r.id, p.turn, p.time, p.context_tokens, p.context_percent, p.input_raw, p.input_hmc, p.tool_calls, p.context_raw_tokens, p.model_calls);
       }
+      for (const o of r.outputs) output.run(r.id, o.tool, o.program, o.kind, o.outputs, o.tokens_raw, o.tokens_sent);
     }
   });
   // IMMEDIATE: take the write lock up front so a busy database fails fast instead of mid-way.
@@ -328,7 +343,7 @@ function prepareRetention(db: Database.Database): (cutoff: number) => number {
   // A session without an end is idle (resumable: issue 17, finding 4): its last turn dates it.
   const old = `SELECT id FROM sessions WHERE started_at < @cutoff AND COALESCE(ended_at,
     (SELECT MAX(time) FROM session_turn t WHERE t.session_id = sessions.id), started_at) < @cutoff`;
-  const children = ['session_strategy', 'session_tool', 'session_turn'].map((t) =>
+  const children = ['session_strategy', 'session_tool', 'session_turn', 'session_output'].map((t) =>
     db.prepare(`DELETE FROM ${t} WHERE session_id IN (${old})`),
   );
   const parents = db.prepare(`DELETE FROM sessions WHERE id IN (${old})`);

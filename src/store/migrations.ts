@@ -188,6 +188,34 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX provider_usage_at ON provider_usage (at);
     `,
   },
+  {
+    version: 7,
+    name: 'one meaning per number: context and model calls per session and turn, the cache model, tool outputs, recalls and re-reads',
+    // Issue 17, findings 3 and 7 (docs/glossary.md). Columns added with defaults: a session recorded
+    // before reads 0 model calls and no cache model (priced as all written, docs/analytics.md).
+    sql: `
+      ALTER TABLE sessions ADD COLUMN model_calls INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE sessions ADD COLUMN context_tokens INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE sessions ADD COLUMN context_raw INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE sessions ADD COLUMN cached_raw INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE sessions ADD COLUMN cached_hmc INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE sessions ADD COLUMN recalls INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE sessions ADD COLUMN rereads INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE sessions ADD COLUMN elided INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE session_turn ADD COLUMN context_raw INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE session_turn ADD COLUMN model_calls INTEGER NOT NULL DEFAULT 0;
+      CREATE TABLE session_output (
+        session_id  TEXT NOT NULL,
+        tool        TEXT NOT NULL,
+        program     TEXT NOT NULL DEFAULT '',
+        kind        TEXT NOT NULL DEFAULT '',
+        outputs     INTEGER NOT NULL CHECK (outputs >= 0),
+        tokens_raw  INTEGER NOT NULL CHECK (tokens_raw >= 0),
+        tokens_sent INTEGER NOT NULL CHECK (tokens_sent >= 0 AND tokens_sent <= tokens_raw),
+        PRIMARY KEY (session_id, tool, program)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -6,7 +6,7 @@
  * per-tool parts each sum to at most `saved` (scaled down proportionally when they claim more).
  * Pure: no I/O, no clock.
  */
-import type { SessionRecord, TurnPoint } from './types.js';
+import type { OutputTally, SessionRecord, TurnPoint } from './types.js';
 
 const MAX_TEXT = 4096;
 /** No real count comes near this (a trillion tokens); larger values are engine bugs, capped so sums stay exact in JS. */
@@ -26,10 +26,23 @@ export interface CleanRecord {
   input_hmc: number;
   saved: number;
   context_peak: number;
+  model_calls: number;
+  context_tokens: number;
+  context_raw: number;
+  /** 0 <= cached <= its input. */
+  cached_raw: number;
+  cached_hmc: number;
+  recalls: number;
+  rereads: number;
+  elided: number;
   strategies: [string, number][];
   tools: [string, number][];
-  timeline: TurnPoint[];
+  timeline: StoredTurn[];
+  outputs: OutputTally[];
 }
+
+/** A turn as stored: every field present. */
+export type StoredTurn = Required<TurnPoint>;
 
 /** A whole number >= 0 (NaN, infinities and negatives become 0). */
 export function count(x: unknown): number {
@@ -82,18 +95,40 @@ export function fitParts(parts: Record<string, number> | undefined, cap: number)
   return scaled.filter((s) => s.value > 0).map((s) => [s.name, s.value]);
 }
 
-function cleanPoint(p: TurnPoint): TurnPoint {
+function cleanPoint(p: TurnPoint): StoredTurn {
   const raw = count(p.input_raw);
   const pctRaw = typeof p.context_percent === 'number' && Number.isFinite(p.context_percent) ? p.context_percent : 0;
+  const context = count(p.context_tokens);
   return {
     turn: count(p.turn),
     time: typeof p.time === 'number' && Number.isFinite(p.time) && p.time > 0 ? Math.round(p.time) : 0,
-    context_tokens: count(p.context_tokens),
+    context_tokens: context,
+    context_raw_tokens: Math.max(count(p.context_raw_tokens), context),
     context_percent: Math.min(1, Math.max(0, pctRaw)),
     input_raw: raw,
     input_hmc: Math.min(count(p.input_hmc), raw),
+    model_calls: count(p.model_calls),
     tool_calls: count(p.tool_calls),
   };
+}
+
+/** Output tallies with whole counts, sent within raw, one per (tool, program). */
+function cleanOutputs(list: unknown): OutputTally[] {
+  const out = new Map<string, OutputTally>();
+  for (const o of Array.isArray(list) ? (list as Partial<OutputTally>[]) : []) {
+    if (!o || typeof o !== 'object' || typeof o.tool !== 'string' || o.tool === '') continue;
+    const tool = o.tool.slice(0, 200);
+    const program = text(o.program).slice(0, 200);
+    const raw = count(o.tokens_raw);
+    const key = `${tool}\u0000${program}`;
+    const prev = out.get(key);
+    const row = prev ?? { tool, program, kind: text(o.kind).slice(0, 40), outputs: 0, tokens_raw: 0, tokens_sent: 0 };
+    row.outputs += count(o.outputs);
+    row.tokens_raw += raw;
+    row.tokens_sent += Math.min(count(o.tokens_sent), raw);
+    out.set(key, row);
+  }
+  return [...out.values()];
 }
 
 /** Throws a TypeError when the record has no session id or no valid start time. */
@@ -104,7 +139,7 @@ export function cleanRecord(rec: SessionRecord): CleanRecord {
   const inputRaw = count(rec.input_tokens_raw);
   const inputHmc = Math.min(count(rec.input_tokens_hmc), inputRaw);
   const saved = inputRaw - inputHmc;
-  const timeline = new Map<number, TurnPoint>();
+  const timeline = new Map<number, StoredTurn>();
   for (const p of Array.isArray(rec.timeline) ? rec.timeline : []) {
     if (p && typeof p === 'object') {
       const clean = cleanPoint(p);
@@ -124,9 +159,18 @@ export function cleanRecord(rec: SessionRecord): CleanRecord {
     input_hmc: inputHmc,
     saved,
     context_peak: count(rec.context_peak),
+    model_calls: count(rec.model_calls),
+    context_tokens: count(rec.context_tokens),
+    context_raw: Math.max(count(rec.context_raw_tokens), count(rec.context_tokens)),
+    cached_raw: Math.min(count(rec.cached_raw), inputRaw),
+    cached_hmc: Math.min(count(rec.cached_hmc), inputHmc),
+    recalls: count(rec.work?.recalls),
+    rereads: count(rec.work?.rereads),
+    elided: count(rec.work?.elided),
     strategies: fitParts(rec.by_strategy, saved),
     tools: fitParts(rec.by_tool, saved),
     timeline: [...timeline.values()].sort((a, b) => a.turn - b.turn),
+    outputs: cleanOutputs(rec.work?.outputs),
   };
 }
 

@@ -6,7 +6,8 @@
  * `input`; percentages are round(saved / input * 100, 2), 0 when input is 0.
  */
 import type { SavingsBreakdown } from '../core/savings.js';
-import type { SessionRecord } from './types.js';
+import type { StoredTurn } from './record.js';
+import type { OutputTally, SessionRecord } from './types.js';
 
 /** Lifetime (or per-project) totals; the original's `analytics` default form plus `by_tool` (each breakdown largest first). */
 export interface Summary extends SavingsBreakdown {
@@ -20,11 +21,23 @@ export interface Summary extends SavingsBreakdown {
   /** The same figure under the original's misleading name (it is input, not output); kept so its readers still work. */
   total_output: number;
   savings_pct: number;
+  /** Model calls the input was sent in: the N of "input saved over N model calls". */
+  model_calls: number;
+  /** Sessions with input recorded before HMC counted model calls (their calls are not in model_calls). */
+  sessions_without_model_calls: number;
 }
 
 /** One UTC calendar day (by session start). */
 export interface DayRow {
   day: string;
+  saved: number;
+  input: number;
+  sessions: number;
+}
+
+/** One week, Monday to Sunday UTC (by session start); `week` is its Monday. */
+export interface WeekRow {
+  week: string;
   saved: number;
   input: number;
   sessions: number;
@@ -48,7 +61,11 @@ export interface RecentRow {
   /** Input without HMC. */
   session_input: number;
   /** Input actually sent. */
+  session_sent: number;
+  /** Deprecated: session_sent under the original's name (it is input, not output). */
   session_output: number;
+  /** Model calls the input was sent in. */
+  model_calls: number;
   model: string;
   platform: string;
   turns: number;
@@ -67,15 +84,26 @@ export interface ProjectRow {
 }
 
 /** One line of the sessions table: a SessionRecord without its series, plus its savings. */
-export interface SessionRow extends Omit<SessionRecord, 'timeline' | 'by_strategy' | 'by_tool'> {
+export interface SessionRow extends Omit<SessionRecord, 'timeline' | 'by_strategy' | 'by_tool' | 'work' | 'model_calls' | 'context_tokens' | 'context_raw_tokens' | 'cached_raw' | 'cached_hmc'> {
   saved: number;
   savings_pct: number;
+  model_calls: number;
+  /** The context at the session's last record, as sent and without HMC (context saved = raw - sent). */
+  context_tokens: number;
+  context_raw_tokens: number;
+  /** The agent's recalls and re-reads of what HMC elided, and the outputs HMC shortened. */
+  recalls: number;
+  rereads: number;
+  elided: number;
 }
 
 /** A session as recorded (after clamping), with its totals. */
-export interface SessionDetail extends SessionRecord {
-  saved: number;
-  savings_pct: number;
+export interface SessionDetail extends SessionRow, SavingsBreakdown {
+  timeline: StoredTurn[];
+  cached_raw: number;
+  cached_hmc: number;
+  /** Its tool outputs per tool and program. */
+  outputs: OutputTally[];
 }
 
 export const SESSION_SORTS = [
@@ -92,6 +120,9 @@ export type SessionSort = (typeof SESSION_SORTS)[number];
 
 export interface SessionsQuery {
   limit: number;
+  /** Sessions started in [since, until) (ms). */
+  since?: number;
+  until?: number;
   offset?: number;
   sort?: SessionSort;
   order?: 'asc' | 'desc';

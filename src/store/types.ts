@@ -8,17 +8,29 @@
 import type { SavingsBreakdown } from '../core/savings.js';
 import type { UsageRecord } from './usage.js';
 
-/** One user turn of a session, for the per-turn charts. */
+/**
+ * One user turn of a session, for the per-turn charts (docs/glossary.md). The context figures are
+ * the context at the turn's end, as the next model call would send it: the same figure the live
+ * turn event carries, so the live chart and the stored one agree (issue 17, finding 3).
+ */
 export interface TurnPoint {
   turn: number;
   /** Milliseconds since the epoch when the turn started. */
   time: number;
+  /** The context at the turn's end as sent (system prompt and tool schemas included). */
   context_tokens: number;
-  /** 0..1; 0 when the context window is unknown. */
+  /**
+   * The same context without HMC; context saved = context_raw_tokens - context_tokens. Optional
+   * here and below for records made before it was kept: stored as context_tokens (and 0 calls).
+   */
+  context_raw_tokens?: number;
+  /** context_tokens of the context window, 0..1; 0 when the window is unknown. */
   context_percent: number;
-  /** Input tokens (over the turn's model calls) without and with HMC. */
+  /** Input tokens over the turn's model calls, without and with HMC (input saved over N calls). */
   input_raw: number;
   input_hmc: number;
+  /** Model calls made in this turn (the N of "input saved over N model calls"). */
+  model_calls?: number;
   /** Tool calls made in this turn. */
   tool_calls: number;
 }
@@ -44,6 +56,47 @@ export interface SessionRecord extends SavingsBreakdown {
   /** Largest context (tokens, as sent) seen in the session. */
   context_peak: number;
   timeline: TurnPoint[];
+  /**
+   * The figures below came with issue 17 (docs/glossary.md); a record without them (an older
+   * engine, a test) stores 0. Model calls: the N of "input saved over N model calls".
+   */
+  model_calls?: number;
+  /** The context as the session's next model call would send it, and without HMC ("context saved"). */
+  context_tokens?: number;
+  context_raw_tokens?: number;
+  /**
+   * HMC's model of the provider's prompt cache (docs/glossary.md "cache model"): of input_tokens_raw
+   * and of input_tokens_hmc, the tokens a provider could read from its cache (the rest is written).
+   */
+  cached_raw?: number;
+  cached_hmc?: number;
+  /** Did compression cost the agent work? Recalls, re-reads and the outputs HMC shortened. */
+  work?: WorkFigures;
+}
+
+/** What the agent did with what HMC elided, and what each kind of tool output saved. */
+export interface WorkFigures {
+  /** The agent's `hmc_control action=recall` calls. */
+  recalls: number;
+  /** Reads of a file part whose earlier read HMC had shortened (nothing written to it between). */
+  rereads: number;
+  /** Tool outputs HMC shortened (when they arrived or later). */
+  elided: number;
+  /** Per tool and, for shell commands, per program: outputs and their tokens as they arrived and as first sent. */
+  outputs: OutputTally[];
+}
+
+/** Tool outputs of one tool (and program, for a shell tool): the rows of "average saved per tool". */
+export interface OutputTally {
+  tool: string;
+  /** The program a shell command ran (`pytest`, `git status`), '' for other tools. */
+  program: string;
+  /** The tool's kind in the hosts' vocabulary (read, shell, search…; '' when unknown). */
+  kind: string;
+  outputs: number;
+  /** o200k tokens of the outputs as the tools returned them, and as HMC first sent them. */
+  tokens_raw: number;
+  tokens_sent: number;
 }
 
 /** Where the engine records sessions; the SQLite store implements it, tests may fake it. */

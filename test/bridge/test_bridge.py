@@ -426,7 +426,7 @@ class BridgeTests(BridgeCase):
         self.load_bridge(ctx, HMC_SIDECAR_COMMAND=fake_sidecar_command())
         assert ctx.tools["hmc_control"]["toolset"] == "hmc_tools"
         props = ctx.tools["hmc_control"]["schema"]["parameters"]["properties"]
-        assert sorted(props) == ["action", "count", "enabled", "id", "limit", "lines", "message", "messages", "period", "phase", "query", "scope", "session", "sub_action"]
+        assert sorted(props) == ["action", "by", "count", "enabled", "id", "limit", "lines", "message", "messages", "period", "phase", "query", "scope", "session", "since", "sub_action", "until"]
         assert ctx.commands["hmc"]("status") == "fake: status"
         out = json.loads(ctx.tools["hmc_control"]["handler"]({"action": "ask"}, task_id="t", session_id="s9"))
         assert out["answer"]["result"]["text"] == "summary of 1 messages"

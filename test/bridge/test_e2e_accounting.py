@@ -72,13 +72,16 @@ class AccountingAgainstTheWire(unittest.TestCase):
                     for n, text in enumerate(TURNS, 1):
                         # The turn is over when HMC has sent its turn event (on_session_end).
                         hermes.say(text, lambda: any(e["turn"] == n for e in box.events(None, "turn")), 240)
-                    status = hermes.say("/hmc status", r"breakdown:[^\n]*\n")
+                    status = hermes.say("/hmc status", r"input saved by strategy:[^\n]*\n")
                     session = hermes.quit()
                 finally:
                     hermes.close()
                 self.assertTrue(session, hermes.text()[-2000:])
                 figures = self.check(box, session, "one interactive process")
                 self.assertIn("saved: %s" % _short(figures["saved"]), status)
+                # The two named figures (docs/glossary.md): input saved over the session's model calls, context saved now.
+                self.assertIn("input saved: %s tokens over %d model calls" % (_short(figures["saved"]), len(box.hmc_session(session)["ledger"]["calls"])), status)
+                self.assertIn("context saved now:", status)
                 # /quit finalizes (reason "shutdown") as the process exits: the session is idle, to
                 # be resumed, not ended (issue 17, finding 4).
                 self.assertIsNone(box.hmc_session(session)["ended_at"])

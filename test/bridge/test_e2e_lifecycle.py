@@ -84,7 +84,7 @@ class SessionLifeInHermes(unittest.TestCase):
         hermes = box.interactive("--resume", session)
         try:
             hermes.wait_for("❯", 120)
-            status = hermes.say("/hmc status", r"breakdown:[^\n]*\n|no model call[^\n]*\n|Could not[^\n]*\n")
+            status = hermes.say("/hmc status", r"input saved by strategy:[^\n]*\n|no model call[^\n]*\n|Could not[^\n]*\n")
             self.assertIn("saved: %s tokens" % _short(saved), status)
             held.append("/hmc status after --resume: saved %s" % _short(saved))
             stats = hermes.say("/hmc stats", r"\n\}\s*\n|hmc: [^\n]*\n")

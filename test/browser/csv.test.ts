@@ -129,22 +129,22 @@ describe.skipIf(!HAS_CHROMIUM)('CSV downloads in Chromium', () => {
     });
   });
 
-  it('should download the per-day and per-month tables as shown, with whole dates', async () => {
+  it('should download the per-day, per-week and per-month tables as shown, with whole dates', async () => {
     const card = page.getByTestId('history');
-    for (const [what, unit] of [['Tokens saved per day', 'day'], ['Tokens saved per month', 'month']] as const) {
+    for (const [what, unit, nth] of [['Input saved per day', 'day', 0], ['Input saved per week', 'week', 1], ['Input saved per month', 'month', 2]] as const) {
       const { name, csv } = await download(page, card.getByRole('button', { name: `Download ${what} as CSV` }));
       expect(name).toContain(`per-${unit}`);
       const [header, ...rows] = csv.records;
       expect(header).toEqual([unit, 'saved_tokens', 'input_tokens', 'sessions']);
-      const box = card.locator('details.alt').nth(unit === 'day' ? 0 : 1);
+      const box = card.locator('details.alt').nth(nth);
       await box.locator('summary').click();
       const shown = await bodyRows(box.locator('table'));
       expect(shown.length).toBeGreaterThan(0);
       expect(rows.length).toBe(shown.length);
       shown.forEach((cells, i) => {
         const [date, saved, , sessions] = rows[i] ?? [];
-        expect(date).toMatch(unit === 'day' ? /^\d{4}-\d{2}-\d{2}$/ : /^\d{4}-\d{2}$/);
-        expect([unit === 'day' ? date?.slice(5) : date, fmtTokens(Number(saved)), sessions]).toEqual(cells);
+        expect(date).toMatch(unit === 'month' ? /^\d{4}-\d{2}$/ : /^\d{4}-\d{2}-\d{2}$/);
+        expect([unit === 'month' ? date : date?.slice(5), fmtTokens(Number(saved)), sessions]).toEqual(cells);
       });
     }
   });

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { openStore } from '../../src/store/index.js';
+import { defaultConfig } from '../../src/config/keys.js';
 import { createStateDirSink, type StateDirSink } from '../../src/events/state-dir-sink.js';
 import { startDashboard, type DashboardHandle } from '../../src/server/index.js';
 import type { PhaseEntry } from '../../src/store/phase-types.js';
@@ -18,7 +19,7 @@ import { inspectRecord, toolPayload, turnPayload } from '../server/helpers.js';
 export const CHROMIUM = '/usr/bin/chromium';
 export const HAS_CHROMIUM = existsSync(CHROMIUM);
 export const WEB_DIST = resolve(import.meta.dirname, '..', '..', 'web', 'dist');
-export const PRICING = { default_input_per_million: 3, models: { 'gpt-4.1': 2 }, currency: 'USD' };
+export const PRICING = { ...defaultConfig().pricing, models: { 'gpt-4.1': { input: 2 } } };
 
 /** Builds web/dist when it is missing (CI runs `npm run build` first; a lone vitest run may not). */
 export async function ensureBuilt(): Promise<void> {

@@ -108,7 +108,7 @@ describe.skipIf(!HAS_CHROMIUM)('deep links in Chromium', () => {
       return box !== null && box.y >= 0 && box.y < 900;
     }).toBe(true);
     const links = await page.locator('a.view-link').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
-    for (const view of ['current', 'lifetime', 'strategies', 'tools', 'turns', 'phases', 'events', 'inspector', 'history', 'sessions', 'projects']) {
+    for (const view of ['current', 'lifetime', 'strategies', 'tools', 'turns', 'phases', 'events', 'inspector', 'range', 'history', 'models', 'outputs', 'work', 'sessions', 'projects']) {
       expect(links).toContain(`#/view/${view}`);
     }
     await page.getByRole('link', { name: 'Link to the History card' }).click();

@@ -82,6 +82,21 @@ describe.skipIf(!built)('hmc', () => {
     expect(status.status).toMatch(/^HMC \[auto\]/);
   });
 
+  it('replay --record of the same session twice replaces it: the same figures, never doubled (issue 17, finding 3)', () => {
+    const state = tempDir();
+    const read = (): { total_sessions: number; total_input: number; total_saved: number; model_calls: number } =>
+      JSON.parse(hmc(['analytics', '--json', '--state-dir', state]).stdout) as { total_sessions: number; total_input: number; total_saved: number; model_calls: number };
+    expect(hmc(['replay', FIXTURE, '--record', '--state-dir', state]).code).toBe(0);
+    const once = read();
+    expect(once.total_input).toBeGreaterThan(0);
+    expect(hmc(['replay', FIXTURE, '--record', '--state-dir', state]).code).toBe(0);
+    const twice = read();
+    expect(twice).toEqual(once);
+    // And the session's own figures, as hmc_control reads them, are one replay's too.
+    const stats = JSON.parse(hmc(['control', 'stats', '--state-dir', state]).stdout) as { input_saved: { tokens: number; model_calls: number } };
+    expect(stats.input_saved).toMatchObject({ tokens: once.total_saved, model_calls: once.model_calls });
+  });
+
   it('control index lists the latest session\'s phases and searches them, bare words as the query, from a terminal', () => {
     const state = tempDir();
     expect(hmc(['replay', FIXTURE, '--record', '--state-dir', state]).code).toBe(0);

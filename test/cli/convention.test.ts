@@ -103,21 +103,22 @@ describe.skipIf(!built)('the command-line convention', () => {
     expect(unknown.stderr).toContain('no session "nobody" saved in');
   });
 
-  it('control stats never shows a context estimate beside an empty per-strategy map', () => {
+  it('control stats never shows the context saved beside an empty per-strategy map', () => {
     const state = tempDir();
     expect(hmc(['replay', FIXTURE, '--record', '--state-dir', state, '--session', 'recorded']).code).toBe(0);
-    const stats = JSON.parse(hmc(['control', 'stats', '--state-dir', state]).stdout) as { tokens_saved_estimate: number | null; tokens_saved_by_type: Record<string, number> | null };
-    expect(stats.tokens_saved_estimate).toBeGreaterThan(0);
-    // The estimate comes with its breakdown (the regression: an estimate beside `{}`).
-    expect(Object.keys(stats.tokens_saved_by_type ?? {}).length).toBeGreaterThan(0);
+    type Stats = { context_saved: { tokens: number | null; by_strategy: Record<string, number> | null } };
+    const stats = JSON.parse(hmc(['control', 'stats', '--state-dir', state]).stdout) as Stats;
+    expect(stats.context_saved.tokens).toBeGreaterThan(0);
+    // The figure comes with its breakdown (the regression: a figure beside `{}`).
+    expect(Object.keys(stats.context_saved.by_strategy ?? {}).length).toBeGreaterThan(0);
     // A session file from before the breakdown was saved: neither figure, rather than a lonely one.
     const file = join(state, 'sessions', 'recorded.json');
     const saved = JSON.parse(readFileSync(file, 'utf8')) as { ledger: Record<string, unknown> };
     delete saved.ledger.contextByStrategy;
     writeFileSync(file, JSON.stringify(saved));
-    const old = JSON.parse(hmc(['control', 'stats', '--state-dir', state]).stdout) as typeof stats;
-    expect(old.tokens_saved_estimate).toBeNull();
-    expect(old.tokens_saved_by_type).toBeNull();
+    const old = JSON.parse(hmc(['control', 'stats', '--state-dir', state]).stdout) as Stats;
+    expect(old.context_saved.tokens).toBeNull();
+    expect(old.context_saved.by_strategy).toBeNull();
   });
 
   it('an unknown /hmc action is not echoed back whole (regression: 100 KB came back)', () => {

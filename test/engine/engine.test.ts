@@ -212,7 +212,7 @@ describe('control', () => {
     expect(await e.control({ session_id: S, args: { action: 'manual_set', enabled: 'true' } })).toEqual({ status: 'ok', manual_mode: true });
     expect(await e.control({ session_id: S, args: { action: 'manual_set', enabled: 'maybe' } })).toHaveProperty('error');
     const status = await e.control({ session_id: S, args: { action: 'status' } });
-    expect(status.status).toMatch(/^HMC \[manual\] \| ctx: .* \| saved: .* \| tools: 1 tracked, 0 pruned/);
+    expect(status.status).toMatch(/^HMC \[manual\] \| ctx: .* \| input saved: .* tokens over \d+ model calls? .*\| context saved now: .* \| tools: 1 tracked, 0 pruned/);
     expect(await e.control({ args: { action: 'nope' } })).toHaveProperty('error');
     expect(await e.control({ session_id: S, args: { action: 'sweep', count: 'abc' } })).toHaveProperty('error');
   });

@@ -59,7 +59,7 @@ describe('HMC\u2019s own outputs', () => {
       expect(e.postToolCall({ session_id: S, tool_name: tool, args: { action: 'recall' }, result: stored, tool_call_id: 'rc' })).toEqual({});
       e.settle();
       const answer = await e.control({ session_id: S, args: { action: 'stats' } });
-      expect(Object.keys(answer.tokens_kept_out_by_tool as object)).not.toContain(tool);
+      expect(Object.keys((answer.input_saved as { by_tool: object }).by_tool)).not.toContain(tool);
     });
   }
 
@@ -102,7 +102,7 @@ describe('HMC\u2019s own outputs', () => {
     }
     e.settle();
     const stats = await e.control({ session_id: S, args: { action: 'stats' } });
-    expect(Object.keys(stats.tokens_kept_out_by_tool as object)).not.toContain('hmc_control');
+    expect(Object.keys((stats.input_saved as { by_tool: object }).by_tool)).not.toContain('hmc_control');
   });
 
   it('is left as it is inside a range layer 1 summarises', async () => {

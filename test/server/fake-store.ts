@@ -3,6 +3,7 @@
  * store (sort, order, search, project, per day/month/project), for server and browser tests.
  */
 import type { SessionRecord } from '../../src/store/types.js';
+import type { ModelRow } from '../../src/store/views.js';
 import { EMPTY_STORE, type SessionRow, type SessionsQuery, type StoreReader } from '../../src/server/store-reader.js';
 
 function saved(r: SessionRecord): number {
@@ -10,9 +11,13 @@ function saved(r: SessionRecord): number {
 }
 
 function row(r: SessionRecord): SessionRow {
-  const { timeline: _t, by_strategy: _s, by_tool: _b, ...rest } = r;
+  const { timeline: _t, by_strategy: _s, by_tool: _b, work, model_calls, context_tokens, context_raw_tokens, cached_raw: _c, cached_hmc: _h, ...rest } = r;
   const s = saved(r);
-  return { ...rest, saved: s, savings_pct: r.input_tokens_raw > 0 ? Math.round((s / r.input_tokens_raw) * 10000) / 100 : 0 };
+  return {
+    ...rest, saved: s, savings_pct: r.input_tokens_raw > 0 ? Math.round((s / r.input_tokens_raw) * 10000) / 100 : 0,
+    model_calls: model_calls ?? 0, context_tokens: context_tokens ?? 0, context_raw_tokens: context_raw_tokens ?? context_tokens ?? 0,
+    recalls: work?.recalls ?? 0, rereads: work?.rereads ?? 0, elided: work?.elided ?? 0,
+  };
 }
 
 function add(into: Record<string, number>, from: Record<string, number>): void {
@@ -45,16 +50,38 @@ export function fakeStore(records: SessionRecord[]): StoreReader {
       }
       const total_saved = rs.reduce((s, r) => s + saved(r), 0);
       const total_input = rs.reduce((s, r) => s + r.input_tokens_raw, 0);
-      return { total_saved, total_sessions: rs.length, total_input, total_sent: 0, total_output: 0,
+      return { total_saved, total_sessions: rs.length, total_input, total_sent: 0, total_output: 0, model_calls: rs.reduce((s, r) => s + (r.model_calls ?? 0), 0),
+        sessions_without_model_calls: rs.filter((r) => !r.model_calls && r.input_tokens_raw > 0).length,
         savings_pct: total_input > 0 ? Math.round((total_saved / total_input) * 10000) / 100 : 0, by_strategy, by_tool };
     },
     byDay: (q) => group((r) => new Date(r.started_at).toISOString().slice(0, 10), pick(q.project))
-      .filter(([day]) => Date.parse(day) >= Date.now() - q.days * 86_400_000)
+      .filter(([day]) => Date.parse(day) >= Date.now() - (q.days ?? 30) * 86_400_000)
       .map(([day, g]) => ({ day, ...g })),
-    byMonth: (q) => group((r) => new Date(r.started_at).toISOString().slice(0, 7), pick(q.project)).slice(-q.months).map(([month, g]) => ({ month, ...g })),
+    byMonth: (q) => group((r) => new Date(r.started_at).toISOString().slice(0, 7), pick(q.project)).slice(-(q.months ?? 12)).map(([month, g]) => ({ month, ...g })),
     byProject: (q) => group((r) => r.project_path, records)
       .map(([project_path, g]) => ({ project_path, saved_tokens: g.saved, input_tokens: g.input, sessions: g.sessions }))
       .sort((a, b) => b.saved_tokens - a.saved_tokens).slice(0, q.limit),
+    byModel(q = {}) {
+      const m = new Map<string, ModelRow>();
+      for (const r of pick(q.project)) {
+        const row = m.get(r.model) ?? { model: r.model, sessions: 0, model_calls: 0, input: 0, sent: 0, saved: 0, cached_input: 0, cached_sent: 0, plain_input: 0, plain_sent: 0, sessions_without_cache_model: 0 };
+        const calls = r.model_calls ?? 0;
+        row.sessions++;
+        row.model_calls += calls;
+        row.input += r.input_tokens_raw;
+        row.sent += r.input_tokens_hmc;
+        row.saved += saved(r);
+        row.cached_input += r.cached_raw ?? 0;
+        row.cached_sent += r.cached_hmc ?? 0;
+        if (calls === 0) {
+          row.plain_input += r.input_tokens_raw;
+          row.plain_sent += r.input_tokens_hmc;
+          row.sessions_without_cache_model++;
+        }
+        m.set(r.model, row);
+      }
+      return [...m.values()].sort((a, b) => b.saved - a.saved);
+    },
     byStrategy(q = {}) {
       const m: Record<string, number> = {};
       for (const r of pick(q.project)) add(m, r.by_strategy);
@@ -84,7 +111,9 @@ export function fakeStore(records: SessionRecord[]): StoreReader {
     },
     session(id) {
       const r = records.find((x) => x.session_id === id);
-      return r ? { ...r, saved: saved(r), savings_pct: r.input_tokens_raw > 0 ? Math.round((saved(r) / r.input_tokens_raw) * 10000) / 100 : 0 } : null;
+      if (!r) return null;
+      const timeline = r.timeline.map((p) => ({ ...p, context_raw_tokens: p.context_raw_tokens ?? p.context_tokens, model_calls: p.model_calls ?? 0 }));
+      return { ...row(r), by_strategy: r.by_strategy, by_tool: r.by_tool, timeline, cached_raw: r.cached_raw ?? 0, cached_hmc: r.cached_hmc ?? 0, outputs: r.work?.outputs ?? [] };
     },
     // Phases are tested over real SQLite files (test/server/phases.test.ts); this store has none.
     phases: () => [],

@@ -17,7 +17,7 @@ describe('query parameters', () => {
     r = await rig();
     const res = await rawRequest(r.dash.port, '/api/analytics?period=x');
     expect(res.status).toBe(400);
-    expect(res.body).toContain('unknown parameter "period" (this endpoint takes project)');
+    expect(res.body).toContain('unknown parameter "period" (this endpoint takes project, since, until)');
     expect((await rawRequest(r.dash.port, '/api/health?verbose=1')).body).toContain('this endpoint takes none');
     expect((await rawRequest(r.dash.port, `/api/days?days=7&${'x'.repeat(5000)}=1`)).body.length).toBeLessThan(200);
   });

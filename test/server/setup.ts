@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createStateDirSink, type StateDirSink } from '../../src/events/state-dir-sink.js';
 import { startDashboard, type DashboardHandle, type DashboardOptions } from '../../src/server/index.js';
+import { defaultConfig } from '../../src/config/keys.js';
 import type { StoreReader } from '../../src/server/store-reader.js';
 
 export interface Rig {
@@ -17,7 +18,7 @@ export interface Rig {
   done(): Promise<void>;
 }
 
-export const PRICING = { default_input_per_million: 3, models: { 'gpt-4.1': 2 }, currency: 'USD' };
+export const PRICING = { ...defaultConfig().pricing, models: { 'gpt-4.1': { input: 2 } } };
 
 export async function rig(opts: { store?: StoreReader; dbPath?: string | null; webRoot?: string; extra?: Partial<DashboardOptions> } = {}): Promise<Rig> {
   const dir = mkdtempSync(join(tmpdir(), 'hmc-dash-'));

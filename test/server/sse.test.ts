@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStateDirSink } from '../../src/events/state-dir-sink.js';
 import { formatSse, SseFieldError } from '../../src/server/sse-format.js';
 import { rig, type Rig } from './setup.js';
+import { defaultConfig } from '../../src/config/keys.js';
 import { openSse, rawRequest, turnPayload, toolPayload } from './helpers.js';
 
 describe('SSE framing', () => {
@@ -86,7 +87,7 @@ describe('an in-process dashboard started again', () => {
       await new Promise((res) => setTimeout(res, 50));
       const { startDashboard } = await import('../../src/server/index.js');
       const again = await startDashboard({ stateDir: r.dir, port: 0, dbPath: null, feed: r.sink, log: () => undefined, version: 't',
-        pricing: { default_input_per_million: 1, models: {}, currency: 'USD' } });
+        pricing: { ...defaultConfig().pricing, default_input_per_million: 1 } });
       try {
         const ev = JSON.parse((await rawRequest(again.port, '/api/events')).body);
         expect(ev.events.map((e: { id: string }) => e.id)).toEqual(['test-proc:1', 'test-proc:2']);

@@ -20,7 +20,7 @@ describe('analytics action', () => {
   it('answers the lifetime totals by default, with by_tool added', () => {
     expect(analyticsAction(store, {}, ctx)).toEqual({
       scope: 'global', period: 'all', project: '',
-      total_saved: 1990, total_sessions: 5, total_input: 4600, total_sent: 2610, total_output: 2610, savings_pct: 43.26,
+      total_saved: 1990, total_sessions: 5, total_input: 4600, total_sent: 2610, total_output: 2610, savings_pct: 43.26, model_calls: 5, sessions_without_model_calls: 3,
       by_strategy: { background_compression: 1000, dedup: 500, code_filter: 300, truncation: 100, short_circuit: 90 },
       by_tool: { read_file: 650, terminal: 340 },
     });
@@ -60,8 +60,8 @@ describe('analytics action', () => {
 
   it('names the allowed values for an unknown scope or period', () => {
     expect(analyticsAction(store, { scope: 'team' }, ctx)).toEqual({ error: 'unknown scope "team" (allowed: global, project)' });
-    expect(analyticsAction(store, { period: 'week' }, ctx)).toEqual({
-      error: 'unknown period "week" (allowed: all, day, month, recent, project, tool, strategy)',
+    expect(analyticsAction(store, { period: 'year' }, ctx)).toEqual({
+      error: 'unknown period "year" (allowed: all, day, week, month, recent, project, tool, strategy, model, output, work)',
     });
   });
 

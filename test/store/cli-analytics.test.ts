@@ -34,7 +34,9 @@ describe('hmc analytics', () => {
   it('prints the totals as aligned tables with thousands separators and percentages', async () => {
     expect(await command.run(['--db', seeded()])).toBe(0);
     expect(out).toContain('input without HMC   4,600');
-    expect(out).toContain('saved %            43.26%');
+    expect(out).toContain('input saved %      43.26%');
+    expect(out).toContain('over model calls        5');
+    expect(out).toMatch(/cost saved: 0\.0\d+ USD \(estimate: /);
     expect(out).toMatch(/background_compression\s+1,000\s+50\.25%/);
     expect(err).toBe('');
   });
@@ -69,7 +71,8 @@ describe('hmc analytics', () => {
     expect(await command.run(['--db', path, '--json'])).toBe(0);
     expect(JSON.parse(out)).toEqual({
       scope: 'global', period: 'all', project: '', total_saved: 0, total_sessions: 0, total_input: 0, total_sent: 0, total_output: 0,
-      savings_pct: 0, by_strategy: {}, by_tool: {},
+      savings_pct: 0, model_calls: 0, sessions_without_model_calls: 0, by_strategy: {}, by_tool: {},
+      cost_saved: { amount: 0, currency: 'USD', estimate: true, basis: expect.stringContaining('estimate') },
     });
     out = '';
     expect(await command.run(['--db', path, '--csv', '--period', 'tool'])).toBe(0);

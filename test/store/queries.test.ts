@@ -22,6 +22,9 @@ describe('summary', () => {
       total_input: 4600,
       total_sent: 2610, total_output: 2610,
       savings_pct: 43.26,
+      model_calls: 5,
+      // s3, s4 and s5 were recorded before model calls were counted: named, not hidden in N.
+      sessions_without_model_calls: 3,
       by_strategy: { background_compression: 1000, dedup: 500, code_filter: 300, truncation: 100, short_circuit: 90 },
       by_tool: { read_file: 650, terminal: 340 },
     });
@@ -39,6 +42,8 @@ describe('summary', () => {
       total_input: 4000,
       total_sent: 2100, total_output: 2100,
       savings_pct: 47.5,
+      model_calls: 5,
+      sessions_without_model_calls: 1,
       by_strategy: { background_compression: 1000, dedup: 500, code_filter: 300, truncation: 100 },
       by_tool: { read_file: 650, terminal: 250 },
     });
@@ -58,7 +63,7 @@ describe('summary', () => {
   it('answers zeros for an empty database', () => {
     const empty = openStore(':memory:');
     expect(empty.summary()).toEqual({
-      total_saved: 0, total_sessions: 0, total_input: 0, total_sent: 0, total_output: 0, savings_pct: 0, by_strategy: {}, by_tool: {},
+      total_saved: 0, total_sessions: 0, total_input: 0, total_sent: 0, total_output: 0, savings_pct: 0, model_calls: 0, sessions_without_model_calls: 0, by_strategy: {}, by_tool: {},
     });
     empty.close();
   });
@@ -122,12 +127,12 @@ describe('recent', () => {
     expect(store.recent({ limit: 2 })).toEqual([
       {
         session_id: 's1', timestamp: '2026-03-15T10:00:00Z', project_path: '/home/u/proj', saved_tokens: 400,
-        session_input: 1000, session_output: 600, model: 'gpt-a', platform: 'cli', turns: 3, tool_calls: 5,
+        session_input: 1000, session_sent: 600, session_output: 600, model_calls: 2, model: 'gpt-a', platform: 'cli', turns: 3, tool_calls: 5,
         started_at: Date.UTC(2026, 2, 15, 10), ended_at: Date.UTC(2026, 2, 15, 11),
       },
       {
         session_id: 's2', timestamp: '2026-03-14T09:00:00Z', project_path: '/home/u/proj/sub', saved_tokens: 500,
-        session_input: 2000, session_output: 1500, model: 'claude', platform: 'telegram', turns: 4, tool_calls: 2,
+        session_input: 2000, session_sent: 1500, session_output: 1500, model_calls: 3, model: 'claude', platform: 'telegram', turns: 4, tool_calls: 2,
         started_at: Date.UTC(2026, 2, 14, 9), ended_at: null,
       },
     ]);
@@ -204,13 +209,19 @@ describe('sessions', () => {
       session_id: 's1', project_path: '/home/u/proj', platform: 'cli', model: 'gpt-a',
       started_at: Date.UTC(2026, 2, 15, 10), ended_at: Date.UTC(2026, 2, 15, 11), turns: 3, tool_calls: 5,
       input_tokens_raw: 1000, input_tokens_hmc: 600, context_peak: 700, saved: 400, savings_pct: 40,
+      model_calls: 2, context_tokens: 700, context_raw_tokens: 900, recalls: 1, rereads: 2, elided: 3,
     });
   });
 });
 
 describe('session', () => {
   it('gives the recorded SessionRecord back with its timeline and savings', () => {
-    expect(store.session('s1')).toEqual({ ...FIVE[0], saved: 400, savings_pct: 40 });
+    const { work, ...s1 } = FIVE[0]!;
+    expect(store.session('s1')).toEqual({
+      ...s1, saved: 400, savings_pct: 40, recalls: 1, rereads: 2, elided: 3,
+      // Stored largest saving first.
+      outputs: [...(work?.outputs ?? [])].sort((a, b) => b.tokens_raw - b.tokens_sent - (a.tokens_raw - a.tokens_sent)),
+    });
   });
 
   it('answers null for an unknown id', () => {

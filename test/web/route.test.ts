@@ -25,8 +25,13 @@ describe('parseHash', () => {
   });
 
   it('reads the project filter, and ignores parameters it does not know (a newer page\'s link)', () => {
-    expect(route('#/view/history?project=%2Fhome%2Fada%2Fsrc%2Fhmc&since=2026-11-01')).toEqual({ target: { kind: 'view', view: 'history' }, project: '/home/ada/src/hmc' });
+    expect(route('#/view/history?project=%2Fhome%2Fada%2Fsrc%2Fhmc&theme=dark')).toEqual({ target: { kind: 'view', view: 'history' }, project: '/home/ada/src/hmc' });
     expect(route('#/?project=%2Fsrv%2Fa%2Bb').project).toBe('/srv/a+b');
+  });
+
+  it('reads the period as UTC days (issue 17, finding 7: since / until)', () => {
+    expect(route('#/view/models?since=2026-11-01&until=2026-11-26')).toEqual({ target: { kind: 'view', view: 'models' }, project: '', since: '2026-11-01', until: '2026-11-26' });
+    expect(route('#/?until=2026-11-26')).toEqual({ ...OVERVIEW, until: '2026-11-26' });
   });
 
   it('leaves in-page anchors alone (the skip link\'s #main)', () => {
@@ -42,6 +47,9 @@ describe('parseHash', () => {
     ['#/view/nope', 'no view called “nope”'],
     ['#/admin', 'no page is called'],
     ['#/view/sessions?project=a%0Ab', 'project contains control characters'],
+    ['#/?since=2026-02-30', 'since is not a calendar day'],
+    ['#/?until=26-11-2026', 'until is not a calendar day'],
+    ['#/?since=2026-11-02&until=2026-11-01', 'since is after until'],
   ])('refuses %s, saying why', (hash, why) => {
     const p = parseHash(hash);
     expect(p.kind).toBe('invalid');
@@ -74,8 +82,10 @@ describe('formatHash', () => {
       id.map((i) => ({ kind: 'session' as const, id: i })),
       id.map((i) => ({ kind: 'inspect' as const, id: i })),
     );
-    fc.assert(fc.property(target, fc.oneof(fc.constant(''), id), (t, project) => {
-      const r: Route = { target: t, project };
+    const days = fc.integer({ min: 0, max: 20_000 }).map((d) => new Date(d * 86_400_000).toISOString().slice(0, 10));
+    const range = fc.option(fc.tuple(days, days).map(([a, b]) => (a <= b ? [a, b] : [b, a])), { nil: undefined });
+    fc.assert(fc.property(target, fc.oneof(fc.constant(''), id), range, (t, project, r2) => {
+      const r: Route = { target: t, project, ...(r2 ? { since: r2[0], until: r2[1] } : {}) };
       const hash = formatHash(r);
       expect(route(hash)).toEqual(r);
       // The hash stays one fragment: no raw #, space, double quote or angle bracket.

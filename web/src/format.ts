@@ -55,3 +55,14 @@ export function shortPath(path: string): string {
 export function sortedEntries(rec: Record<string, number>): [string, number][] {
   return Object.entries(rec).filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]);
 }
+
+/**
+ * "over 6 model calls", the N of input saved (docs/glossary.md); sessions recorded before HMC
+ * counted calls are named rather than silently left out of N: "over 6 model calls (+14 older
+ * sessions, calls not counted)". '' when the server gives no count.
+ */
+export function callsText(calls: number | undefined, uncounted = 0): string {
+  if (calls === undefined) return '';
+  const older = uncounted > 0 ? ` (+${count(uncounted, 'older session')}, calls not counted)` : '';
+  return `over ${count(calls, 'model call')}${older}`;
+}

@@ -147,7 +147,8 @@ export function advance(cur: LiveSession | null, e: HmcEvent): LiveSession | nul
       saved: Math.max(s.saved, e.cumulative_saved), by_strategy: { ...e.by_strategy }, by_tool: { ...e.by_tool },
       input_tokens: { ...e.input_tokens }, tool_calls: Math.max(s.tool_calls, e.tool_calls), cache_breaks: e.cache_breaks,
     });
-    const p = { turn: e.turn, time: e.time, context_percent: e.context_percent, context_tokens: e.context_tokens, saved: e.cumulative_saved, delta_saved: e.delta_saved };
+    const p = { turn: e.turn, time: e.time, context_percent: e.context_percent, context_tokens: e.context_tokens, saved: e.cumulative_saved, delta_saved: e.delta_saved,
+      model_calls: e.turn_model_calls, context_saved: e.context_saved };
     const last = s.points[s.points.length - 1];
     s.points = last && last.turn === e.turn ? [...s.points.slice(0, -1), p] : [...s.points, p].slice(-500);
   } else if (e.type === 'tool') {

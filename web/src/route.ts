@@ -1,7 +1,8 @@
 /**
  * The page's deep links: a hash route per session, per inspected output and per view (card),
- * with the project filter as a parameter. `#/session/<id>`, `#/inspect/<id>`, `#/view/<name>`,
- * `#/` (the overview), each optionally followed by `?project=<path>`.
+ * with the project filter and the date range as parameters. `#/session/<id>`, `#/inspect/<id>`,
+ * `#/view/<name>`, `#/` (the overview), each optionally followed by
+ * `?project=<path>&since=YYYY-MM-DD&until=YYYY-MM-DD` (UTC days, both included).
  *
  * Hash routes because the server serves only `/` and web/dist's files: a link works with no
  * server change, and the id never reaches the server in a path it would have to route.
@@ -13,7 +14,7 @@
  */
 
 /** The cards a link can point at, in page order; the name is the URL's word for it. */
-export const VIEWS = ['current', 'lifetime', 'strategies', 'tools', 'turns', 'phases', 'events', 'inspector', 'history', 'sessions', 'projects'] as const;
+export const VIEWS = ['current', 'lifetime', 'strategies', 'tools', 'turns', 'phases', 'events', 'inspector', 'range', 'history', 'models', 'outputs', 'work', 'sessions', 'projects'] as const;
 export type View = (typeof VIEWS)[number];
 
 /** The same bounds the API puts on a session id and a project path (src/server/routes). */
@@ -30,6 +31,9 @@ export interface Route {
   target: Target;
   /** The project filter of the history and sessions cards; '' for all projects. */
   project: string;
+  /** The date range of the history, models, outputs, work and sessions cards (UTC days, both included); absent: no limit. */
+  since?: string;
+  until?: string;
 }
 
 export type Parsed =
@@ -46,6 +50,18 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 
 function isView(v: string): v is View {
   return VIEWS.some((x) => x === v);
+}
+
+/** A real UTC calendar day as `YYYY-MM-DD` (`2026-02-30` is not). */
+export function isDay(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  const ms = Date.parse(`${text}T00:00:00Z`);
+  return Number.isFinite(ms) && new Date(ms).toISOString().slice(0, 10) === text;
+}
+
+/** The range's query parameters for the API (`&since=…&until=…`, or ''). */
+export function rangeQuery(route: Pick<Route, 'since' | 'until'>): string {
+  return `${route.since ? `&since=${route.since}` : ''}${route.until ? `&until=${route.until}` : ''}`;
 }
 
 function decode(segment: string): string | null {
@@ -79,14 +95,22 @@ export function parseHash(hash: string): Parsed {
     if (bad) return { kind: 'invalid', reason: bad };
     project = rawProject;
   }
+  const range: { since?: string; until?: string } = {};
+  for (const key of ['since', 'until'] as const) {
+    const day = params.get(key);
+    if (day === null || day === '') continue;
+    if (!isDay(day)) return { kind: 'invalid', reason: `${key} is not a calendar day as YYYY-MM-DD` };
+    range[key] = day;
+  }
+  if (range.since !== undefined && range.until !== undefined && range.since > range.until) return { kind: 'invalid', reason: 'since is after until' };
   // Other parameters are ignored: a link made by a newer page still opens its target here.
   const parts = path.slice(1).split('/');
   const [head, arg, ...rest] = parts;
-  if (parts.length === 1 && head === '') return { kind: 'route', route: { target: { kind: 'overview' }, project } };
+  if (parts.length === 1 && head === '') return { kind: 'route', route: { target: { kind: 'overview' }, project, ...range } };
   if (rest.length > 0 || arg === undefined) return { kind: 'invalid', reason: `no page is called “${path.slice(0, 80)}”` };
   if (head === 'view') {
     if (!isView(arg)) return { kind: 'invalid', reason: `there is no view called “${arg.slice(0, 80)}” (views: ${VIEWS.join(', ')})` };
-    return { kind: 'route', route: { target: { kind: 'view', view: arg }, project } };
+    return { kind: 'route', route: { target: { kind: 'view', view: arg }, project, ...range } };
   }
   if (head === 'session' || head === 'inspect') {
     const what = head === 'session' ? 'session id' : 'output id';
@@ -94,7 +118,7 @@ export function parseHash(hash: string): Parsed {
     if (id === null) return { kind: 'invalid', reason: `the ${what} is not correctly encoded` };
     const bad = badText(id, what, MAX_ID);
     if (bad) return { kind: 'invalid', reason: bad };
-    return { kind: 'route', route: { target: { kind: head, id }, project } };
+    return { kind: 'route', route: { target: { kind: head, id }, project, ...range } };
   }
   return { kind: 'invalid', reason: `no page is called “${path.slice(0, 80)}”` };
 }
@@ -103,7 +127,12 @@ export function parseHash(hash: string): Parsed {
 export function formatHash(route: Route): string {
   const t = route.target;
   const path = t.kind === 'overview' ? '/' : t.kind === 'view' ? `/view/${t.view}` : `/${t.kind}/${encodeURIComponent(t.id)}`;
-  return `#${path}${route.project ? `?project=${encodeURIComponent(route.project)}` : ''}`;
+  const q = [
+    route.project ? `project=${encodeURIComponent(route.project)}` : '',
+    route.since ? `since=${route.since}` : '',
+    route.until ? `until=${route.until}` : '',
+  ].filter(Boolean).join('&');
+  return `#${path}${q ? `?${q}` : ''}`;
 }
 
 /** Two routes that show the same thing. */

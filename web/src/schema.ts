@@ -12,7 +12,7 @@ const base = { id: str, source: str, time: num, session_id: str };
 export const turnEvent = shape({
   ...base, type: literal('turn'), turn: num, model: str, platform: str, project_path: str, context_tokens: num,
   context_window: num, context_percent: num, delta_saved: num, cumulative_saved: num, by_strategy: recordOf(num),
-  by_tool: recordOf(num), input_tokens: input, tool_calls: num, cache_breaks: num,
+  by_tool: recordOf(num), input_tokens: input, tool_calls: num, cache_breaks: num, turn_model_calls: optional(num), context_saved: optional(num),
 });
 export const toolEvent = shape({
   ...base, type: literal('tool'), turn: num, tool_name: str, tool_call_id: str, is_error: bool, tokens_before: num,
@@ -43,7 +43,7 @@ export const hmcEvent = (v: unknown): v is HmcEvent => turnEvent(v) || toolEvent
 export const sessionState = literal('live', 'idle', 'ended');
 export type SessionState = Infer<typeof sessionState>;
 
-export const livePoint = shape({ turn: num, time: num, context_percent: num, context_tokens: num, saved: num, delta_saved: num });
+export const livePoint = shape({ turn: num, time: num, context_percent: num, context_tokens: num, saved: num, delta_saved: num, model_calls: optional(num), context_saved: optional(num) });
 export type LivePoint = Infer<typeof livePoint>;
 const liveFields = {
   session_id: str, source: str, project_path: str, model: str, platform: str, started_at: num, last_seen: num,
@@ -56,7 +56,7 @@ export const summaryResponse = shape({ current: nullable(liveSession), sessions:
 export type SummaryResponse = Infer<typeof summaryResponse>;
 
 export const analyticsResponse = shape({
-  total_saved: num, total_sessions: num, total_input: num, savings_pct: num, by_strategy: recordOf(num), by_tool: recordOf(num),
+  total_saved: num, total_sessions: num, total_input: num, savings_pct: num, model_calls: optional(num), sessions_without_model_calls: optional(num), by_strategy: recordOf(num), by_tool: recordOf(num),
   estimated_cost_saved: shape({ amount: num, currency: str, basis: str }), store: str,
 });
 export type AnalyticsResponse = Infer<typeof analyticsResponse>;
@@ -65,6 +65,41 @@ export const strategiesResponse = shape({ strategies: arrayOf(shape({ strategy: 
 export const toolsResponse = shape({ tools: arrayOf(shape({ tool: str, saved: num })) });
 export const daysResponse = shape({ days: arrayOf(shape({ day: str, saved: num, input: num, sessions: num })) });
 export const monthsResponse = shape({ months: arrayOf(shape({ month: str, saved: num, input: num, sessions: num })) });
+export const weeksResponse = shape({ weeks: arrayOf(shape({ week: str, saved: num, input: num, sessions: num })) });
+
+/** GET /api/models: HMC's tokens per model priced (an estimate), and the provider's own usage where a host passed it. */
+const price = shape({ input: num, cache_read: num, cache_write: num, output: num, source: str, matched: str });
+const modelRow = shape({
+  model: str, sessions: num, model_calls: num, input: num, sent: num, saved: num, cached_input: num, cached_sent: num,
+  sessions_without_cache_model: num, price, cost: shape({ spent: num, without_hmc: num, saved: num }),
+});
+export type ModelRow = Infer<typeof modelRow>;
+const providerRow = shape({
+  model: str, calls: num, prompt_tokens: num, cache_read_tokens: num, cache_write_tokens: num, completion_tokens: num,
+  price, cost: shape({ input: num, output: num }),
+});
+export type ProviderRow = Infer<typeof providerRow>;
+export const modelsResponse = shape({
+  models: arrayOf(modelRow), provider: optional(arrayOf(providerRow)), total: shape({ amount: num, currency: str, basis: str }), currency: str,
+});
+export type ModelsResponse = Infer<typeof modelsResponse>;
+
+/** GET /api/outputs?by=tool|kind|program. */
+export const OUTPUT_BY = ['tool', 'kind', 'program'] as const;
+export type OutputBy = (typeof OUTPUT_BY)[number];
+const outputRow = shape({
+  name: str, kind: str, outputs: num, tokens_raw: num, tokens_sent: num, saved: num, saved_per_output: num, savings_pct: num, input_saved: optional(num),
+});
+export type OutputRow = Infer<typeof outputRow>;
+export const outputsResponse = shape({ by: literal(...OUTPUT_BY), outputs: arrayOf(outputRow) });
+
+/** GET /api/work: did compression cost the agent work. */
+export const workResponse = shape({
+  sessions: num, model_calls: num, tool_calls: num, elided: num, recalls: num, rereads: num, per_100_elided: num,
+  top: arrayOf(shape({ session_id: str, started_at: num, model: str, recalls: num, rereads: num, elided: num })),
+});
+export type WorkResponse = Infer<typeof workResponse>;
+
 export const projectsResponse = shape({ projects: arrayOf(shape({ project_path: str, saved_tokens: num, input_tokens: num, sessions: num })) });
 export type ProjectRow = Infer<typeof projectsResponse>['projects'][number];
 
@@ -76,7 +111,10 @@ export const sessionRow = shape({
 export type SessionRow = Infer<typeof sessionRow>;
 export const sessionsResponse = shape({ total: num, rows: arrayOf(sessionRow) });
 
-const turnPoint = shape({ turn: num, time: num, context_tokens: num, context_percent: num, input_raw: num, input_hmc: num, tool_calls: num });
+const turnPoint = shape({
+  turn: num, time: num, context_tokens: num, context_raw_tokens: optional(num), context_percent: num, input_raw: num, input_hmc: num,
+  model_calls: optional(num), tool_calls: num,
+});
 export type TurnPoint = Infer<typeof turnPoint>;
 export const storedSession = shape({
   session_id: str, project_path: str, model: str, platform: str, started_at: num, turns: num, tool_calls: num,

@@ -88,3 +88,26 @@ export function isDocumentCommand(command: string): boolean {
   // A page fetched from a one-liner script: python -c "…requests.get(…)…", node -e "fetch(…)".
   return /\b(?:requests\.get|urlopen|fetch)\(\s*['"]https?:/.test(first);
 }
+
+/** Programs whose next word says what they do: `git status`, `npm test`, `cargo build` are kept together. */
+const WITH_SUBCOMMAND = new Set(['git', 'npm', 'pnpm', 'yarn', 'bun', 'npx', 'cargo', 'go', 'docker', 'kubectl', 'uv', 'poetry', 'pip', 'pip3',
+  'dotnet', 'gradle', 'mvn', 'bazel', 'helm', 'terraform', 'gh', 'deno', 'conda', 'brew', 'apt', 'apt-get', 'rustup', 'mix', 'bundle', 'rails']);
+
+/**
+ * The program a shell command runs, for grouping outputs by command (issue 17, finding 7: "average
+ * saved per command kind"): the first word of its last step, a path cut to its name, with the
+ * sub-command of tools like git and npm (`git status`, `npm run test`), `python -m pytest` as
+ * `pytest`, `bash -lc '…'` unwrapped. '' when the command is empty.
+ */
+export function commandProgram(command: string): string {
+  const stage = lastStepStages(command)[0] ?? '';
+  const words = stage.split(/\s+/).filter((w) => w !== '');
+  const first = (words[0] ?? '').replace(/^.*\//, '').replace(/^["']|["']$/g, '');
+  if (first === '') return '';
+  // Options that take a value (`git -C dir`, `git -c key=value`) are not the sub-command.
+  const rest = words.slice(1).filter((w, i, all) => !w.startsWith('-') && !(first === 'git' && /^-[Cc]$/.test(all[i - 1] ?? '')));
+  let program = first;
+  if (/^python[\d.]*$/.test(first) && words[1] === '-m' && words[2]) program = words[2];
+  else if (WITH_SUBCOMMAND.has(first) && rest[0]) program = ['run', 'exec', 'x'].includes(rest[0]) && rest[1] ? `${first} ${rest[0]} ${rest[1]}` : `${first} ${rest[0]}`;
+  return program.slice(0, 60);
+}

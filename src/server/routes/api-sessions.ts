@@ -1,5 +1,5 @@
 /**
- * GET /api/sessions?limit&offset&sort&order&search&project — one page of the sessions table,
+ * GET /api/sessions?limit&offset&sort&order&search&project&since&until — one page of the sessions table,
  * sorted and filtered by the store; each row says where the session is in its life (`state`:
  * live, idle or ended; `live` is `state === 'live'`).
  *
@@ -7,7 +7,7 @@
  */
 import type { RouteHandler } from '../context.js';
 import { sendJson } from '../respond.js';
-import { enumParam, intParam, textParam } from '../query.js';
+import { enumParam, intParam, textParam, windowParam } from '../query.js';
 import { SESSION_SORTS } from '../store-reader.js';
 import { sessionState } from '../session-state.js';
 
@@ -18,9 +18,9 @@ export const apiSessions: RouteHandler = async (ctx, req, res, url) => {
   const sort = enumParam(q, 'sort', SESSION_SORTS, 'started_at');
   const order = enumParam(q, 'order', ['asc', 'desc'] as const, 'desc');
   const search = textParam(q, 'search', 200);
-  const project = textParam(q, 'project', 4096);
+  const w = windowParam(q);
   const store = await ctx.store.get();
-  const page = store.sessions({ limit, offset, sort, order, ...(search === undefined ? {} : { search }), ...(project === undefined ? {} : { project }) });
+  const page = store.sessions({ limit, offset, sort, order, ...(search === undefined ? {} : { search }), ...w });
   sendJson(req, res, {
     total: page.total,
     limit,

@@ -39,6 +39,7 @@ export const metrics: RouteHandler = async (ctx, req, res) => {
   let raw: number;
   let saved: number;
   let sessions: number;
+  let modelCalls: number | null = null;
   if (fromStore) {
     const s = store.summary();
     byStrategy = s.by_strategy;
@@ -46,6 +47,7 @@ export const metrics: RouteHandler = async (ctx, req, res) => {
     raw = s.total_input;
     saved = s.total_saved;
     sessions = s.total_sessions;
+    modelCalls = s.model_calls;
   } else {
     byStrategy = {};
     byTool = {};
@@ -61,12 +63,16 @@ export const metrics: RouteHandler = async (ctx, req, res) => {
     }
   }
   const x = new Exposition();
-  x.family('hmc_tokens_saved_total', 'counter', 'Input tokens the model was not sent, by strategy or by tool.');
+  x.family('hmc_tokens_saved_total', 'counter', 'Input saved (docs/glossary.md): input tokens the model was not sent, over every model call, by strategy or by tool.');
   for (const [k, v] of Object.entries(byStrategy)) x.sample('hmc_tokens_saved_total', v, { strategy: k });
   for (const [k, v] of Object.entries(byTool)) x.sample('hmc_tokens_saved_total', v, { tool: k });
   x.family('hmc_input_tokens_total', 'counter', 'Input tokens over all model calls: raw = without HMC, hmc = as sent.');
   x.sample('hmc_input_tokens_total', raw, { kind: 'raw' });
   x.sample('hmc_input_tokens_total', Math.max(0, raw - saved), { kind: 'hmc' });
+  if (modelCalls !== null) {
+    x.family('hmc_model_calls_total', 'counter', 'Model calls the input was sent in: the N of "input saved over N model calls" (sessions from before HMC counted them add none).');
+    x.sample('hmc_model_calls_total', modelCalls);
+  }
   x.family('hmc_sessions_total', 'counter', 'Sessions recorded.');
   x.sample('hmc_sessions_total', sessions);
   x.family('hmc_sse_clients', 'gauge', 'Dashboard pages connected to the event stream.');

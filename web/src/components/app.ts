@@ -1,10 +1,11 @@
 /**
  * The dashboard page: header, current session, lifetime totals, savings by strategy and tool,
- * per-turn charts, the session's summarised phases, history, sessions and projects, the live log
- * and the inspector.
+ * per-turn charts, the session's summarised phases, the live log and the inspector; then, over a
+ * period (since / until) and project: history per day, week and month, cost per model, saved per
+ * tool output, the agent's recalls and re-reads, sessions and projects.
  *
  * The address bar is the page's state for what is open (route.ts): the session drill-down, the
- * inspector, the card a link points at, the project filter. Opening one pushes a history entry.
+ * inspector, the card a link points at, the project filter, the period. Opening one pushes a history entry.
  *
  * Invariant: one live feed for the page; lifetime data is refetched when a session ends or the
  * connection comes back (`epoch`) and every 30 s, never per event.
@@ -26,6 +27,10 @@ import { Lifetime } from './lifetime.js';
 import { BreakdownCard } from './breakdown-card.js';
 import { TurnCharts } from './turn-charts.js';
 import { HistoryCharts } from './history-charts.js';
+import { RangeCard, type Range } from './range-card.js';
+import { ModelsCard } from './models-card.js';
+import { OutputsCard } from './outputs-card.js';
+import { WorkCard } from './work-card.js';
 import { SessionsTable } from './sessions-table.js';
 import { Projects } from './projects.js';
 import { SessionDetail } from './session-detail.js';
@@ -46,9 +51,11 @@ export function App({ feed }: { feed: LiveFeed }) {
   const [routeState, navigate] = useRoute();
   const { route } = routeState;
   const { project, target } = route;
+  const range: Range = useMemo(() => ({ since: route.since, until: route.until }), [route.since, route.until]);
   const selected = target.kind === 'session' ? target.id : null;
   const inspect = target.kind === 'inspect' ? target.id : null;
-  const go = (t: Target, p = project): void => navigate({ target: t, project: p });
+  const go = (t: Target, p = project): void => navigate({ ...route, target: t, project: p });
+  const setRange = (r: Range): void => navigate({ target, project, ...(r.since ? { since: r.since } : {}), ...(r.until ? { until: r.until } : {}) });
   const setProject = (p: string): void => go(target, p);
   const routeApi = useMemo(() => ({ route, navigate }), [route, navigate]);
   useFollowRoute(target, routeState.seq);
@@ -70,7 +77,9 @@ export function App({ feed }: { feed: LiveFeed }) {
   }, [epoch]);
 
   const cur = live.current;
-  const series = useMemo(() => (cur?.points ?? []).map((p) => ({ turn: p.turn, context_percent: p.context_percent, saved: p.delta_saved })), [cur?.points]);
+  const series = useMemo(() => (cur?.points ?? []).map((p) => ({
+    turn: p.turn, context_percent: p.context_percent, saved: p.delta_saved, calls: p.model_calls, context_saved: p.context_saved,
+  })), [cur?.points]);
   const announce = cur ? `Current session: ${fmtTokens(cur.saved)} tokens saved, context ${fmtPct(cur.context_percent)}.` : '';
 
   const closeSession = (id: string): void => {
@@ -100,8 +109,12 @@ export function App({ feed }: { feed: LiveFeed }) {
       <${PhasesPanel} sessionId=${cur ? cur.session_id : null} events=${live.events} epoch=${epoch} />
       <${EventLog} events=${live.events} onInspect=${(id: string) => go({ kind: 'inspect', id })} />
       <${Inspector} id=${inspect} onClose=${() => go(OVERVIEW.target)} />
-      <${HistoryCharts} epoch=${epoch} project=${project} />
-      <${SessionsTable} epoch=${epoch} project=${project} projects=${projects.map((p) => p.project_path)} onProject=${setProject}
+      <${RangeCard} range=${range} project=${project} epoch=${epoch} onRange=${setRange} />
+      <${HistoryCharts} epoch=${epoch} project=${project} range=${range} />
+      <${ModelsCard} project=${project} range=${range} epoch=${epoch} />
+      <${OutputsCard} project=${project} range=${range} epoch=${epoch} />
+      <${WorkCard} project=${project} range=${range} epoch=${epoch} onSession=${(id: string) => go({ kind: 'session', id })} />
+      <${SessionsTable} epoch=${epoch} project=${project} since=${route.since} until=${route.until} projects=${projects.map((p) => p.project_path)} onProject=${setProject}
         selected=${selected} onSelect=${(id: string) => go({ kind: 'session', id })} />
       ${selected ? html`<${SessionDetail} id=${selected} epoch=${epoch} onClose=${() => closeSession(selected)} />` : null}
       <${Projects} rows=${projects} project=${project} onProject=${setProject} />

@@ -14,7 +14,8 @@ import { useRouteApi } from '../route-context.js';
 /** The heading id of each view's card: where a followed view link moves focus. */
 export const VIEW_HEADING: Record<View, string> = {
   current: 'cur-h', lifetime: 'life-h', strategies: 'strat-h', tools: 'tool-h', turns: 'turns-h', phases: 'phases-h',
-  events: 'log-h', inspector: 'insp-h', history: 'hist-h', sessions: 'sess-h', projects: 'proj-h',
+  events: 'log-h', inspector: 'insp-h', range: 'range-h', history: 'hist-h', models: 'models-h', outputs: 'outputs-h', work: 'work-h',
+  sessions: 'sess-h', projects: 'proj-h',
 };
 
 export function CardTitle({ view, title, children, headingRef, target, id }: {
@@ -30,7 +31,7 @@ export function CardTitle({ view, title, children, headingRef, target, id }: {
   headingRef?: Ref<HTMLHeadingElement>;
 }) {
   const { route } = useRouteApi();
-  const href = formatHash({ target: target ?? { kind: 'view', view }, project: route.project });
+  const href = formatHash({ ...route, target: target ?? { kind: 'view', view } });
   const what = target?.kind === 'session' ? `session ${target.id}` : target?.kind === 'inspect' ? 'this output' : `the ${title} card`;
   return html`<div class="card-title">
     <h2 id=${id ?? VIEW_HEADING[view]} tabindex="-1" ref=${headingRef}>${children ?? title}</h2>

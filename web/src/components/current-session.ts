@@ -1,12 +1,12 @@
 /**
- * The current session: tokens saved (the big number), context use as a gauge, turns, tool
- * calls, model and project.
+ * The current session: input saved (the big number) over its model calls, context saved now,
+ * context use as a gauge, turns, tool calls, model and project (docs/glossary.md).
  *
  * Invariant: figures come from the live feed as is (the same numbers /api/summary gives).
  */
 import { html } from 'htm/preact';
 import type { LiveSession } from '../schema.js';
-import { fmtPct, fmtTokens, shortPath } from '../format.js';
+import { count, fmtPct, fmtTokens, shortPath } from '../format.js';
 import { Gauge } from './gauge.js';
 import { statClass } from './stat-class.js';
 import { CardTitle } from './card-title.js';
@@ -19,6 +19,12 @@ export function CurrentSession({ current }: { current: LiveSession | null }) {
       <p class="empty">Waiting for the next model call… Savings appear here as soon as a session sends its first turn.</p>
     </section>`;
   }
+  // N of "input saved over N model calls": only when every turn's point is here and counted them
+  // (a feed joined mid-session, or events from an older HMC, would give a short N).
+  const pts = current.points;
+  const calls = pts.length > 0 && pts.length === current.turns && pts.every((p) => p.model_calls !== undefined)
+    ? pts.reduce((n, p) => n + (p.model_calls ?? 0), 0) : null;
+  const contextSaved = pts[pts.length - 1]?.context_saved ?? null;
   const pctOfInput = current.input_tokens.raw > 0 ? (current.input_tokens.raw - current.input_tokens.hmc) / current.input_tokens.raw : null;
   return html`<section class="card span-7" aria-labelledby="cur-h" data-testid="current">
     <div class="card-head">
@@ -28,9 +34,9 @@ export function CurrentSession({ current }: { current: LiveSession | null }) {
     <div class="hero">
       <div class="hero-gauge"><${Gauge} value=${current.context_window > 0 || current.context_percent > 0 ? current.context_percent : null} label="Context used" /></div>
       <div>
-        <div class="big-label">Tokens saved this session</div>
+        <div class="big-label">Input saved this session</div>
         <div class="big accent" data-testid="cur-saved">${fmtTokens(current.saved)}</div>
-        <div class="hint">${pctOfInput === null ? 'of input: --' : `${fmtPct(pctOfInput, 1)} of input tokens`}</div>
+        <div class="hint" data-testid="cur-share">${pctOfInput === null ? 'of input: --' : `${fmtPct(pctOfInput, 1)} of input tokens`}${calls === null ? '' : `, over ${count(calls, 'model call')}`}${contextSaved === null ? '' : `; context saved now: ${fmtTokens(contextSaved)}`}</div>
       </div>
     </div>
     <div class="stats">

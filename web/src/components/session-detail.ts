@@ -43,8 +43,11 @@ export function SessionDetail({ id, epoch, onClose }: { id: string; epoch: numbe
   const s = found?.session ?? null;
   const live = found?.live ?? null;
   const series: TurnSeries[] = s && s.timeline.length > 0
-    ? s.timeline.map((p) => ({ turn: p.turn, context_percent: p.context_percent, saved: Math.max(0, p.input_raw - p.input_hmc) }))
-    : (live?.points ?? []).map((p) => ({ turn: p.turn, context_percent: p.context_percent, saved: p.delta_saved }));
+    ? s.timeline.map((p) => ({
+      turn: p.turn, context_percent: p.context_percent, saved: Math.max(0, p.input_raw - p.input_hmc),
+      calls: p.model_calls, context_saved: p.context_raw_tokens === undefined ? undefined : Math.max(0, p.context_raw_tokens - p.context_tokens),
+    }))
+    : (live?.points ?? []).map((p) => ({ turn: p.turn, context_percent: p.context_percent, saved: p.delta_saved, calls: p.model_calls, context_saved: p.context_saved }));
   const saved = s?.saved ?? live?.saved ?? 0;
   const input = s?.input_tokens_raw ?? live?.input_tokens.raw ?? 0;
   const byStrategy = s?.by_strategy ?? live?.by_strategy ?? {};
@@ -56,7 +59,7 @@ export function SessionDetail({ id, epoch, onClose }: { id: string; epoch: numbe
     <div class="card-head">
       <${CardTitle} view="sessions" title="Session" id="detail-h" target=${target} headingRef=${heading}>Session <span class="id">${id}</span><//>
       <div class="toolbar">
-        <${CopyLink} route=${{ target, project: route.project }} what=${`session ${id}`} />
+        <${CopyLink} route=${{ ...route, target }} what=${`session ${id}`} />
         <button type="button" class="btn" onClick=${onClose}>Close</button>
       </div>
     </div>
@@ -65,7 +68,7 @@ export function SessionDetail({ id, epoch, onClose }: { id: string; epoch: numbe
     : data === 'failed' ? html`<p class="empty">Could not load this session (the dashboard did not answer). It will be tried again.</p>`
     : html`
       <div class="stats">
-        <div class="stat"><div class="v">${fmtTokens(saved)}</div><div class="k">saved</div></div>
+        <div class="stat"><div class="v">${fmtTokens(saved)}</div><div class="k">input saved</div></div>
         <div class="stat"><div class="v">${input > 0 ? fmtPct(saved / input, 1) : '--'}</div><div class="k">of input</div></div>
         <div class="stat"><div class="v">${s?.turns ?? live?.turns ?? 0}</div><div class="k">turns</div></div>
         <div class="stat"><div class="v">${s?.tool_calls ?? live?.tool_calls ?? 0}</div><div class="k">tool calls</div></div>

@@ -38,7 +38,7 @@ export function sessionsCsvRow(r: SessionRow): (string | number | boolean)[] {
 }
 
 /** Every session the table's filter matches, in its order, a page of EXPORT_PAGE at a time. */
-async function allSessions(params: { sort: Sort; order: string; search: string; project: string }): Promise<CsvTable | null> {
+async function allSessions(params: { sort: Sort; order: string; search: string; project: string; since?: string; until?: string }): Promise<CsvTable | null> {
   const rows: SessionRow[] = [];
   for (let offset = 0; ; offset += EXPORT_PAGE) {
     const r = await getJson(`/api/sessions${query({ limit: EXPORT_PAGE, offset, ...params })}`, sessionsResponse);
@@ -49,8 +49,9 @@ async function allSessions(params: { sort: Sort; order: string; search: string; 
   return { header: SESSIONS_CSV_HEADER, rows: rows.map(sessionsCsvRow) };
 }
 
-export function SessionsTable({ epoch, project, projects, onProject, selected, onSelect }: {
-  epoch: number; project: string; projects: string[]; onProject: (p: string) => void; selected: string | null; onSelect: (id: string) => void;
+export function SessionsTable({ epoch, project, since, until, projects, onProject, selected, onSelect }: {
+  epoch: number; project: string; since?: string | undefined; until?: string | undefined; projects: string[]; onProject: (p: string) => void;
+  selected: string | null; onSelect: (id: string) => void;
 }) {
   const [sort, setSort] = useState<Sort>('started_at');
   const [order, setOrder] = useState<'asc' | 'desc'>('desc');
@@ -63,13 +64,13 @@ export function SessionsTable({ epoch, project, projects, onProject, selected, o
     const t = window.setTimeout(() => setDebounced(search.trim()), 250);
     return () => window.clearTimeout(t);
   }, [search]);
-  useEffect(() => setOffset(0), [debounced, project, sort, order]);
+  useEffect(() => setOffset(0), [debounced, project, since, until, sort, order]);
   useEffect(() => {
     const ctl = new AbortController();
-    void getJson(`/api/sessions${query({ limit: PAGE, offset, sort, order, search: debounced, project })}`, sessionsResponse, ctl.signal)
+    void getJson(`/api/sessions${query({ limit: PAGE, offset, sort, order, search: debounced, project, since, until })}`, sessionsResponse, ctl.signal)
       .then((r) => r && setData(r));
     return () => ctl.abort();
-  }, [epoch, offset, sort, order, debounced, project]);
+  }, [epoch, offset, sort, order, debounced, project, since, until]);
 
   const toggle = (key: Sort): void => {
     if (key === sort) setOrder(order === 'desc' ? 'asc' : 'desc');
@@ -93,10 +94,10 @@ export function SessionsTable({ epoch, project, projects, onProject, selected, o
           ${projects.map((p) => html`<option value=${p}>${shortPath(p)}</option>`)}
         </select>
         <${CsvButton} what=${`all ${total} matching sessions`} name=${csvName} disabled=${total === 0}
-          build=${() => allSessions({ sort, order, search: debounced, project })} />
+          build=${() => allSessions({ sort, order, search: debounced, project, ...(since ? { since } : {}), ...(until ? { until } : {}) })} />
       </div>
     </div>
-    ${data && data.rows.length === 0 ? html`<p class="empty">${debounced || project ? 'No session matches.' : 'No sessions recorded yet.'}</p>` : html`
+    ${data && data.rows.length === 0 ? html`<p class="empty">${debounced || project || since || until ? 'No session matches.' : 'No sessions recorded yet.'}</p>` : html`
     <${ScrollWrap} label="Sessions">
       <table class="stack sessions" role="table">
         <caption class="sr-only">Recorded sessions, ${total} in all, sorted by ${sort} ${order === 'asc' ? 'ascending' : 'descending'}</caption>

@@ -14,13 +14,22 @@ import { pct } from '../csv.js';
 export interface TurnSeries {
   turn: number;
   context_percent: number;
+  /** Input saved over the turn's model calls (docs/glossary.md). */
   saved: number;
+  /** The turn's model calls and its context saved at the end; absent from older records. */
+  calls?: number | undefined;
+  context_saved?: number | undefined;
 }
+
+const orDash = (n: number | undefined, f: (n: number) => string): string => (n === undefined ? '--' : f(n));
 
 export function TurnCharts({ series, label, sessionId }: { series: TurnSeries[]; label: string; sessionId: string }) {
   const name = (what: string): string[] => [what, `session-${sessionId}`];
   const ctxCsv = { table: () => ({ header: ['turn', 'context_pct'], rows: series.map((p) => [p.turn, pct(p.context_percent)]) }), name: name('context-per-turn') };
-  const savedCsv = { table: () => ({ header: ['turn', 'saved_tokens'], rows: series.map((p) => [p.turn, p.saved]) }), name: name('saved-per-turn') };
+  const savedCsv = {
+    table: () => ({ header: ['turn', 'input_saved_tokens', 'model_calls', 'context_saved_tokens'], rows: series.map((p) => [p.turn, p.saved, p.calls ?? '', p.context_saved ?? '']) }),
+    name: name('saved-per-turn'),
+  };
   const ctx = series.map((p) => ({ x: `T${p.turn}`, y: p.context_percent }));
   const saved = series.map((p) => ({ x: `T${p.turn}`, y: p.saved }));
   const peak = series.reduce((m, p) => Math.max(m, p.context_percent), 0);
@@ -34,10 +43,12 @@ export function TurnCharts({ series, label, sessionId }: { series: TurnSeries[];
         <${DataTable} caption="Context used per turn" columns=${['Turn', 'Context']} rows=${series.map((p) => [String(p.turn), fmtPct(p.context_percent, 1)])} csv=${ctxCsv} />
       </div>
       <div>
-        <h3>Tokens saved per turn</h3>
-        <${ColumnChart} items=${saved} title=${`Tokens saved per turn, ${label}`} format=${fmtTokens} empty="No turns yet."
-          desc=${`${count(series.length, 'turn')}; ${fmtTokens(total)} saved in all.`} />
-        <${DataTable} caption="Tokens saved per turn" columns=${['Turn', 'Saved']} rows=${series.map((p) => [String(p.turn), fmtTokens(p.saved)])} csv=${savedCsv} />
+        <h3>Input saved per turn</h3>
+        <${ColumnChart} items=${saved} title=${`Input saved per turn, ${label}`} format=${fmtTokens} empty="No turns yet."
+          desc=${`${count(series.length, 'turn')}; ${fmtTokens(total)} input saved in all, each turn over its model calls.`} />
+        <${DataTable} caption="Input saved per turn" columns=${['Turn', 'Input saved', 'Model calls', 'Context saved']}
+          rows=${series.map((p) => [String(p.turn), fmtTokens(p.saved), orDash(p.calls, String), orDash(p.context_saved, fmtTokens)])} csv=${savedCsv} />
+        <p class="hint">Input saved adds up over a turn's model calls; context saved is how much smaller the context was at the turn's end.</p>
       </div>
     </div>
   </div>`;

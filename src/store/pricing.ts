@@ -1,0 +1,126 @@
+/**
+ * Money (docs/glossary.md "cost"): tokens priced per model from the price table (the built-in one,
+ * config/prices.ts, with `pricing.models` over it, `pricing.default_*` for a model neither names),
+ * with the prompt cache priced apart: HMC's cache model says, of every model call's input, how
+ * much the provider could read from its cache (the leading part the previous call sent unchanged)
+ * and how much it writes. Cost saved is the input's cost without HMC less its cost as sent, both
+ * under that model; it is negative when HMC's rewrites broke the cache for more than they removed.
+ *
+ * Invariant: always labelled an estimate (our tokenizer, list prices, a model of the cache); pure
+ * (no I/O); a session recorded before the cache model was kept has its input priced as plain
+ * input on both sides, never guessed into cache reads.
+ */
+import type { HmcConfig } from '../config/keys.js';
+import { BUILT_IN_PRICES, type ModelPrice } from '../config/prices.js';
+import type { ModelRow, ProviderModelRow } from './views.js';
+
+type Pricing = HmcConfig['pricing'];
+
+/** Prices of `model` and where they came from: `config` (pricing.models), `built-in`, or `default`. */
+export function priceFor(model: string, pricing: Pricing): ModelPrice & { source: 'config' | 'built-in' | 'default'; matched: string } {
+  const own = longestMatch(model, Object.keys(pricing.models));
+  if (own !== null) {
+    const e = pricing.models[own] ?? {};
+    const input = e.input ?? BUILT_IN_PRICES[own]?.input ?? pricing.default_input_per_million;
+    const built = BUILT_IN_PRICES[own];
+    return {
+      input,
+      cache_read: e.cache_read ?? (e.input === undefined ? built?.cache_read : undefined) ?? input * 0.1,
+      cache_write: e.cache_write ?? (e.input === undefined ? built?.cache_write : undefined) ?? input * 1.25,
+      output: e.output ?? (e.input === undefined ? built?.output : undefined) ?? input * 5,
+      source: 'config',
+      matched: own,
+    };
+  }
+  const builtIn = longestMatch(model, Object.keys(BUILT_IN_PRICES));
+  if (builtIn !== null) return { ...(BUILT_IN_PRICES[builtIn] as ModelPrice), source: 'built-in', matched: builtIn };
+  return {
+    input: pricing.default_input_per_million,
+    cache_read: pricing.default_cache_read_per_million,
+    cache_write: pricing.default_cache_write_per_million,
+    output: pricing.default_output_per_million,
+    source: 'default',
+    matched: '',
+  };
+}
+
+/**
+ * The longest name found in `model` at word boundaries (not inside a longer name or number:
+ * `gpt-4` does not match `gpt-4o`, `o3` not `gpt-4o3`), case ignored; null when none is.
+ */
+export function longestMatch(model: string, names: readonly string[]): string | null {
+  const m = model.toLowerCase();
+  let best: string | null = null;
+  for (const name of names) {
+    const key = name.toLowerCase();
+    if (key === '' || (best !== null && key.length <= best.length)) continue;
+    for (let at = m.indexOf(key); at >= 0; at = m.indexOf(key, at + 1)) {
+      if (!/[a-z0-9]/.test(m[at - 1] ?? '') && !/[a-z0-9]/.test(m[at + key.length] ?? '')) {
+        best = name;
+        break;
+      }
+    }
+  }
+  return best;
+}
+
+/** A model's tokens with their estimated cost. */
+export interface PricedModel extends ModelRow {
+  price: ModelPrice & { source: 'config' | 'built-in' | 'default'; matched: string };
+  /** Input cost as sent (with HMC) and as it would have been without HMC; saved = without - spent. */
+  cost: { spent: number; without_hmc: number; saved: number };
+  currency: string;
+}
+
+/** Cost of `tokens` of input of which `cached` were read from the cache (the rest written); `plain` of them priced as plain input. */
+function inputCost(tokens: number, cached: number, plain: number, p: ModelPrice): number {
+  const modelled = Math.max(0, tokens - plain);
+  const read = Math.min(cached, modelled);
+  return ((modelled - read) * p.cache_write + read * p.cache_read + plain * p.input) / 1e6;
+}
+
+/** Money to 1e-8 of the currency: small sessions cost fractions of a cent. */
+const money = (x: number): number => Math.round(x * 1e8) / 1e8;
+
+/** Each model's tokens priced (docs/glossary.md "cost saved"). */
+export function priceModels(rows: readonly ModelRow[], pricing: Pricing): PricedModel[] {
+  return rows.map((r) => {
+    const price = priceFor(r.model, pricing);
+    const spent = inputCost(r.sent, r.cached_sent, r.plain_sent, price);
+    const without = inputCost(r.input, r.cached_input, r.plain_input, price);
+    return { ...r, price, cost: { spent: money(spent), without_hmc: money(without), saved: money(without - spent) }, currency: pricing.currency };
+  });
+}
+
+/** The lifetime figure the page and /api/analytics show: the sum over models, labelled. */
+export interface CostEstimate {
+  amount: number;
+  currency: string;
+  estimate: true;
+  basis: string;
+}
+
+export const COST_BASIS = 'estimate: input cost without HMC less input cost as sent, per model from the price table, cache reads and writes from HMC\'s cache model';
+
+export function costSaved(priced: readonly PricedModel[], pricing: Pricing): CostEstimate {
+  const amount = priced.reduce((a, m) => a + m.cost.saved, 0);
+  return { amount: money(amount), currency: pricing.currency, estimate: true, basis: COST_BASIS };
+}
+
+/** A model's provider usage priced: what its calls cost by the provider's own count (input and output apart). */
+export interface PricedProviderModel extends ProviderModelRow {
+  price: PricedModel['price'];
+  /** Prompt tokens neither read from nor written to the cache are priced as plain input. */
+  cost: { input: number; output: number };
+  currency: string;
+}
+
+/** Provider usage per model priced from the same table: the bill as reported, beside HMC's estimate. */
+export function priceProvider(rows: readonly ProviderModelRow[], pricing: Pricing): PricedProviderModel[] {
+  return rows.map((r) => {
+    const price = priceFor(r.model, pricing);
+    const plain = Math.max(0, r.prompt_tokens - r.cache_read_tokens - r.cache_write_tokens);
+    const input = (plain * price.input + r.cache_read_tokens * price.cache_read + r.cache_write_tokens * price.cache_write) / 1e6;
+    return { ...r, price, cost: { input: money(input), output: money((r.completion_tokens * price.output) / 1e6) }, currency: pricing.currency };
+  });
+}
