@@ -67,13 +67,14 @@ export function prepareCall(s: Session, p: PreLlmCallParams, hook: CallHook, mes
   if (hook.name === 'pre_model_call') s.callsAtSend = true;
   // The host's measure describes this one request; a call without it is measured by HMC alone.
   s.hostTokens = hook.name === 'pre_model_call' ? hook.params.host_tokens : undefined;
-  syncConversation(s, messages, deps.sync, base);
+  const changed = syncConversation(s, messages, deps.sync, base, p.partial === true);
   // Summaries an earlier process made go back on the messages they were made from (free).
   for (const i of layer1.rehold(s, config)) s.viewChanged(i);
-  // A stretch of a long history streamed ahead of the real call: held, no model call.
+  // A stretch of a long history streamed ahead of the real call: held, no model call. A stretch
+  // the engine held already (the bridge resent a history) leaves the list-wide rewrites on.
   if (p.partial !== true) catchUp.streaming(s, true);
   else {
-    catchUp.held(s);
+    if (changed) catchUp.held(s);
     return false;
   }
   const previousTurn = s.turn;

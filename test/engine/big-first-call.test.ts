@@ -151,6 +151,27 @@ describe('a first call over the call budget', () => {
     expect(streamed.sessions.get('S')?.ledger.inputRaw).toBe(whole.sessions.get('S')?.ledger.inputRaw);
   });
 
+  it('a held history sent again in partial stretches is neither cut nor compressed again (regression: a resent 1,000-message history took ~12 -> ~34 ms)', () => {
+    const messages = history(60, true);
+    const engine = make();
+    engine.preLlmCall({ session_id: 'S', messages });
+    engine.settle();
+    const settled = byIndex(engine.preLlmCall({ session_id: 'S', messages }).edits);
+    const s = engine.sessions.get('S');
+    if (!s) throw new Error('no session');
+    const before = [...s.messages];
+    // The bridge lost what it sent (a resync) and streams the whole list again.
+    expect(engine.preLlmCall({ session_id: 'S', messages: messages.slice(0, 40), partial: true }).edits).toEqual([]);
+    expect(engine.preLlmCall({ session_id: 'S', base: 40, append: messages.slice(40, 100), partial: true }).edits).toEqual([]);
+    const again = byIndex(engine.preLlmCall({ session_id: 'S', base: 100, append: messages.slice(100) }).edits);
+    // The same held messages (a cut drops them and makes new ones, each output compressed anew).
+    expect(s.messages.length).toBe(before.length);
+    expect(s.messages.every((m, i) => m === before[i])).toBe(true);
+    // The same view, list-wide rewrites included (they were not turned off for a catch-up).
+    expect(again).toEqual(settled);
+    expect([...again.values()].some((v) => /Output removed|Same output as/.test(v))).toBe(true);
+  });
+
   it('a process closing before the backlog is done saves what is accounted; the next one counts the rest once', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'hmc-big-'));
     dirs.push(dir);

@@ -141,12 +141,11 @@ function textEnvelope(
   const fileLines = read ? fileLinesOf(rawLines, block, truncated ? { ...read, openEnd: true } : read) : null;
   // Gutters come off inside a file read's numbered block, or where one block numbers nearly everything.
   const numbered = block !== null && ((fileLines !== null && fileLines.start === block.start) || coversMost(rawLines, block)) ? block : null;
-  const gutters = numbered ? rawLines.map((line, i) => (i >= numbered.start && i < numbered.end ? line.slice(0, numbered.widths[i] ?? 0) : '')) : null;
-  const lines = gutters ? rawLines.map((line, i) => line.slice((gutters[i] as string).length)) : rawLines;
+  const lines = numbered ? rawLines.map((line, i) => (i >= numbered.start && i < numbered.end ? line.slice(numbered.widths[i] ?? 0) : line)) : rawLines;
   const output: ToolOutput = {
     tool,
     args,
-    text: gutters ? lines.join('\n') : text,
+    text: numbered ? lines.join('\n') : text,
     lines,
     kind,
     isError,
@@ -158,22 +157,16 @@ function textEnvelope(
     output,
     rawLines,
     withText: (next) => (next === output.text ? content : put(next)),
-    withPlan: (plan) => put(renderPlan(plan, rawLines, gutters, lines, crlf)),
+    withPlan: (plan) => put(renderPlan(plan, rawLines, crlf)),
     withPlaceholder: (next) => put(next),
   };
 }
 
-/** Kept lines come back byte-exact with their gutters; markers get the input's line ending. */
-function renderPlan(
-  plan: readonly LinePlanItem[],
-  rawLines: readonly string[],
-  gutters: readonly string[] | null,
-  lines: readonly string[],
-  crlf: boolean,
-): string {
+/** Kept lines come back byte-exact with their gutters (the raw lines); markers get the input's line ending. */
+function renderPlan(plan: readonly LinePlanItem[], rawLines: readonly string[], crlf: boolean): string {
   const out: string[] = [];
   for (const item of plan) {
-    if (typeof item === 'number') out.push(gutters ? (gutters[item] as string) + (lines[item] as string) : (rawLines[item] as string));
+    if (typeof item === 'number') out.push(rawLines[item] as string);
     else out.push(crlf ? `${item.marker}\r` : item.marker);
   }
   // A CRLF text's last line has no \r; a marker standing last must not invent one.

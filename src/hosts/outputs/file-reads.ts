@@ -37,14 +37,47 @@ export interface ReadInfo {
   openEnd: boolean;
 }
 
+/** A gutter: its pattern, and the same by parts for the pass over every line (no match objects). */
+export interface Gutter {
+  re: RegExp;
+  /** Spaces may come before the number. */
+  spaces: boolean;
+  /** The number has exactly this many digits (0: any, at least one). */
+  digits: number;
+  /** What follows the number. */
+  after: string;
+}
+
 // Most specific first: OpenCode's zero-padded gutter carries a space the Hermes one does not.
-const GUTTERS: readonly RegExp[] = [
-  /^(\d{5})\| /, // OpenCode read: "00012| code"
-  /^ *(\d+)\|/, // Hermes read_file: "12|code"
-  /^ *(\d+)\u2192/, // Claude Code Read: "    12→code"
-  /^(\d+):/, // SWE-agent open: "12:code"
-  /^ *(\d+)\t/, // cat -n, nl -ba
+export const GUTTERS: readonly Gutter[] = [
+  { re: /^(\d{5})\| /, spaces: false, digits: 5, after: '| ' }, // OpenCode read: "00012| code"
+  { re: /^ *(\d+)\|/, spaces: true, digits: 0, after: '|' }, // Hermes read_file: "12|code"
+  { re: /^ *(\d+)\u2192/, spaces: true, digits: 0, after: '\u2192' }, // Claude Code Read: "    12→code"
+  { re: /^(\d+):/, spaces: false, digits: 0, after: ':' }, // SWE-agent open: "12:code"
+  { re: /^ *(\d+)\t/, spaces: true, digits: 0, after: '\t' }, // cat -n, nl -ba
 ];
+
+/** The number of the last gutter `gutterAt` matched. */
+let gutterNumber = -1;
+
+/** The number in the gutter `gutterAt` matched last. */
+export function lastGutterNumber(): number {
+  return gutterNumber;
+}
+
+/** The length of `g`'s match at the start of `line` (0: none), as `g.re` matches; its number in `gutterNumber`. */
+export function gutterAt(line: string, g: Gutter): number {
+  let i = 0;
+  if (g.spaces) while (line.charCodeAt(i) === 32) i++;
+  const from = i;
+  let n = 0;
+  for (let c = line.charCodeAt(i); c >= 48 && c <= 57; c = line.charCodeAt(++i)) n = n * 10 + (c - 48);
+  const digits = i - from;
+  if (digits === 0 || (g.digits > 0 && digits !== g.digits) || !line.startsWith(g.after, i)) return 0;
+  // Past 15 digits the sum may round differently from Number() of the text, which the pattern's match gave.
+  gutterNumber = digits > 15 ? Number(line.slice(from, i)) : n;
+  return i + g.after.length;
+}
 
 /** Any gutter at all: a quick test before the exact ones (most outputs have none). */
 const ANY_GUTTER = /^ *\d+(?:\||\u2192|:|\t)/;
@@ -58,20 +91,20 @@ export function numberedBlock(lines: readonly string[]): NumberedBlock | null {
   if (any < 3) return null;
   for (const gutter of GUTTERS) {
     let hits = 0;
-    for (let i = 0; i < probe && hits < 3; i++) if (gutter.test(lines[i] ?? '')) hits++;
+    for (let i = 0; i < probe && hits < 3; i++) if (gutterAt(lines[i] ?? '', gutter) > 0) hits++;
     if (hits < 3) continue;
     let start = -1;
     let prev = 0;
     const widths = new Int32Array(lines.length);
     const close = (end: number): void => {
       if (start >= 0 && end - start >= 3 && (best === null || end - start > best.end - best.start)) {
-        best = { gutter, start, end, first: prev - (end - start - 1), widths };
+        best = { gutter: gutter.re, start, end, first: prev - (end - start - 1), widths };
       }
     };
     for (let i = 0; i < lines.length; i++) {
-      const m = gutter.exec(lines[i] ?? '');
-      if (m) widths[i] = m[0].length;
-      const n = m ? Number(m[1]) : -1;
+      const width = gutterAt(lines[i] ?? '', gutter);
+      widths[i] = width;
+      const n = width > 0 ? gutterNumber : -1;
       if (n >= 0 && start >= 0 && n === prev + 1) {
         prev = n;
         continue;
@@ -148,7 +181,7 @@ export function fileLinesOf(lines: readonly string[], block: NumberedBlock | nul
   const end = trailerStart(lines, start, count);
   if (first === null || end - start < 1) return null;
   // Numbered lines without a consecutive block: the numbering is not understood, so not known.
-  for (let i = start; i < Math.min(end, start + 5); i++) if (GUTTERS.some((g) => g.test(lines[i] ?? ''))) return null;
+  for (let i = start; i < Math.min(end, start + 5); i++) if (GUTTERS.some((g) => g.re.test(lines[i] ?? ''))) return null;
   return { start, end, first, openEnd };
 }
 

@@ -31,6 +31,23 @@ const REGEX_AFTER_WORDS: ReadonlySet<string> = new Set([
 /** The longest word in REGEX_AFTER_WORDS: a longer identifier is never looked up. */
 const REGEX_WORD_MAX = 10;
 
+/** REGEX_AFTER_WORDS by first character code: an identifier is compared in place, never sliced out. */
+const REGEX_WORDS_BY_FIRST: readonly (readonly string[] | undefined)[] = (() => {
+  const table: string[][] = [];
+  for (const word of REGEX_AFTER_WORDS) (table[word.charCodeAt(0)] ??= []).push(word);
+  return table;
+})();
+
+/** The identifier `line[i, j)` is one of REGEX_AFTER_WORDS. */
+function isRegexWord(line: string, i: number, j: number): boolean {
+  const length = j - i;
+  if (length > REGEX_WORD_MAX) return false;
+  const words = REGEX_WORDS_BY_FIRST[line.charCodeAt(i)];
+  if (words === undefined) return false;
+  for (const word of words) if (word.length === length && line.startsWith(word, i)) return true;
+  return false;
+}
+
 /** ASCII characters that may begin a comment or literal, per language (a quick test before the real one). */
 const OPENERS = new Map<BraceLanguage, Uint8Array>();
 
@@ -57,8 +74,15 @@ const OPENING_CHARS: Record<BraceLanguage, string> = {
 
 /** Scans code from the cursor until a literal or comment opens, or the line ends. */
 export function scanCode(st: ScanState, cur: Cursor): void {
-  const n = cur.line.length;
-  while (cur.i < n && st.literal === null && st.comment === 0) scanCodeToken(st, cur);
+  const { line } = cur;
+  const n = line.length;
+  while (cur.i < n && st.literal === null && st.comment === 0) {
+    // A run of spaces at once (indentation is much of a source line; a space changes no state).
+    let i = cur.i;
+    while (i < n && isSpace(line.charCodeAt(i))) i++;
+    cur.i = i;
+    if (i < n) scanCodeToken(st, cur);
+  }
 }
 
 /** Scans one token of code at the cursor (or one space). */
@@ -106,7 +130,7 @@ function scanCodeToken(st: ScanState, cur: Cursor): void {
   if (isIdentStart(c)) {
     let j = cur.i + 1;
     while (j < line.length && isIdentPart(line.charCodeAt(j))) j++;
-    st.regexOk = (st.lang === 'javascript' || st.lang === 'typescript') && j - cur.i <= REGEX_WORD_MAX && REGEX_AFTER_WORDS.has(line.slice(cur.i, j));
+    st.regexOk = (st.lang === 'javascript' || st.lang === 'typescript') && isRegexWord(line, cur.i, j);
     cur.i = j;
     return;
   }
