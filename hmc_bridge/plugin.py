@@ -42,7 +42,8 @@ def _sidecar_argv(node):
     if override:
         return json.loads(override)
     state_dir = hermes.hermes_home() / "hmc_state"
-    return [node, str(PLUGIN_DIR / "bin" / "hmc.js"), "sidecar", "--stdio", "--state-dir", str(state_dir), "--config", str(PLUGIN_DIR / "config.yaml")]
+    # No --config: the sidecar takes $HMC_CONFIG, else config.yaml beside the plugin (config/paths.ts).
+    return [node, str(PLUGIN_DIR / "bin" / "hmc.js"), "sidecar", "--stdio", "--state-dir", str(state_dir)]
 
 
 def _register_cli(ctx, node):

@@ -14,6 +14,7 @@ import type { Engine } from '../engine/engine.js';
 import { Engine as EngineClass } from '../engine/engine.js';
 import { InProcessHost } from '../hosts/in-process.js';
 import { CacheCostMeter, savedPercent, type RequestMessage } from '../engine/cache-cost.js';
+import { sessionRecord } from '../engine/events.js';
 import { checkView } from '../engine/invariants.js';
 import { safeJson } from '../engine/hashing.js';
 import { contentTokens, messageExtra, overheadTokens } from '../core/tokens.js';
@@ -158,7 +159,7 @@ export function replaySession(source: readonly Message[], opts: ReplayOptions): 
   const context = session ? session.ledger.totals() : null;
 
   const restoreExact = conversation.length === source.length && conversation.every((m, i) => m === source[i] && safeJson(m) === before[i]);
-  const record = session ? engine.sessionRecord(session) : null;
+  const record = session ? sessionRecord(session) : null;
   const raw = record?.input_tokens_raw ?? 0;
   const hmc = record?.input_tokens_hmc ?? 0;
   return {

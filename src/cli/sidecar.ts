@@ -11,6 +11,7 @@ import { format } from 'node:util';
 import type { Readable, Writable } from 'node:stream';
 import type { HmcHostApi } from '../core/host-api.js';
 import { resolveStateDir } from '../hosts/state-dir.js';
+import { resolveConfigPath } from '../config/paths.js';
 import { Connection } from '../protocol/dispatch.js';
 import { llmCompleteParams } from '../protocol/guards.js';
 import { DEFAULT_MAX_LINE_BYTES, LineSplitter, serializeRecord } from '../protocol/jsonl.js';
@@ -128,7 +129,7 @@ function rerouteConsole(log: (line: string) => void): void {
 
 export const command: Command = {
   summary: 'the sidecar the Hermes plugin starts (protocol v1 on stdin/stdout)',
-  usage: `${USAGE}\n  --stdio         protocol v1 on stdin/stdout (the only mode)\n  --state-dir D   where sessions, events and analytics.db live (default $HERMES_HOME/hmc_state)\n  --config PATH   the config file, watched while running (default: config.yaml beside the plugin)\n`,
+  usage: `${USAGE}\n  --stdio         protocol v1 on stdin/stdout (the only mode)\n  --state-dir D   where sessions, events and analytics.db live (default $HERMES_HOME/hmc_state)\n  --config PATH   the config file, watched while running (default: $HMC_CONFIG, else config.yaml beside the plugin)\n`,
   async run(argv) {
     const parsed = parseSidecarArgs(argv);
     if (typeof parsed === 'string') {
@@ -154,7 +155,7 @@ export const command: Command = {
       ...(Number.isInteger(limit) && limit > 0 ? { maxLineBytes: limit } : {}),
       createApi: (hostCall, io) =>
         createRuntime({
-          stateDir, log, hostCall, ...(parsed.configPath ? { configPath: parsed.configPath } : {}),
+          stateDir, log, hostCall, configPath: resolveConfigPath(parsed.configPath),
           // An answer still in the pipe goes out, and a request coming in is read whole, before
           // background work takes the next turn.
           holdBackground: () => process.stdout.writableLength > 0 || io.reading(),

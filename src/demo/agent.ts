@@ -94,7 +94,7 @@ export function demoScripts(root: string): DemoScript[] {
         {
           user: 'Review the Hermes bridge.',
           steps: [
-            { say: 'The bridge is Python, at the root.', call: { tool: 'read_file', path: '__init__.py' } },
+            { say: 'The bridge is Python, in hmc_bridge/.', call: { tool: 'read_file', path: 'hmc_bridge/bridge.py' } },
             { say: 'And the protocol dispatcher.', call: { tool: 'read_file', path: 'src/protocol/dispatch.ts' } },
           ],
           reply: 'The bridge frames, sends, applies and restores; decisions are in TypeScript.',
@@ -103,7 +103,7 @@ export function demoScripts(root: string): DemoScript[] {
           user: 'Where are timeouts handled?',
           steps: [
             { say: 'Searching for timeouts.', call: { tool: 'search_files', pattern: 'timeout', path: '.' } },
-            { say: 'Rereading the bridge.', call: { tool: 'read_file', path: '__init__.py' } },
+            { say: 'Rereading the bridge.', call: { tool: 'read_file', path: 'hmc_bridge/bridge.py' } },
           ],
           reply: 'Per-call timeouts live in the bridge; the sidecar never blocks.',
         },

@@ -49,6 +49,15 @@ export interface ControlDeps {
   phases: PhaseIndex | null;
 }
 
+/** The engine's options as the actions need them (anything absent: that action is unavailable). */
+export function controlDepsOf(opts: { log: (line: string) => void; stateDir: string | null; projectPath?: string; phases?: PhaseIndex; control?: Partial<ControlDeps> }): ControlDeps {
+  const c = opts.control;
+  return {
+    log: opts.log, stateDir: opts.stateDir, projectPath: opts.projectPath ?? '', dashboard: c?.dashboard ?? null,
+    analytics: c?.analytics ?? null, configIssues: c?.configIssues ?? (() => []), phases: opts.phases ?? null,
+  };
+}
+
 const ACTIONS = ['status', 'context', 'stats', 'index', 'recall', 'analytics', 'dashboard', 'sweep', 'manual_set', 'manual_status', 'config', 'help'] as const;
 
 export const CONTROL_HELP: Record<(typeof ACTIONS)[number], string> = {

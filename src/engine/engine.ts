@@ -3,8 +3,9 @@
  * once, when they first appear (post_tool_call, or the first pre_llm_call that shows them);
  * rewrites of older messages (dedup, error purge, sweep) are batched so the provider's prompt
  * cache breaks rarely and only when it pays (DESIGN §6). This class holds the hooks; what they do
- * is in the modules beside it: call.ts (before a model call), sync.ts (the held conversation),
- * settle.ts (background work), events.ts (what is reported), control.ts (hmc_control, /hmc).
+ * is in the modules beside it: tool-result.ts (a tool's result), call.ts (before a model call),
+ * sync.ts (the held conversation), session-table.ts (the sessions held), settle.ts (background
+ * work), endings.ts and events.ts (what is reported), control.ts (hmc_control, /hmc).
  *
  * Invariants: every method answers and none throws (but `ResyncError` for an unknown base); the
  * edits returned are complete and relative to the raw messages; raw contents are never mutated.
@@ -25,24 +26,22 @@ import { helloAnswer } from './hello.js';
 import { hostCapabilities } from '../hosts/capabilities.js';
 import type { EventSink } from '../events/types.js';
 import type { PhaseIndex } from '../store/phase-types.js';
-import type { SessionRecord, SessionRecorder } from '../store/types.js';
+import type { SessionRecorder } from '../store/types.js';
 import type { Summariser } from '../summarise/types.js';
 import { conversationOf, prepareCall, turnAnswer, type CallDeps, type CallHook } from './call.js';
-import { commandText, controlAction, type ControlDeps } from './control.js';
-import { sessionEndEvent, sessionRecord, toolEvent, turnAt, turnEvent, type TurnAt } from './events.js';
-import { DEFAULT_CONTEXT_WINDOW } from './batch.js';
+import { commandText, controlAction, controlDepsOf, type ControlDeps } from './control.js';
+import { turnAt } from './events.js';
+import { reportEnd, type EndDeps } from './endings.js';
 import { Layer1 } from './layer1.js';
-import { noteOutput } from './work.js';
 import { modelCallView } from './model-call.js';
 import { Persistence } from './persistence.js';
 import { Intake } from './intake.js';
 import { RecallStore } from './recall.js';
-import { Session } from './session.js';
+import type { Session } from './session.js';
+import { SessionTable } from './session-table.js';
+import { takeToolResult } from './tool-result.js';
 import { END_BUDGET_MS, Settler } from './settle.js';
-import { ownerKey } from './owner.js';
 import { syncConversation, toolRecord } from './sync.js';
-
-const MAX_POST_RESULTS = 1000;
 
 export interface EngineOptions {
   /** The config in force (read on every call, so file edits apply while running). */
@@ -74,7 +73,8 @@ export interface EngineOptions {
 }
 
 export class Engine implements HmcHostApi, ContextEngineApi {
-  readonly sessions = new Map<string, Session>();
+  /** The sessions held in this process, by id. */
+  readonly sessions: Map<string, Session>;
   /** Exact copies of the outputs HMC shortened, for `hmc_control action=recall`. */
   readonly recall: RecallStore;
   /** Layer 1: summaries of finished work. */
@@ -83,9 +83,7 @@ export class Engine implements HmcHostApi, ContextEngineApi {
   hostCapabilities: string[] | undefined;
   /** The host applies `tool_calls` edits (its list, else what its name is known for; hosts/capabilities.ts). */
   appliesToolCalls = false;
-  private lastActiveId: string | null = null;
-  /** Sessions a hook touched in this process (not only a control call that read them). */
-  private readonly hooked = new Set<string>();
+  private readonly table: SessionTable;
   private postCounter = 0;
   private readonly settler: Settler;
   private readonly saved: Persistence;
@@ -97,6 +95,8 @@ export class Engine implements HmcHostApi, ContextEngineApi {
     this.now = opts.now ?? Date.now;
     this.recall = new RecallStore({ stateDir: opts.stateDir, log: opts.log, now: this.now });
     this.saved = new Persistence({ stateDir: opts.stateDir, config: opts.config, recorder: opts.recorder, recall: this.recall, log: opts.log });
+    this.table = new SessionTable({ load: (id) => this.saved.load(id), manualMode: () => this.config.manual_mode.enabled, now: this.now, projectPath: opts.projectPath ?? '' });
+    this.sessions = this.table.held;
     this.layer1 = new Layer1({ summariser: () => opts.summariser?.() ?? null, recall: this.recall, log: opts.log, now: this.now, staged: (s) => this.saved.save(s) });
     this.intake = new Intake({ recall: this.recall, layer1: this.layer1, log: opts.log, ...(opts.callBudgetBytes !== undefined ? { callBudgetBytes: opts.callBudgetBytes } : {}), ...(opts.callBudgetMs !== undefined ? { callBudgetMs: opts.callBudgetMs } : {}) });
     this.settler = new Settler({
@@ -134,34 +134,13 @@ export class Engine implements HmcHostApi, ContextEngineApi {
 
   postToolCall(p: PostToolCallParams): PostToolCallResult {
     return this.guard('post_tool_call', () => {
-      const config = this.config;
       const s = this.session(p.session_id);
-      if (!s || !config.enabled) return {};
-      const tool = p.tool_name;
-      const id = p.tool_call_id || `#post${++this.postCounter}`;
-      const hostError = p.is_error === true || p.status === 'error' || p.status === 'blocked';
-      const record = s.records.get(id) ?? toolRecord(tool, p.args, s.turn, hostError);
-      record.isError = record.isError || hostError;
-      s.records.set(id, record);
-      s.toolCalls++;
-      const turn = s.turn;
-      s.ledger.defer(() => s.ledger.countToolCall(turn));
-      if (typeof p.result !== 'string') return {};
-      const comp = this.intake.compress(s, config, id, tool, p.result, p.args, hostError);
-      record.isError = record.isError || comp.isError;
-      s.postResults.set(id, comp);
-      if (s.postResults.size > MAX_POST_RESULTS) s.postResults.delete(s.postResults.keys().next().value as string);
-      const seen = { id, tool, turn, before: comp.raw, after: comp.content, strategies: comp.steps.map((x) => x.strategy), isError: record.isError };
-      if (comp.content !== comp.raw) record.shortened = true;
-      const args = p.args;
-      s.ledger.defer(() => {
-        const { event, inspect } = toolEvent(s, seen, config, this.now());
-        if (inspect) this.opts.sink.inspect(inspect);
-        this.opts.sink.emit(event);
-        noteOutput(s, { key: id, tool, args, raw: seen.before, tokensRaw: event.tokens_before, tokensSent: event.tokens_after });
-      }, [seen.before, seen.after]);
+      if (!s || !this.config.enabled) return {};
+      const answer = takeToolResult(s, p, p.tool_call_id || `#post${++this.postCounter}`, {
+        config: this.config, intake: this.intake, sink: this.opts.sink, now: this.now,
+      });
       this.settler.schedule();
-      return comp.content !== p.result ? { replace: comp.content } : {};
+      return answer;
     }, {});
   }
 
@@ -183,7 +162,7 @@ export class Engine implements HmcHostApi, ContextEngineApi {
       // A host without pre_model_call sends the conversation, so the turn's replies count now.
       if (p.messages) syncConversation(s, p.messages, this.intake.syncDeps(config));
       const at = turnAt(s);
-      this.settler.whenSettled(s, () => this.ended(s, at, config));
+      this.settler.whenSettled(s, () => reportEnd(s, at, config, this.endDeps()));
     }, undefined);
     return {};
   }
@@ -196,7 +175,7 @@ export class Engine implements HmcHostApi, ContextEngineApi {
   onSessionFinalize(p: SessionFinalizeParams): Record<string, never> {
     this.guard('on_session_finalize', () => {
       const state = finishesSession(p.reason) ? 'ended' : 'idle';
-      const targets = p.session_id ? [this.sessions.get(p.session_id) ?? (state === 'ended' ? this.savedSession(p.session_id) : undefined)] : [...this.sessions.values()];
+      const targets = p.session_id ? [this.sessions.get(p.session_id) ?? (state === 'ended' ? this.table.saved(p.session_id) : undefined)] : [...this.sessions.values()];
       for (const s of targets) if (s) this.release(s, p.messages, state);
     }, undefined);
     return {};
@@ -214,25 +193,17 @@ export class Engine implements HmcHostApi, ContextEngineApi {
 
   // ——— as the host's context engine (context-engine.ts) ———
 
-  shouldCompress(p: ShouldCompressParams): ShouldCompressResult {
-    return this.contextEngine.shouldCompress(p);
-  }
+  shouldCompress(p: ShouldCompressParams): ShouldCompressResult { return this.contextEngine.shouldCompress(p); }
 
-  compress(p: CompressParams): Promise<CompressResult> {
-    return this.contextEngine.compress(p);
-  }
+  compress(p: CompressParams): Promise<CompressResult> { return this.contextEngine.compress(p); }
 
-  updateFromResponse(p: UpdateFromResponseParams): Record<string, never> {
-    return this.contextEngine.updateFromResponse(p);
-  }
+  updateFromResponse(p: UpdateFromResponseParams): Record<string, never> { return this.contextEngine.updateFromResponse(p); }
 
-  engineSession(p: EngineSessionParams): Record<string, never> {
-    return this.contextEngine.engineSession(p);
-  }
+  engineSession(p: EngineSessionParams): Record<string, never> { return this.contextEngine.engineSession(p); }
 
   async control(params: ControlParams): Promise<Record<string, unknown>> {
     try {
-      return await controlAction(this, params.session_id, params.args ?? {}, this.controlDeps());
+      return await controlAction(this, params.session_id, params.args ?? {}, controlDepsOf(this.opts));
     } catch (err) {
       this.opts.log(`hmc: hmc_control failed: ${errorText(err)}`);
       return { error: `hmc_control failed: ${errorText(err)}` };
@@ -241,7 +212,7 @@ export class Engine implements HmcHostApi, ContextEngineApi {
 
   async command(params: CommandParams): Promise<string> {
     try {
-      return await commandText(this, params.session_id, params.raw_args, this.controlDeps());
+      return await commandText(this, params.session_id, params.raw_args, controlDepsOf(this.opts));
     } catch (err) {
       return `hmc: ${errorText(err)}`;
     }
@@ -266,42 +237,19 @@ export class Engine implements HmcHostApi, ContextEngineApi {
     }
   }
 
-  /**
-   * The session a control call means: the one named, else the most recently active one. Never an
-   * earlier process' session: `/hmc status` in a brand-new Hermes session is about that session
-   * (`hmc control` in a terminal names the latest saved one itself).
-   */
+  /** The session a control call means (session-table.ts). */
   resolveSession(id: string | undefined): Session | null {
-    if (id && this.sessions.has(id)) return this.sessions.get(id) as Session;
-    if (id) return this.session(id, false);
-    if (this.lastActiveId && this.sessions.has(this.lastActiveId)) return this.sessions.get(this.lastActiveId) as Session;
-    if (this.sessions.size === 1) return [...this.sessions.values()][0] as Session;
-    return null;
+    return this.table.resolve(id);
   }
 
-  /**
-   * The host plays the session again from its first message (`hmc replay --record`): it starts
-   * afresh here, whatever an earlier process saved of it, so its next record replaces the old one
-   * instead of adding the replay's figures to it (issue 17, finding 3: recorded twice, doubled).
-   */
+  /** The host plays the session again from its first message (`hmc replay --record`): it starts afresh, so its record replaces the old one. */
   startOver(id: string): void {
-    this.sessions.delete(id);
-    const s = new Session(id, this.now(), this.config.manual_mode.enabled);
-    s.projectPath = this.opts.projectPath ?? '';
-    this.sessions.set(id, s);
+    this.table.startOver(id);
   }
 
   /** Whose a session is (owner.ts): held here, else as its saved file says; null when neither knows it. */
   ownerOf(sessionId: string): string | null {
-    const held = this.sessions.get(sessionId);
-    if (held) return ownerKey(held.platform, held.user);
-    const saved = this.saved.load(sessionId);
-    return saved ? ownerKey(saved.platform, saved.user ?? '') : null;
-  }
-
-  /** The session's picture as analytics records it. */
-  sessionRecord(s: Session): SessionRecord {
-    return sessionRecord(s);
+    return this.table.ownerOf(sessionId);
   }
 
   /** Waits until every session save in flight has reached the disk. */
@@ -335,24 +283,8 @@ export class Engine implements HmcHostApi, ContextEngineApi {
     return ready ? s : null;
   }
 
-  /** The session `id`, held or loaded from its saved state; `hook`: a host hook touches it. */
   private session(id: string | undefined, hook = true): Session | null {
-    if (!id) return null;
-    if (hook) this.hooked.add(id);
-    let s = this.sessions.get(id);
-    if (!s) {
-      s = new Session(id, this.now(), this.config.manual_mode.enabled, this.saved.load(id) ?? undefined);
-      if (!s.projectPath) s.projectPath = this.opts.projectPath ?? '';
-      this.sessions.set(id, s);
-    }
-    s.lastActive = this.now();
-    this.lastActiveId = id;
-    return s;
-  }
-
-  /** A session finished elsewhere or earlier, from its saved state (never an empty one made up). */
-  private savedSession(id: string): Session | undefined {
-    return this.saved.load(id) ? (this.session(id, false) ?? undefined) : undefined;
+    return this.table.get(id, hook);
   }
 
   /**
@@ -361,37 +293,19 @@ export class Engine implements HmcHostApi, ContextEngineApi {
    * only read by `/hmc` needs no record).
    */
   private release(s: Session, messages: Message[] | undefined, state: 'ended' | 'idle'): void {
-    const hooked = this.hooked.delete(s.id);
-    this.sessions.delete(s.id);
-    if (this.lastActiveId === s.id) this.lastActiveId = null;
+    const hooked = this.table.leave(s);
     if (state === 'idle' && !hooked) return;
     const config = this.config;
     // A host that still has the conversation sends it, so the last replies count as model calls.
     if (messages) syncConversation(s, messages, this.intake.syncDeps(config));
     s.endedAt = state === 'ended' ? this.now() : null;
     const at = turnAt(s);
-    const settled = this.settler.whenSettled(s, () => this.ended(s, at, config, state));
+    const settled = this.settler.whenSettled(s, () => reportEnd(s, at, config, this.endDeps(), state));
     if (!settled) this.settler.draining.add(s);
   }
 
-  /** A turn (or, with `left`, the session's time here) ended and its work is done: its events (under the config of the hook that ended it), record and save. */
-  private ended(s: Session, at: TurnAt, config: HmcConfig, left?: 'ended' | 'idle'): void {
-    // The turn's stored context is the one its event shows (a later turn keeps it as it was).
-    if (s.turn === at.turn) s.ledger.endTurn(at.turn, s.contextWindow || DEFAULT_CONTEXT_WINDOW);
-    const turn = turnEvent(s, config, at);
-    if (turn) this.opts.sink.emit(turn);
-    this.saved.record(s);
-    const end = left ? sessionEndEvent(s, config, left === 'ended' ? 'session_end' : 'session_idle') : null;
-    if (end) this.opts.sink.emit(end);
-    this.saved.save(s);
-  }
-
-  private controlDeps(): ControlDeps {
-    const c = this.opts.control;
-    return {
-      log: this.opts.log, stateDir: this.opts.stateDir, projectPath: this.opts.projectPath ?? '', dashboard: c?.dashboard ?? null,
-      analytics: c?.analytics ?? null, configIssues: c?.configIssues ?? (() => []), phases: this.opts.phases ?? null,
-    };
+  private endDeps(): EndDeps {
+    return { sink: this.opts.sink, saved: this.saved };
   }
 
   private guard<T>(what: string, fn: () => T, fallback: T): T {

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { LiveState } from '../../src/server/live-state.js';
 import type { HmcEvent } from '../../src/events/types.js';
 import { assistantCall, engine, RecordingSink, reply, terminal, toolResult, user } from '../helpers/conversation.js';
+import { sessionRecord } from '../../src/engine/events.js';
 
 describe('the live tool-call count', () => {
   it('equals the count recorded for the session when hooks arrive before the accounting runs (regression: one ahead)', () => {
@@ -24,7 +25,7 @@ describe('the live tool-call count', () => {
     const live = new LiveState();
     sink.events.forEach((payload, i) => live.apply({ ...payload, id: `p:${i}`, source: 'p', time: 1000 + i } as HmcEvent));
     const s = e.sessions.get('S');
-    expect(s ? e.sessionRecord(s).tool_calls : -1).toBe(2);
+    expect(s ? sessionRecord(s).tool_calls : -1).toBe(2);
     expect(live.get('S')?.tool_calls).toBe(2);
   });
 });

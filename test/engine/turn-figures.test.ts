@@ -10,6 +10,7 @@ import type { ModelCallEdit } from '../../src/core/host-api.js';
 import { requestTokens } from '../../src/core/tokens.js';
 import type { TurnEvent } from '../../src/events/types.js';
 import { assistantCall, engine, config, longLog, RecordingSink, reply, terminal, toolResult, user } from '../helpers/conversation.js';
+import { sessionRecord } from '../../src/engine/events.js';
 
 const SYSTEM = 'You are Hermes, a coding agent. Use the tools to read files and run commands. '.repeat(20);
 const TOOLS = [{ type: 'function', function: { name: 'terminal', description: 'Run a shell command.', parameters: { type: 'object', properties: { command: { type: 'string' } } } } }];
@@ -24,7 +25,7 @@ function request(messages: readonly Message[], edits: readonly ModelCallEdit[]):
 
 interface Played {
   events: TurnEvent[];
-  timeline: ReturnType<ReturnType<typeof engine>['sessionRecord']>['timeline'];
+  timeline: ReturnType<typeof sessionRecord>['timeline'];
   /** Per turn, the tokens of its last request as sent. */
   lastRequest: number[];
 }
@@ -61,7 +62,7 @@ function play(turns: ('log' | 'control')[][]): Played {
   const events = sink.events.filter((x): x is TurnEvent => x.type === 'turn');
   const s = e.sessions.get('S');
   if (!s) throw new Error('no session');
-  return { events, timeline: e.sessionRecord(s).timeline, lastRequest };
+  return { events, timeline: sessionRecord(s).timeline, lastRequest };
 }
 
 describe('the context of a turn', () => {

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { commandProgram } from '../../src/hosts/outputs/shell-command.js';
 import type { Engine } from '../../src/engine/engine.js';
 import { engine, longLog, readFile, terminal } from '../helpers/conversation.js';
+import { sessionRecord } from '../../src/engine/events.js';
 
 const S = 'work';
 let n = 0;
@@ -26,7 +27,7 @@ const SHORT = readFile(['# a small file', 'x = 1']);
 function record(e: Engine) {
   const s = e.sessions.get(S);
   if (!s) throw new Error('no session');
-  return e.sessionRecord(s);
+  return sessionRecord(s);
 }
 
 describe('recalls and re-reads', () => {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,12 +8,12 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const BUILT = existsSync(join(ROOT, 'dist', 'cli', 'main.js')) && existsSync(join(ROOT, 'dist', 'app', 'runtime.js'));
 
 /** Runs the built sidecar as the bridge does, feeds it `input`, closes stdin, collects everything. */
-function runSidecar(input: string): Promise<{ code: number | null; stdout: string; stderr: string; stateDir: string }> {
+function runSidecar(input: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string; stateDir: string }> {
   const home = mkdtempSync(join(tmpdir(), 'hmc-sidecar-'));
   const stateDir = join(home, 'hmc_state');
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [join(ROOT, 'bin', 'hmc.js'), 'sidecar', '--stdio', '--state-dir', stateDir], {
-      env: { ...process.env, HERMES_HOME: home },
+      env: { ...process.env, HERMES_HOME: home, ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -51,6 +51,19 @@ describe.skipIf(!BUILT)('hmc sidecar --stdio (the built process; needs `npm run 
     expect(typeof byId.get(6)?.result).toBe('string');
     expect(stderr).toContain('started');
     expect(readFileSync(join(stateDir, 'sidecar.log'), 'utf8')).toContain('stdin closed');
+  });
+
+  it('reads the config $HMC_CONFIG names when the bridge gives no --config (it gave its own before, so the variable was ignored)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hmc-config-'));
+    const file = join(dir, 'hmc.yaml');
+    writeFileSync(file, 'no_such_section:\n  enabled: true\n');
+    const lines = [
+      JSON.stringify({ id: 1, method: 'hello', params: { host: 'test', protocol: 1 } }),
+      JSON.stringify({ id: 2, method: 'hmc_control', params: { args: { action: 'config' } } }),
+    ];
+    const { stdout } = await runSidecar(lines.join('\n'), { HMC_CONFIG: file });
+    const answer = stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { id: number; result?: { issues?: string[] } }).find((r) => r.id === 2);
+    expect(JSON.stringify(answer?.result?.issues ?? [])).toContain('no_such_section');
   });
 
   it('sends tool_calls edits to the replay bench, which lists no capabilities, and to a host that lists them; never to one that does not', async () => {
