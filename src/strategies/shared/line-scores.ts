@@ -51,6 +51,7 @@ const TRIGGER_AT_START = /^(?:\s|panic: |goroutine |\d+\) |Caused by:|In \S+ lin
  * holds Unicode spaces), so this only ever says "maybe".
  */
 function mayTriggerAtStart(line: string): boolean {
+  if (line.length === 0) return false;
   const c = line.charCodeAt(0);
   return c <= 32 || c >= 127 || c === 112 /* p */ || c === 103 /* g */ || c === 67 /* C */ || c === 73 /* I */ || (c >= 48 && c <= 57);
 }
