@@ -45,6 +45,16 @@ const BOX_END = /^\s*[╵└]/;
  * words anywhere (the rules below test the line again precisely).
  */
 const TRIGGER_AT_START = /^(?:\s|panic: |goroutine |\d+\) |Caused by:|In \S+ line \d+:$)/;
+/**
+ * The first characters TRIGGER_AT_START can match (`\s`, `p`, `g`, a digit, `C`, `I`): most lines
+ * start with none of them and skip the regex. Every character beyond ASCII is let through (`\s`
+ * holds Unicode spaces), so this only ever says "maybe".
+ */
+function mayTriggerAtStart(line: string): boolean {
+  if (line.length === 0) return false;
+  const c = line.charCodeAt(0);
+  return c <= 32 || c >= 127 || c === 112 /* p */ || c === 103 /* g */ || c === 67 /* C */ || c === 73 /* I */ || (c >= 48 && c <= 57);
+}
 /** A location printed under its diagnostic's message: rustc/ruff `--> path:1:2`, oxlint/miette `╭─[path:1:2]`. */
 const ARROW_LOCATION = /^\s*(?:-->|[╭┌]─+\[)\s*\S+:\d+/;
 /** A frame that is a location alone (deno lint), not a function's frame (`at log (x.ts:1:2)`). */
@@ -108,7 +118,7 @@ export function lineContext(lines: readonly string[], count: number, hot: Uint8A
 
   for (let i = 0; i < count; i++) {
     const line = at(i);
-    if (passing[i] === 1 || (!TRIGGER_AT_START.test(line) && !(hot[i] === 1 && CONTEXT_ANYWHERE.test(line)))) continue;
+    if (passing[i] === 1 || (!(mayTriggerAtStart(line) && TRIGGER_AT_START.test(line)) && !(hot[i] === 1 && CONTEXT_ANYWHERE.test(line)))) continue;
     if (PY_TRACEBACK.test(line)) {
       raise(i, 2);
       pythonTraceback(i);

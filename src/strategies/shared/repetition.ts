@@ -56,6 +56,8 @@ const MASK = new RegExp(
   'g',
 );
 const DIGIT = /\d/;
+/** A line with something besides white space (what `trim() !== ''` says, without a copy). */
+const NOT_BLANK = /\S/;
 const LETTER = /[a-z]/;
 
 /** A plain run of digits or of hex letters alone is not a hex id: `1234567` stays a number. */
@@ -76,7 +78,7 @@ const PATH_WITH_SIZE = /^\s*\S*[/\\]\S*\.\w+\s+.*\b\d+(?:\.\d+)?\s?(?:[kKMG]i?B|
 
 /** What kind of line this is, for similar runs; null when it has no kind (it never joins a run). */
 function kindOf(line: string): string | null {
-  if (line.trim() === '') return null;
+  if (!NOT_BLANK.test(line)) return null;
   const verb = PROGRESS_VERB.exec(line);
   if (verb) {
     const word = (verb[1] ?? '').replace(/:\d+$/, '');
@@ -113,7 +115,8 @@ export function findRepetition(lines: readonly string[], count: number, scores: 
     if (earlier.some((s) => reportsFailure(s) || reportsWarning(s))) continue;
     progress.set(i, { text: states[states.length - 1] as string, overwritten: earlier.length });
   }
-  const shown = (i: number): string => progress.get(i)?.text ?? lines[i] ?? '';
+  // Most logs have no progress lines: then a line is shown as it is, with no map lookup.
+  const shown = progress.size === 0 ? (i: number): string => lines[i] ?? '' : (i: number): string => progress.get(i)?.text ?? lines[i] ?? '';
 
   for (let i = 1; i < count; i++) {
     if (shown(i) === shown(i - 1) && shown(i).trim() !== '') hidden[i] = REPEAT;

@@ -253,6 +253,23 @@ function isTitle(lines: readonly string[], i: number): boolean {
   return (LEADING_SPACE.exec(next)?.[0] ?? '').length > indent;
 }
 
+/** The first two non-blank lines, cleaned (what `matchShape` reads first); none for an output of blank lines. */
+function firstLines(lines: readonly string[], clean: (line: string) => string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < lines.length && out.length < 2; i++) {
+    const line = clean(lines[i] ?? '');
+    if (line !== '') out.push(line);
+  }
+  return out;
+}
+
+/** False when `matchShape` surely fails at the first line of `head` (a shape with no lines at all may still match). */
+function opensShape(shape: LineShape, head: readonly string[]): boolean {
+  const first = head[0];
+  if (first === undefined) return true;
+  return shape.required.some((re) => re.test(first)) || shape.vocabulary.some((re) => re.test(first)) || (shape.titles === true && isTitle(head, 0));
+}
+
 function matchShape(shape: LineShape, lines: readonly string[]): string | null {
   const seen = shape.required.map(() => false);
   for (let i = 0; i < lines.length; i++) {
@@ -337,10 +354,16 @@ export function shortCircuit(output: ToolOutput, cfg: HmcConfig['short_circuits'
   let replacement = matchJson(text);
   if (replacement === null) {
     const ansi = text.includes('\x1b');
-    const lines = output.lines.map((l) => (ansi ? l.replace(ANSI, '') : l).trimEnd()).filter((l) => l !== '');
-    for (const shape of SHAPES) {
-      replacement = matchShape(shape, lines);
-      if (replacement !== null) break;
+    const clean = (l: string): string => (ansi ? l.replace(ANSI, '') : l).trimEnd();
+    // A shape fails at its first line it does not know, and most outputs open with a line no
+    // shape knows: the first two lines decide that, before all lines are cleaned.
+    const head = firstLines(output.lines, clean);
+    if (SHAPES.some((shape) => opensShape(shape, head))) {
+      const lines = output.lines.map(clean).filter((l) => l !== '');
+      for (const shape of SHAPES) {
+        replacement = matchShape(shape, lines);
+        if (replacement !== null) break;
+      }
     }
   }
   if (replacement === null) return skipped('no known success shape covers the whole output');

@@ -273,6 +273,14 @@ export function truncate(output: ToolOutput, cfg: HmcConfig['truncation'], weigh
   } else {
     // Short outputs are left alone: a collapse or cut would save too little to be worth a marker.
     if (text.length < cfg.min_content_length) return skipped('shorter than min_content_length');
+    // A log too short to cut keeps every line that repetition does not hide, and scores only keep a
+    // line out of a similar run (a scored line never joins one): when no similar run is found with
+    // no line scored, none is found with the scores, and the repetition is the same. Most short
+    // outputs end here, without being scored.
+    if (count <= cfg.max_lines && text.length <= cfg.keep_whole_chars) {
+      const unscored = findRepetition(lines, count, UNSCORED, true);
+      if (!unscored.hidden.includes(SIMILAR)) return planned(lines, visibleOf(unscored, count), count, trailingEmpty, text, unscored, weights);
+    }
     // One scan of the whole text finds the lines that may matter; only those are read one by one.
     const hot = linesToCheck(lines, count, text);
     const { scores, partners } = lineContext(lines, count, hot);
@@ -283,15 +291,28 @@ export function truncate(output: ToolOutput, cfg: HmcConfig['truncation'], weigh
     let document: boolean | null = null;
     const isDoc = (): boolean => (document ??= isDocument(output));
     if (rep.hidden.includes(SIMILAR) && isDoc()) rep = findRepetition(lines, count, scores, false);
-    const hidden = rep.hidden;
-    const visible: number[] = [];
-    for (let i = 0; i < count; i++) if (hidden[i] === KEPT) visible.push(i);
+    const visible = visibleOf(rep, count);
     const long = visible.length > cfg.max_lines || text.length > cfg.keep_whole_chars;
     if (long && isDoc()) keep = text.length <= cfg.keep_whole_chars ? visible : documentWindow(lines, visible, hot, cfg.keep_whole_chars);
     else if (visible.length > cfg.max_lines) keep = cutLog(lines, visible, scores, partners, hot, cfg);
     else keep = visible;
   }
 
+  return planned(lines, keep, count, trailingEmpty, text, rep, weights);
+}
+
+/** No line scored: every score reads as 0. */
+const UNSCORED = new Uint8Array(0);
+
+/** The lines repetition leaves visible. */
+function visibleOf(rep: Repetition, count: number): number[] {
+  const visible: number[] = [];
+  for (let i = 0; i < count; i++) if (rep.hidden[i] === KEPT) visible.push(i);
+  return visible;
+}
+
+/** The plan keeping `keep`, unless it saves nothing. */
+function planned(lines: readonly string[], keep: readonly number[], count: number, trailingEmpty: boolean, text: string, rep: Repetition | null, weights: readonly number[] | undefined): StrategyResult {
   const { plan, chars } = buildPlan(lines, keep, count, rep, weights);
   if (trailingEmpty) plan.push(count);
   // The engine joins with "\n": the plan's size is its chars minus the one join it does not add.

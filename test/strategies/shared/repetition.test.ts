@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { lineScores } from '../../../src/strategies/shared/line-scores.js';
 import { findRepetition, KEPT, REPEAT, SIMILAR } from '../../../src/strategies/shared/repetition.js';
 
@@ -39,5 +40,33 @@ describe('findRepetition', () => {
     expect(r.progress.get(0)).toEqual({ text: '100% done', overwritten: 2 });
     expect(r.progress.has(1)).toBe(false);
     expect(r.progress.has(2)).toBe(false);
+  });
+});
+
+describe('findRepetition without scores (truncation of a short log skips scoring)', () => {
+  // Lines drawn from a few kinds, so that repeats and similar runs are common.
+  const line = fc.oneof(
+    fc.constantFrom('wait', '', '   Compiling a v1.0.0', 'error: disk full', 'Traceback (most recent call last):', 'ok', 'done\rdone 2\rdone 3'),
+    fc.nat(99).map((n) => `2024-05-02T10:10:${String(n % 60).padStart(2, '0')}.000Z heartbeat ok`),
+    fc.nat(9).map((n) => `   Compiling crate${n} v${n}.0.0`),
+    fc.nat(9).map((n) => `GET /health ${n % 2 ? 200 : 500} took ${n} ms`),
+  );
+
+  it('a score only takes a line out of a similar run: with no run unscored, the scored result is the same', () => {
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 40 }), fc.array(fc.constantFrom(0, 0, 0, 1, 2, 3), { maxLength: 40 }), (lines, raw) => {
+        const scores = Uint8Array.from(lines.map((_, i) => raw[i] ?? 0));
+        const unscored = findRepetition(lines, lines.length, new Uint8Array(0));
+        const scored = findRepetition(lines, lines.length, scores);
+        // Scored similar lines are a subset of the unscored ones, repeats and progress are the same.
+        for (let i = 0; i < lines.length; i++) {
+          if (scored.hidden[i] === SIMILAR) expect(unscored.hidden[i]).toBe(SIMILAR);
+          expect(scored.hidden[i] === REPEAT).toBe(unscored.hidden[i] === REPEAT);
+        }
+        expect([...scored.progress]).toEqual([...unscored.progress]);
+        if (!unscored.hidden.includes(SIMILAR)) expect([...scored.hidden]).toEqual([...unscored.hidden]);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -8,6 +8,7 @@
  * when the text ends inside a string or bracket; callers leave such text whole unless it is
  * known to stop early.
  */
+import { codeAt } from './scan-state.js';
 
 /** What the scanner learnt about one physical line. */
 export interface PyLine {
@@ -100,7 +101,7 @@ export function scanPython(lines: readonly string[], start: number, end: number,
           if (from >= 0) code += `${line.slice(from, p)}""`;
           from = -1;
           quote = c;
-          if (line.charCodeAt(i + 1) === c && line.charCodeAt(i + 2) === c) {
+          if (codeAt(line, i + 1) === c && codeAt(line, i + 2) === c) {
             mode = TRIPLE;
             i += 3;
           } else {
@@ -116,13 +117,13 @@ export function scanPython(lines: readonly string[], start: number, end: number,
           if (depth < 0 && openStart) depth = 0;
           else if (depth < 0) ok = false;
         } else if (isIdentPart(c)) {
-          while (i + 1 < n && isIdentPart(line.charCodeAt(i + 1))) i++;
+          while (i + 1 < n && isIdentPart(codeAt(line, i + 1))) i++;
         }
         i++;
         continue;
       }
       if (c === C_BACKSLASH) {
-        if (i + 1 >= n || (i + 2 === n && line.charCodeAt(i + 1) === 13)) escapedAtEnd = true;
+        if (i + 1 >= n || (i + 2 === n && codeAt(line, i + 1) === 13)) escapedAtEnd = true;
         i += 2;
         continue;
       }
@@ -133,7 +134,7 @@ export function scanPython(lines: readonly string[], start: number, end: number,
           from = i;
           continue;
         }
-        if (line.charCodeAt(i + 1) === quote && line.charCodeAt(i + 2) === quote) {
+        if (codeAt(line, i + 1) === quote && codeAt(line, i + 2) === quote) {
           mode = CODE;
           i += 3;
           from = i;

@@ -7,7 +7,7 @@
  * PHP line comment ends at `?>` (the rest of the line is inline HTML).
  */
 import type { Cursor, ScanState } from './scan-state.js';
-import { C_HASH, C_LBRACKET, C_SLASH, C_STAR, cut, resumeCode } from './scan-state.js';
+import { C_HASH, C_LBRACKET, C_SLASH, C_STAR, codeAt, cut, resumeCode } from './scan-state.js';
 import { PHP_HTML } from './scan-strings.js';
 
 /** Block comments nest in these languages (`/* /* *\/ *\/` is one comment). */
@@ -22,7 +22,7 @@ function nests(st: ScanState): boolean {
 export function commentAt(st: ScanState, cur: Cursor): boolean {
   const { line, i } = cur;
   const c = line.charCodeAt(i);
-  const next = line.charCodeAt(i + 1);
+  const next = codeAt(line, i + 1);
   if (c === C_SLASH && next === C_STAR) {
     cut(cur, ' ');
     st.comment = 1;

@@ -9,7 +9,7 @@
  * never at a TSX generic (`<T,>`, `<T extends U>`); the markup ends with its outermost element.
  */
 import type { Cursor, ScanState } from './scan-state.js';
-import { C_DQ, C_LBRACE, C_SLASH, C_SQ, close, isIdentStart, literal, openHole } from './scan-state.js';
+import { C_DQ, C_LBRACE, C_SLASH, C_SQ, close, codeAt, isIdentStart, literal, openHole } from './scan-state.js';
 
 const C_LT = 60;
 const C_GT = 62;
@@ -29,7 +29,7 @@ const GENERIC = /^<\s*[A-Za-z_$][\w$]*\s*(?:,|extends\b)/;
 
 /** Where markup opens at `i` (a `<` in expression position), the literal to scan it as; else null. */
 export function jsxAt(line: string, i: number): { literal: typeof TAG; length: number; placeholder: string } | null {
-  const next = line.charCodeAt(i + 1);
+  const next = codeAt(line, i + 1);
   if (next !== C_GT && (!isIdentStart(next) || next === 36)) return null;
   if (GENERIC.test(line.slice(i, i + 120))) return null;
   // A fragment `<>` opens like a tag whose `>` comes at once.

@@ -179,3 +179,12 @@ export function isIdentPart(c: number): boolean {
 export function isSpace(c: number): boolean {
   return c === 32 || c === 9 || c === 13 || c === 12 || c === 11;
 }
+
+/**
+ * The character code at `i`, or -1 past the end of the line (where `charCodeAt` gives NaN): the
+ * same for every comparison the scanners make, and V8's optimised code does not have to be thrown
+ * away and compiled again the first time a look-ahead runs off a line.
+ */
+export function codeAt(line: string, i: number): number {
+  return i < line.length ? line.charCodeAt(i) : -1;
+}

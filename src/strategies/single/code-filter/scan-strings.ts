@@ -16,7 +16,7 @@
  */
 import { jsxAt, scanJsx } from './scan-jsx.js';
 import type { Cursor, Literal, ScanState } from './scan-state.js';
-import { C_AT, C_BACKSLASH, C_DOLLAR, C_DQ, C_HASH, C_LBRACE, C_LBRACKET, C_RBRACKET, C_SLASH, C_SQ, close, cut, isIdentPart, literal, openHole, resumeCode } from './scan-state.js';
+import { C_AT, C_BACKSLASH, C_DOLLAR, C_DQ, C_HASH, C_LBRACE, C_LBRACKET, C_RBRACKET, C_SLASH, C_SQ, close, codeAt, cut, isIdentPart, literal, openHole, resumeCode } from './scan-state.js';
 
 /**
  * What opens at the cursor (a code position where a token starts): a literal to scan into, a
@@ -102,7 +102,7 @@ function rustLiteralAt(line: string, i: number, c: number): Opening | null {
   if (c === C_DQ) return RUST_DQ;
   if (c === C_SQ) {
     // A char literal ('x', '\n', '{', '😀') or a lifetime / label ('a, 'static): the latter is code.
-    if (line.charCodeAt(i + 1) === C_BACKSLASH) {
+    if (codeAt(line, i + 1) === C_BACKSLASH) {
       const close = line.indexOf("'", i + 3);
       return close >= 0 ? { literal: null, length: close + 1 - i, placeholder: "''" } : null;
     }
@@ -152,7 +152,7 @@ function phpLiteralAt(line: string, i: number, c: number): Opening | null {
   if (c === C_DQ) return PHP_DQ;
   if (c === C_SQ) return PHP_SQ;
   if (c === 96) return PHP_EXEC;
-  if (c === 63 && line.charCodeAt(i + 1) === 62) return PHP_CLOSE_TAG;
+  if (c === 63 && codeAt(line, i + 1) === 62) return PHP_CLOSE_TAG;
   if (c !== 60 || !line.startsWith('<<<', i)) return null;
   const m = PHP_HEREDOC.exec(line.slice(i));
   if (m === null) return null;
@@ -202,7 +202,7 @@ export function scanLiteral(st: ScanState, cur: Cursor): void {
       continue;
     }
     if (c === C_BACKSLASH && lit.escapes) {
-      if (i + 1 >= n || (i + 2 === n && line.charCodeAt(i + 1) === 13)) cur.escapedAtEnd = true;
+      if (i + 1 >= n || (i + 2 === n && codeAt(line, i + 1) === 13)) cur.escapedAtEnd = true;
       cur.i += 2;
       continue;
     }
@@ -219,7 +219,7 @@ export function scanLiteral(st: ScanState, cur: Cursor): void {
       }
     }
     if (c === lit.closeFirst && lit.heredoc === null && (lit.close.length === 1 || line.startsWith(lit.close, i))) {
-      if (lit.doubled && line.charCodeAt(i + 1) === c) {
+      if (lit.doubled && codeAt(line, i + 1) === c) {
         cur.i += 2;
         continue;
       }
@@ -237,7 +237,7 @@ export function scanLiteral(st: ScanState, cur: Cursor): void {
 /** The length of the hole opener at `i` inside `lit` (0 when none opens there). */
 function holeAt(lit: Literal, line: string, i: number): number {
   const c = line.charCodeAt(i);
-  const next = line.charCodeAt(i + 1);
+  const next = codeAt(line, i + 1);
   switch (lit.hole) {
     case 'dollar':
       return c === C_DOLLAR && next === C_LBRACE ? 2 : 0;
