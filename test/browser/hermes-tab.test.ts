@@ -89,7 +89,8 @@ describe.skipIf(!READY)('HMC\'s tab in Hermes\' web dashboard', () => {
     await browser?.close();
     await stop(hermes);
     await stop(hmc);
-    rmSync(dir, { recursive: true, force: true });
+    // Hermes' dashboard may still be writing its logs into HERMES_HOME for a moment after it exits.
+    rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   });
 
   it('is listed by Hermes from dashboard/manifest.json, with its API mounted', async () => {
