@@ -28,7 +28,8 @@ const READY = existsSync(HERMES) && HAS_CHROMIUM && existsSync(join(REPO, 'dashb
 /** Runs `cmd` and resolves with the first match of `re` in its stdout (rejects on exit or after 60 s). */
 function start(cmd: string, args: string[], env: NodeJS.ProcessEnv, re: RegExp, cwd: string): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
   return new Promise((ok, fail) => {
-    const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Its own process group, so stop() ends whatever it started too (Hermes' dashboard starts helpers).
+    const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let out = '';
     const timer = setTimeout(() => fail(new Error(`${cmd} did not start in 60 s:\n${out.slice(-2000)}`)), 60_000);
     const read = (b: Buffer): void => {
@@ -48,14 +49,18 @@ function start(cmd: string, args: string[], env: NodeJS.ProcessEnv, re: RegExp, 
 const stop = (c: ChildProcess | undefined): Promise<void> => new Promise((done) => {
   if (!c || c.exitCode !== null || c.pid === undefined) return done();
   c.once('exit', () => done());
-  c.kill('SIGTERM');
+  try {
+    process.kill(-c.pid, 'SIGTERM');
+  } catch {
+    c.kill('SIGTERM');
+  }
 });
 
 describe.skipIf(!READY)('HMC\'s tab in Hermes\' web dashboard', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'hmc-tab-'));
-  const home = join(dir, 'home');
-  const state = join(home, 'hmc_state');
-  const env = { ...process.env, HERMES_HOME: home, HOME: home };
+  let dir = '';
+  let home = '';
+  let state = '';
+  let env: NodeJS.ProcessEnv = {};
   let hermes: ChildProcess | undefined;
   let hmc: ChildProcess | undefined;
   let hermesUrl = '';
@@ -63,6 +68,11 @@ describe.skipIf(!READY)('HMC\'s tab in Hermes\' web dashboard', () => {
   let browser: Browser;
 
   beforeAll(async () => {
+    // Made here, not at collection, so a skipped run leaves no folder behind.
+    dir = mkdtempSync(join(tmpdir(), 'hmc-tab-'));
+    home = join(dir, 'home');
+    state = join(home, 'hmc_state');
+    env = { ...process.env, HERMES_HOME: home, HOME: home };
     mkdirSync(join(home, 'plugins'), { recursive: true });
     mkdirSync(state, { recursive: true });
     symlinkSync(REPO, join(home, 'plugins', 'hmc'));
@@ -90,7 +100,7 @@ describe.skipIf(!READY)('HMC\'s tab in Hermes\' web dashboard', () => {
     await stop(hermes);
     await stop(hmc);
     // Hermes' dashboard may still be writing its logs into HERMES_HOME for a moment after it exits.
-    rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+    if (dir) rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   });
 
   it('is listed by Hermes from dashboard/manifest.json, with its API mounted', async () => {
