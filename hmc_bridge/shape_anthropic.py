@@ -15,7 +15,7 @@ its `cache_control` marker (Hermes places them before any middleware runs).
 
 Invariant: no block is added, removed or moved, and no marker, id or name is touched.
 """
-from .shape_base import Lazy, ShapedRequest, Unreadable, alike, compact, listed, one_text, system_text
+from .shape_base import ItemRequest, Unreadable, alike, compact, listed, one_text, system_text
 
 _RESULT, _USER, _RUN, _ASSISTANT = range(4)
 
@@ -28,19 +28,12 @@ def sanitize_id(call_id):
     return out or "tool_0"
 
 
-class AnthropicRequest(ShapedRequest):
+class AnthropicRequest(ItemRequest):
     shape = "anthropic_messages"
 
     def __init__(self, fields, conversation=None):
-        super().__init__()
-        self.items = listed(fields.get("messages") if conversation is None else conversation, "messages", each=False)
-        self.system = system_text(fields.get("system"))
-        self.head = [{"role": "system", "content": self.system}] if self.system is not None else []
-        tools = fields.get("tools")
-        self.tools = tools if isinstance(tools, list) else None
-        self.tool_names = tuple(t.get("name") for t in tools if isinstance(t, dict)) if self.tools else ()
-        self.where = self._scan()
-        self.messages = Lazy(len(self.where), self._message)
+        items = listed(fields.get("messages") if conversation is None else conversation, "messages", each=False)
+        super().__init__(items, system_text(fields.get("system")), fields.get("tools"))
 
     def _scan(self):
         """Where each message of the conversation is: (kind, message index, first block, end block)

@@ -1,4 +1,5 @@
-"""What every request-shape adapter shares: the adapter's face (`ShapedRequest`), a conversation
+"""What every request-shape adapter shares: the adapter's face (`ShapedRequest`, and `ItemRequest`
+for shapes whose conversation is their own items), a conversation
 built message by message as it is read (`Lazy`: a long request is read at a few anchors and its
 new tail, not whole), and the rule for text a shape carries lossily (`alike`).
 
@@ -88,6 +89,28 @@ class Lazy:
     def forget(self, i):
         """Item i is built again when next read (its source changed)."""
         self._cache.pop(i, None)
+
+
+class ItemRequest(ShapedRequest):
+    """A request whose conversation is a list of the shape's own items (Anthropic's messages and
+    blocks, Responses' items) with the system prompt and the tools apart. The adapter's `_scan`
+    says where each chat message lies among the items; `_message(i)` builds message i when read."""
+
+    def __init__(self, items, system, tools):
+        super().__init__()
+        self.items = items
+        self.system = system
+        self.head = [{"role": "system", "content": system}] if system is not None else []
+        self.tools = tools if isinstance(tools, list) else None
+        self.tool_names = tuple(t.get("name") for t in self.tools if isinstance(t, dict)) if self.tools else ()
+        self.where = self._scan()
+        self.messages = Lazy(len(self.where), self._message)
+
+    def _scan(self):
+        raise NotImplementedError
+
+    def _message(self, i):
+        raise NotImplementedError
 
 
 def alike(role, held, sent):

@@ -17,25 +17,18 @@ middleware and raises on an item of an unknown shape: only those keys' values ch
 
 Invariant: no item is added, removed or moved, and no id, call id or name is touched.
 """
-from .shape_base import Lazy, ShapedRequest, Unreadable, alike, listed, one_text, system_text
+from .shape_base import ItemRequest, Unreadable, alike, listed, one_text, system_text
 
 _USER, _TOOL, _ASSISTANT = range(3)
 
 
-class ResponsesRequest(ShapedRequest):
+class ResponsesRequest(ItemRequest):
     shape = "codex_responses"
 
     def __init__(self, fields, conversation=None):
-        super().__init__()
-        self.items = listed(fields.get("input") if conversation is None else conversation, "input", each=False)
+        items = listed(fields.get("input") if conversation is None else conversation, "input", each=False)
         instructions = fields.get("instructions")
-        self.system = system_text(instructions) if instructions else None
-        self.head = [{"role": "system", "content": self.system}] if self.system is not None else []
-        tools = fields.get("tools")
-        self.tools = tools if isinstance(tools, list) else None
-        self.tool_names = tuple(t.get("name") for t in tools if isinstance(t, dict)) if self.tools else ()
-        self.where = self._scan()
-        self.messages = Lazy(len(self.where), self._message)
+        super().__init__(items, system_text(instructions) if instructions else None, fields.get("tools"))
 
     def _scan(self):
         """Where each message of the conversation is: (kind, item index, 0) for user and tool

@@ -46,6 +46,19 @@ def fake_sidecar_command(*extra):
     return json.dumps([sys.executable, str(HERE / "fake_sidecar.py"), *extra])
 
 
+def spy_calls(bridge):
+    """Records (method, sorted param names) of every call the bridge makes to its sidecar."""
+    seen = []
+    real = bridge.sidecar.call
+
+    def call(method, params, timeout=None):
+        seen.append((method, sorted(params)))
+        return real(method, params, timeout)
+
+    bridge.sidecar.call = call
+    return seen
+
+
 def load_plugin(case, slug, plugin_dir=REPO):
     """The plugin directory imported the way Hermes imports it (hermes_cli/plugins.py,
     `_load_directory_module`, 0.16 and 0.19): `__init__.py` as the package `hermes_plugins.<slug>`

@@ -10,7 +10,7 @@ import time
 import types
 import unittest
 
-from harness import REPO, BridgeCase, fake_sidecar_command, needs_build, needs_node
+from harness import REPO, BridgeCase, fake_sidecar_command, needs_build, needs_node, spy_calls
 from fake_host import FakeCtx, FakeHermes
 from scenario import PASS, SOURCE, TURNS
 
@@ -44,18 +44,6 @@ def plugged_run(ctx, between_calls=None, after_turn=None):
 
 def tool_contents(request):
     return [m["content"] for m in request["messages"] if m.get("role") == "tool"]
-
-
-def spy_calls(bridge):
-    seen = []
-    real = bridge.sidecar.call
-
-    def call(method, params, timeout=None):
-        seen.append((method, sorted(params)))
-        return real(method, params, timeout)
-
-    bridge.sidecar.call = call
-    return seen
 
 
 class BridgeTests(BridgeCase):

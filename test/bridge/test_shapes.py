@@ -13,7 +13,7 @@ import unittest
 import hermes_shapes as H
 import wire_shapes as W
 from fake_host import FakeCtx, FakeHermes
-from harness import REPO, BridgeCase, fake_sidecar_command, load_plugin, needs_build, needs_node
+from harness import REPO, BridgeCase, fake_sidecar_command, load_plugin, needs_build, needs_node, spy_calls
 from scenario import FAIL, PASS, READ, TURNS
 
 SHAPES = (H.CHAT, H.ANTHROPIC, H.RESPONSES)
@@ -70,18 +70,6 @@ def markers(value, path=()):
 def call_arguments(shape, request):
     """Every call's arguments as the request carries them, as dicts, in order."""
     return [json.loads(c["function"]["arguments"]) for m in neutral(shape, request) for c in m.get("tool_calls") or []]
-
-
-def spy_calls(bridge):
-    seen = []
-    real = bridge.sidecar.call
-
-    def call(method, params, timeout=None):
-        seen.append((method, sorted(params)))
-        return real(method, params, timeout)
-
-    bridge.sidecar.call = call
-    return seen
 
 
 class AdapterTests(BridgeCase):

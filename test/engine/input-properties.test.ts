@@ -8,13 +8,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { replaySession } from '../../src/app/replay.js';
-import type { ModelCallEdit } from '../../src/core/host-api.js';
 import type { Message, ToolCall } from '../../src/core/message.js';
 import { toolCallsEditProblem } from '../../src/core/tool-calls.js';
 import { Engine } from '../../src/engine/engine.js';
 import { breakBudget } from '../../src/engine/pass.js';
 import { NULL_SINK } from '../../src/events/types.js';
-import { config } from '../helpers/conversation.js';
+import { config, recordViews } from '../helpers/conversation.js';
 
 const PATHS = ['src/app.ts', 'src/util.ts', 'test/app.test.ts', 'notes.md'];
 
@@ -84,13 +83,7 @@ describe('input clearing on random tool loops', () => {
           });
           const engine = new Engine({ config: () => c, stateDir: null, sink: NULL_SINK, recorder: null, log: () => {}, autoSettle: false });
           const messages = loop(steps);
-          const views: ModelCallEdit[][] = [];
-          const original = engine.preModelCall.bind(engine);
-          engine.preModelCall = (p) => {
-            const r = original(p);
-            views.push(r.edits);
-            return r;
-          };
+          const views = recordViews(engine);
           const report = replaySession(messages, { engine, config: c, sessionId: 'P', contextLength: 400_000 });
           expect(report.invariant_violations).toEqual([]);
           expect(report.restore_exact).toBe(true);

@@ -11,9 +11,8 @@ import { parseEnvelope } from '../../src/hosts/outputs/envelope.js';
 import { breakBudget, decidePass, rewritePays, expectedRemainingCalls, EARLY_REMOVED_SHARE, MIN_REMOVED_SHARE, requiredShare, type PassFacts, type ViewChange } from '../../src/engine/pass.js';
 import { replaySession } from '../../src/app/replay.js';
 import type { Message } from '../../src/core/message.js';
-import type { ModelCallEdit } from '../../src/core/host-api.js';
 import { NULL_SINK } from '../../src/events/types.js';
-import { config, terminal } from '../helpers/conversation.js';
+import { config, recordViews, terminal } from '../helpers/conversation.js';
 
 const PATHS = ['src/app.py', 'src/util.ts', 'README.md'];
 
@@ -101,14 +100,7 @@ describe('list-wide rewrites on random tool loops', () => {
           });
           const engine = new Engine({ config: () => c, stateDir: null, sink: NULL_SINK, recorder: null, log: () => {}, autoSettle: false });
           const messages = loop(steps);
-          // Every view the engine answers, checked as it is sent.
-          const views: ModelCallEdit[][] = [];
-          const original = engine.preModelCall.bind(engine);
-          engine.preModelCall = (p) => {
-            const r = original(p);
-            views.push(r.edits);
-            return r;
-          };
+          const views = recordViews(engine);
           const report = replaySession(messages, { engine, config: c, contextLength: WINDOW, sessionId: 'P' });
           expect(report.invariant_violations).toEqual([]);
           expect(report.restore_exact).toBe(true);

@@ -1,6 +1,7 @@
 /** Builders for conversations in the OpenAI chat format Hermes uses, for engine tests. */
 import { defaultConfig, type HmcConfig } from '../../src/config/keys.js';
 import { Engine } from '../../src/engine/engine.js';
+import type { ModelCallEdit } from '../../src/core/host-api.js';
 import type { Message } from '../../src/core/message.js';
 import type { EventPayload, EventSink, InspectRecord } from '../../src/events/types.js';
 
@@ -52,6 +53,18 @@ export function engine(c: HmcConfig = config(), sink: EventSink = new RecordingS
 }
 
 /** A long build log with one error in the middle. */
+/** Every view the engine answers to pre_model_call from now on, in order, as it is sent. */
+export function recordViews(e: Engine): ModelCallEdit[][] {
+  const views: ModelCallEdit[][] = [];
+  const original = e.preModelCall.bind(e);
+  e.preModelCall = (p) => {
+    const r = original(p);
+    views.push(r.edits);
+    return r;
+  };
+  return views;
+}
+
 export function longLog(lines = 300, errorAt = 150): string {
   const out: string[] = [];
   for (let i = 0; i < lines; i++) out.push(i === errorAt ? 'src/app.ts:42:7 - error TS2322: Type string is not assignable to type number.' : `[${i}] compiling module ${i} of ${lines}... ok`);
