@@ -4,7 +4,7 @@
  * database's mode, so a process that ran meanwhile left a 0444 `-shm` behind, and every later
  * process failed with "attempt to write a readonly database" until someone deleted it. Now the
  * next process writes again. Modes bind only a user other than root: a test running as root
- * runs each process as nobody.
+ * runs each process as nobody (the process loads its code as root, then drops to nobody).
  */
 import { spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, closeSync, existsSync, mkdtempSync, openSync, rmSync, statSync } from 'node:fs';
@@ -17,8 +17,7 @@ import { recordFigure } from './figures.js';
 const ROOT = join(import.meta.dirname, '..', '..');
 const NOBODY = 65534;
 const asRoot = process.getuid?.() === 0;
-const setpriv = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => existsSync(p));
-const skip = process.platform === 'win32' ? 'no POSIX file modes' : asRoot && !setpriv ? 'running as root without setpriv to drop to nobody' : null;
+const skip = process.platform === 'win32' ? 'no POSIX file modes' : null;
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
@@ -26,8 +25,7 @@ afterEach(() => {
 
 /** One process recording one session, as a user the file modes bind; its log lines. */
 function recordOne(path: string, id: string): string[] {
-  const node = [process.execPath, '--import', 'tsx', join(ROOT, 'test/faults/fixtures/record-one.ts'), path, id];
-  const argv = asRoot ? [setpriv as string, `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', ...node] : node;
+  const argv = [process.execPath, '--import', 'tsx', join(ROOT, 'test/faults/fixtures/record-one.ts'), path, id, ...(asRoot ? [String(NOBODY)] : [])];
   const run = spawnSync(argv[0] as string, argv.slice(1), { cwd: ROOT, encoding: 'utf8', timeout: 60_000, env: { ...process.env, HOME: tmpdir() } });
   const line = run.stdout.trim().split('\n').pop() ?? '';
   if (!line.startsWith('{')) throw new Error(`record-one failed (${run.status}): ${run.stderr}`);
@@ -62,7 +60,7 @@ describe('fault suite: file modes', () => {
     recordFigure({ area: 'store', fault: 'database 0444 for a while, a 0444 -shm left behind', lost: 'the sessions of the processes that ran while it was 0444 (they could not write)', recoveredMs });
   });
 
-  it.skipIf(!asRoot || !setpriv)('a -shm of another user that this one cannot change is named in the log line, not deleted (needs root to make one)', () => {
+  it.skipIf(!asRoot)('a -shm of another user that this one cannot change is named in the log line, not deleted (needs root to make one)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'hmc-modes-'));
     dirs.push(dir);
     chownSync(dir, NOBODY, NOBODY);
