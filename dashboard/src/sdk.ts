@@ -19,6 +19,7 @@ export interface Sdk {
   hooks: {
     useState<T>(init: T): [T, (v: T) => void];
     useEffect(fn: () => void | (() => void), deps: unknown[]): void;
+    useRef<T>(init: T): { current: T };
   };
   fetchJSON(url: string, init?: Record<string, unknown>): Promise<unknown>;
   components?: Partial<Record<'Card' | 'CardHeader' | 'CardTitle' | 'CardContent' | 'Badge' | 'Button', Component>>;
