@@ -17,6 +17,7 @@ any failure is a JSON answer naming it, never a stack; no figure is made here.
 import asyncio
 import json
 import os
+import re
 import shutil
 import urllib.parse
 from pathlib import Path
@@ -34,6 +35,7 @@ FORWARD_S = 5.0  # connect, send, read the whole answer: one deadline, not one p
 START_S = 30.0  # `hmc dashboard start` waits up to 15 s for the new process to listen
 CAP_BYTES = 4 * 1024 * 1024  # the largest answer forwarded (HMC's biggest tab answer is a few KB)
 HEAD_CAP = 16 * 1024
+MIN_NODE = (20, 0)  # as hmc_bridge/plugin.py checks it
 START_HINT = "start it with the button, or: hermes hmc dashboard start"
 
 
@@ -160,6 +162,23 @@ async def forward(name: str, request: Request):
     return Response(content=body, media_type="application/json", status_code=code)
 
 
+async def _node_problem(node):
+    """Why this Node cannot run HMC (as hmc_bridge/plugin.py says it), or None."""
+    if node is None:
+        return "Node.js (>= 20.19) is not on the PATH of Hermes' dashboard; install it, then run hermes hmc doctor"
+    try:
+        proc = await asyncio.create_subprocess_exec(node, "--version", stdin=asyncio.subprocess.DEVNULL,
+                                                    stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
+        out, _ = await asyncio.wait_for(proc.communicate(), 10)
+    except Exception as exc:
+        return "Node at %s does not run (%s)" % (node, exc or type(exc).__name__)
+    version = out.decode("utf-8", "replace").strip()
+    match = re.match(r"v(\d+)\.(\d+)", version)
+    if not match or (int(match.group(1)), int(match.group(2))) < MIN_NODE:
+        return "Node %s at %s is too old (HMC needs >= 20.19)" % (version or "?", node)
+    return None
+
+
 def _refused(request):
     """Why this state-changing request is refused (None: allowed). Hermes' auth middleware already
     requires its session on /api/plugins/; checked again here as Hermes' own state-changing routes
@@ -191,8 +210,9 @@ async def start(request: Request):
     except Failed:
         pass
     node = shutil.which("node")
-    if node is None:
-        return JSONResponse({"error": "cannot start HMC's dashboard: Node.js (>= 20.19) is not on the PATH of Hermes' dashboard; install it, then run hermes hmc doctor"}, status_code=503)
+    problem = await _node_problem(node)
+    if problem:
+        return JSONResponse({"error": "cannot start HMC's dashboard: %s" % problem}, status_code=503)
     cli = PLUGIN_DIR / "bin" / "hmc.js"
     if not (PLUGIN_DIR / "dist" / "cli" / "main.js").is_file() or not cli.is_file():
         return JSONResponse({"error": "cannot start HMC's dashboard: HMC is not built (no dist/cli/main.js in %s); run npm run build there" % PLUGIN_DIR}, status_code=503)

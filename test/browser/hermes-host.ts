@@ -77,17 +77,24 @@ export interface HermesHost {
   done(): Promise<void>;
 }
 
+export interface HermesOptions {
+  /** The plugin's folder (default: this checkout); made by `plugin(dir)` when a function. */
+  plugin?: (dir: string) => string;
+  /** More environment for Hermes' dashboard (PATH, HMC_CONFIG, …). */
+  env?: NodeJS.ProcessEnv;
+}
+
 /** A temp HERMES_HOME with HMC enabled as a user plugin, and Hermes' dashboard serving it. */
-export async function startHermes(): Promise<HermesHost> {
+export async function startHermes(opts: HermesOptions = {}): Promise<HermesHost> {
   if (MISSING) throw new Error(`test/browser/hermes-tab: ${MISSING}`);
   const dir = mkdtempSync(join(tmpdir(), 'hmc-tab-'));
   const home = join(dir, 'home');
   const state = join(home, 'hmc_state');
-  const env = { ...process.env, HERMES_HOME: home, HOME: home };
+  const env: NodeJS.ProcessEnv = { ...process.env, HERMES_HOME: home, HOME: home, ...opts.env };
   delete env.HMC_STATE_DIR;
   mkdirSync(join(home, 'plugins'), { recursive: true });
   mkdirSync(state, { recursive: true });
-  symlinkSync(REPO, join(home, 'plugins', 'hmc'));
+  symlinkSync(opts.plugin ? opts.plugin(dir) : REPO, join(home, 'plugins', 'hmc'));
   // A user plugin's tab and API are served only once it is enabled (Hermes' #46435).
   writeFileSync(join(home, 'config.yaml'), 'plugins:\n  enabled:\n    - hmc\n');
   const r = await start(HERMES, ['dashboard', '--port', '0', '--skip-build', '--no-open'], env, /HERMES_DASHBOARD_READY port=(\d+)/, dir);

@@ -4,14 +4,16 @@
  * byte every 2 s, or one that answers a huge body, Hermes' own /api/status answers in under 1 s
  * while the tab's requests are pending, and those fail within the plugin's whole-request deadline
  * with a message that names the fault. Before, plugin_api.py read HMC's answers with urllib on
- * Hermes' one event loop (5 s per read, no cap): /api/status took 24.6 s with HMC's dashboard
- * stopped, and the dripping server froze Hermes for its whole 40 s.
+ * Hermes' one event loop (5 s per read, no cap): /api/status took 20.1 s here with HMC's dashboard
+ * stopped (24.6 s in issue 26), and the dripping server froze Hermes for its whole 40 s. Also the
+ * Start button's refusals (issue 27, finding 4): a Node too old, a plugin folder without the build.
  */
 import { createServer, type Server, type Socket } from 'node:net';
-import { rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { READY, startHermes, startHmc, stop, type HermesHost } from './hermes-host.js';
+import { READY, REPO, startHermes, startHmc, stop, type HermesHost } from './hermes-host.js';
 
 /** The tab's requests for one view, as dashboard/src/index.ts makes them. */
 const TAB = ['/api/analytics', '/api/models', '/api/outputs?by=tool&limit=10', '/api/work'];
@@ -167,4 +169,48 @@ describe.skipIf(!READY)('HMC\'s tab never freezes Hermes\' dashboard (real Herme
       rmSync(join(host.state, 'dashboard.json'), { force: true });
     }
   }, 60_000);
+});
+
+describe.skipIf(!READY)('the tab\'s Start button without Node or without HMC\'s build (real Hermes 0.19)', () => {
+  const refused = async (host: HermesHost): Promise<{ status: number; error: string; record: boolean }> => {
+    const t = await timed(host.call('/start', { method: 'POST' }));
+    return { status: t.status, error: t.error, record: existsSync(join(host.state, 'dashboard.json')) };
+  };
+
+  it('regression (issue 27, finding 4): a Node too old first on the PATH of Hermes\' dashboard: a clear 503, nothing started', async () => {
+    // Hermes appends /usr/bin to its PATH (hermes_cli/gateway.py), so Node cannot be hidden from it
+    // here; an old one found first takes the same path as a missing one: refused, with its reason.
+    const bin = mkdtempSync(join(tmpdir(), 'hmc-old-node-'));
+    writeFileSync(join(bin, 'node'), '#!/bin/sh\necho v18.20.4\n', { mode: 0o755 });
+    const host = await startHermes({ env: { PATH: `${bin}:${process.env.PATH ?? ''}` } });
+    try {
+      expect(await refused(host)).toEqual({ status: 503, record: false,
+        error: `cannot start HMC's dashboard: Node v18.20.4 at ${bin}/node is too old (HMC needs >= 20.19)` });
+    } finally {
+      await host.done();
+      rmSync(bin, { recursive: true, force: true });
+    }
+  }, 90_000);
+
+  it('regression (issue 27, finding 4): a plugin folder without HMC\'s build: a clear 503 naming the folder, nothing started', async () => {
+    let plugin = '';
+    const host = await startHermes({
+      plugin: (dir) => {
+        // The tab's own files only: no dist/ of HMC's CLI.
+        plugin = join(dir, 'plugin');
+        mkdirSync(join(plugin, 'bin'), { recursive: true });
+        cpSync(join(REPO, 'dashboard'), join(plugin, 'dashboard'), { recursive: true, filter: (src) => !src.includes('/src') && !src.includes('node_modules') });
+        cpSync(join(REPO, 'bin', 'hmc.js'), join(plugin, 'bin', 'hmc.js'));
+        return plugin;
+      },
+    });
+    try {
+      const r = await refused(host);
+      expect(r.status).toBe(503);
+      expect(r.record).toBe(false);
+      expect(r.error).toBe(`cannot start HMC's dashboard: HMC is not built (no dist/cli/main.js in ${plugin}); run npm run build there`);
+    } finally {
+      await host.done();
+    }
+  }, 90_000);
 });

@@ -1,140 +1,214 @@
 /**
- * HMC's tab in Hermes' own web dashboard (issue 17, finding 7), in a real Hermes 0.19 and real
- * Chromium: `hermes dashboard` finds dashboard/manifest.json in the plugin's folder, mounts
- * dashboard/plugin_api.py, loads the built dashboard/dist/index.js, and the tab shows the figures
- * HMC's own dashboard answers (found through <HERMES_HOME>/hmc_state/dashboard.json); with HMC's
- * dashboard stopped, the tab says so instead of showing zeros.
+ * HMC's tab in Hermes' own web dashboard (issue 17, finding 7; issue 27, finding 4), in a real
+ * Hermes 0.19 and real Chromium: `hermes dashboard` finds dashboard/manifest.json in the plugin's
+ * folder, mounts dashboard/plugin_api.py, loads the built dashboard/dist/index.js, and the tab
+ * shows the figures HMC's own dashboard answers (found through <HERMES_HOME>/hmc_state/
+ * dashboard.json) for the chosen period; at 390 px no table is cut without a cue (the page's
+ * layout check, table-fit.ts); with HMC's dashboard stopped the tab says so and its Start button
+ * starts it as `hermes hmc dashboard start` does.
  *
- * Needs a Hermes venv: the first of $HMC_HERMES_PYTHON, else the default one under
- * ~/.cache/hmc/hermes-venvs (skipped when neither exists).
+ * Needs a Hermes venv (hermes-host.ts): skipped with a note without one, failed under CI.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { HAS_CHROMIUM, launch } from './harness.js';
+import type { Browser, Page } from 'playwright-core';
+import { launch } from './harness.js';
+import { READY, REPO, startHermes, startHmc, stop, type HermesHost } from './hermes-host.js';
+import { tableFits } from './table-fit.js';
 import { openStore } from '../../src/store/index.js';
 import { rec } from '../store/fixtures/five.js';
-import { fmtMoney, fmtTokens } from '../../dashboard/src/format.js';
+import { daysAgo, fmtMoney, fmtTokens } from '../../dashboard/src/format.js';
 
-const REPO = resolve(import.meta.dirname, '..', '..');
-const PYTHON = (process.env.HMC_HERMES_PYTHON ?? '').split(':').find(Boolean)
-  ?? join(homedir(), '.cache', 'hmc', 'hermes-venvs', 'hermes-0.19.0', 'bin', 'python');
-const HERMES = join(dirname(PYTHON), 'hermes');
-const READY = existsSync(HERMES) && HAS_CHROMIUM && existsSync(join(REPO, 'dashboard', 'dist', 'index.js')) && existsSync(join(REPO, 'dist', 'cli', 'main.js'));
-
-/** Runs `cmd` and resolves with the first match of `re` in its stdout (rejects on exit or after 60 s). */
-function start(cmd: string, args: string[], env: NodeJS.ProcessEnv, re: RegExp, cwd: string): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
-  return new Promise((ok, fail) => {
-    // Its own process group, so stop() ends whatever it started too (Hermes' dashboard starts helpers).
-    const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    let out = '';
-    const timer = setTimeout(() => fail(new Error(`${cmd} did not start in 60 s:\n${out.slice(-2000)}`)), 60_000);
-    const read = (b: Buffer): void => {
-      out += b.toString();
-      const m = re.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        ok({ child, match: m });
-      }
-    };
-    child.stdout?.on('data', read);
-    child.stderr?.on('data', read);
-    child.on('exit', (code) => fail(new Error(`${cmd} exited (${code}):\n${out.slice(-2000)}`)));
-  });
-}
-
-const stop = (c: ChildProcess | undefined): Promise<void> => new Promise((done) => {
-  if (!c || c.exitCode !== null || c.pid === undefined) return done();
-  c.once('exit', () => done());
-  try {
-    process.kill(-c.pid, 'SIGTERM');
-  } catch {
-    c.kill('SIGTERM');
-  }
-});
+interface Analytics { total_saved: number; savings_pct: number; model_calls: number; total_sessions: number; estimated_cost_saved: { amount: number; currency: string } }
 
 describe.skipIf(!READY)('HMC\'s tab in Hermes\' web dashboard', () => {
-  let dir = '';
-  let home = '';
-  let state = '';
-  let env: NodeJS.ProcessEnv = {};
-  let hermes: ChildProcess | undefined;
-  let hmc: ChildProcess | undefined;
-  let hermesUrl = '';
-  let hmcUrl = '';
+  let host: HermesHost;
+  let hmc: Awaited<ReturnType<typeof startHmc>> | undefined;
   let browser: Browser;
+  let cfgDir = '';
+  const api = async <T>(path: string): Promise<T> => (await fetch(`${hmc?.url ?? ''}${path}`)).json() as Promise<T>;
+  const hmcCli = (...args: string[]): string => execFileSync(process.execPath, [join(REPO, 'bin', 'hmc.js'), ...args], { env: host.env, encoding: 'utf8' });
 
   beforeAll(async () => {
-    // Made here, not at collection, so a skipped run leaves no folder behind.
-    dir = mkdtempSync(join(tmpdir(), 'hmc-tab-'));
-    home = join(dir, 'home');
-    state = join(home, 'hmc_state');
-    env = { ...process.env, HERMES_HOME: home, HOME: home };
-    mkdirSync(join(home, 'plugins'), { recursive: true });
-    mkdirSync(state, { recursive: true });
-    symlinkSync(REPO, join(home, 'plugins', 'hmc'));
-    // A user plugin's tab and API are served only once it is enabled (Hermes' #46435).
-    writeFileSync(join(home, 'config.yaml'), 'plugins:\n  enabled:\n    - hmc\n');
-    const store = openStore(join(state, 'analytics.db'));
+    // HMC's config for the dashboard the Start button starts: any free port (never a fixed one).
+    cfgDir = mkdtempSync(join(tmpdir(), 'hmc-tab-config-'));
+    const config = join(cfgDir, 'config.yaml');
+    writeFileSync(config, 'dashboard:\n  port: 0\n');
+    host = await startHermes({ env: { HMC_CONFIG: config } });
+    const store = openStore(join(host.state, 'analytics.db'));
     const now = Date.now();
     store.recordSessions([
-      rec({ session_id: 'tab-a', started_at: now - 86_400_000, model: 'claude-sonnet-4', input_tokens_raw: 80_000, input_tokens_hmc: 50_000, model_calls: 7,
+      rec({ session_id: 'tab-a', started_at: now - 86_400_000, model: 'anthropic/claude-sonnet-4-20250514', input_tokens_raw: 80_000, input_tokens_hmc: 50_000, model_calls: 7,
         cached_raw: 60_000, cached_hmc: 35_000, by_strategy: { truncation: 30_000 }, by_tool: { terminal: 30_000 },
         work: { recalls: 1, rereads: 1, elided: 5, outputs: [{ tool: 'terminal', program: 'pytest', kind: 'shell', outputs: 5, tokens_raw: 10_000, tokens_sent: 2_500 }] } }),
+      rec({ session_id: 'tab-old', started_at: now - 40 * 86_400_000, model: 'gpt-4.1', input_tokens_raw: 20_000, input_tokens_hmc: 12_000, model_calls: 3,
+        by_strategy: { deduplication: 8_000 }, by_tool: { read_file: 8_000 },
+        work: { recalls: 0, rereads: 0, elided: 2, outputs: [{ tool: 'read_file', program: '', kind: 'read', outputs: 2, tokens_raw: 9_000, tokens_sent: 1_000 }] } }),
     ]);
     store.close();
-    const h = await start(process.execPath, [join(REPO, 'bin', 'hmc.js'), 'dashboard', '--state-dir', state, '--port', '0', '--pid-file', join(state, 'dashboard.json')],
-      env, /(http:\/\/127\.0\.0\.1:\d+\/)/, dir);
-    hmc = h.child;
-    hmcUrl = h.match[1] ?? '';
-    const r = await start(HERMES, ['dashboard', '--port', '0', '--skip-build', '--no-open'], env, /HERMES_DASHBOARD_READY port=(\d+)/, dir);
-    hermes = r.child;
-    hermesUrl = `http://127.0.0.1:${r.match[1]}`;
+    hmc = await startHmc(host);
     browser = await launch();
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
-    await stop(hermes);
-    await stop(hmc);
-    // Hermes' dashboard may still be writing its logs into HERMES_HOME for a moment after it exits.
-    if (dir) rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+    await stop(hmc?.child);
+    if (host) {
+      try {
+        hmcCli('dashboard', 'stop', '--state-dir', host.state); // the one the Start button started
+      } catch {
+        // Never started.
+      }
+      await host.done();
+    }
+    if (cfgDir) rmSync(cfgDir, { recursive: true, force: true });
   });
 
+  async function open(width: number, height: number): Promise<{ page: Page; errors: string[] }> {
+    const page = await browser.newPage({ viewport: { width, height } });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${host.url}/hmc`);
+    await page.getByTestId('hmc-tab').waitFor({ timeout: 30_000 });
+    return { page, errors };
+  }
+
+  /** The tab's summary equals HMC's /api/analytics for the same query. */
+  async function expectSummary(page: Page, query: string): Promise<Analytics> {
+    const a = await api<Analytics>(`api/analytics${query}`);
+    await expect.poll(() => page.getByTestId('hmc-saved').textContent()).toBe(fmtTokens(a.total_saved));
+    expect(await page.getByTestId('hmc-pct').textContent()).toBe(`${a.savings_pct.toFixed(1)}%`);
+    expect(await page.getByTestId('hmc-cost').textContent()).toBe(fmtMoney(a.estimated_cost_saved.amount, a.estimated_cost_saved.currency));
+    expect(await page.getByTestId('hmc-sessions').textContent()).toBe(String(a.total_sessions));
+    return a;
+  }
+
   it('is listed by Hermes from dashboard/manifest.json, with its API mounted', async () => {
-    const plugins: unknown = await (await fetch(`${hermesUrl}/api/dashboard/plugins`)).json();
+    const plugins: unknown = await (await fetch(`${host.url}/api/dashboard/plugins`)).json();
     const hmcTab = Array.isArray(plugins) ? plugins.find((p: { name?: string }) => p.name === 'hmc') : undefined;
     expect(hmcTab).toMatchObject({ label: 'HMC', tab: { path: '/hmc' }, entry: 'dist/index.js', has_api: true, source: 'user' });
-    const js = await fetch(`${hermesUrl}/dashboard-plugins/hmc/dist/index.js`);
+    const js = await fetch(`${host.url}/dashboard-plugins/hmc/dist/index.js`);
     expect(js.status).toBe(200);
     expect(await js.text()).toBe(readFileSync(join(REPO, 'dashboard', 'dist', 'index.js'), 'utf8'));
   });
 
-  it('shows the figures HMC\'s own dashboard answers, and says so when that dashboard is stopped', async () => {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    const a = await (await fetch(`${hmcUrl}api/analytics`)).json() as { total_saved: number; savings_pct: number; model_calls: number; estimated_cost_saved: { amount: number; currency: string } };
-    const w = await (await fetch(`${hmcUrl}api/work`)).json() as { recalls: number; per_100_elided: number };
-    await page.goto(`${hermesUrl}/hmc`);
-    const tab = page.getByTestId('hmc-tab');
-    await tab.waitFor({ timeout: 30_000 });
-    expect(await tab.getByTestId('hmc-saved').textContent()).toBe(fmtTokens(a.total_saved));
-    expect(await tab.getByTestId('hmc-pct').textContent()).toBe(`${a.savings_pct.toFixed(1)}%`);
-    expect(await tab.getByTestId('hmc-cost').textContent()).toBe(fmtMoney(a.estimated_cost_saved.amount, a.estimated_cost_saved.currency));
-    expect(await tab.getByTestId('hmc-summary').textContent()).toContain(`input saved over ${a.model_calls} model calls`);
-    expect(await tab.getByTestId('hmc-recalls').textContent()).toBe(String(w.recalls));
-    expect(await tab.getByTestId('hmc-rate').textContent()).toBe(w.per_100_elided.toFixed(1));
-    expect(await tab.getByTestId('hmc-models-table').locator('tbody th').allTextContents()).toEqual(['claude-sonnet-4']);
-    expect(await tab.getByTestId('hmc-outputs-table').locator('tbody th').allTextContents()).toEqual(['terminal']);
-    expect(await tab.getByRole('link', { name: /full dashboard/ }).getAttribute('href')).toBe(hmcUrl);
-    await page.screenshot({ path: join(REPO, 'test-results', 'hermes-tab.png'), fullPage: true });
-    await stop(hmc);
-    await page.reload();
-    await page.getByTestId('hmc-error').filter({ hasText: 'not running' }).waitFor({ timeout: 30_000 });
+  it('shows the figures HMC\'s own dashboard answers (1440 px)', async () => {
+    const { page, errors } = await open(1440, 900);
+    const a = await expectSummary(page, '');
+    const w = await api<{ recalls: number; per_100_elided: number }>('api/work');
+    expect(await page.getByTestId('hmc-summary').textContent()).toContain(`input saved over ${a.model_calls} model calls`);
+    expect(await page.getByTestId('hmc-recalls').textContent()).toBe(String(w.recalls));
+    expect(await page.getByTestId('hmc-rate').textContent()).toBe(w.per_100_elided.toFixed(1));
+    expect(await page.getByTestId('hmc-models-table').locator('tbody th').allTextContents()).toEqual(['anthropic/claude-sonnet-4-20250514', 'gpt-4.1']);
+    const o = await api<{ outputs: { name: string }[] }>('api/outputs?by=tool&limit=10');
+    expect(o.outputs.map((x) => x.name).sort()).toEqual(['read_file', 'terminal']);
+    expect(await page.getByTestId('hmc-outputs-table').locator('tbody th').allTextContents()).toEqual(o.outputs.map((x) => x.name));
+    expect(await page.getByRole('link', { name: /full dashboard/ }).getAttribute('href')).toBe(hmc?.url);
+    mkdirSync(join(REPO, 'test-results'), { recursive: true });
+    await page.screenshot({ path: join(REPO, 'test-results', 'hermes-tab.png') });
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  it('regression (issue 27, finding 4): at 390 px no table is cut: each fits its box or scrolls with a visible cue', async () => {
+    const { page, errors } = await open(390, 844);
+    await expectSummary(page, '');
+    const fits = await tableFits(page, 'hmc-cue');
+    console.info(`390 px: ${fits.map((f) => `${f.caption} ${f.scrollWidth}/${f.clientWidth} px${f.cue ? ' (cue)' : ''}`).join('; ')}`);
+    expect(fits.map((f) => f.caption)).toEqual(['Cost per model', 'Saved per tool output']);
+    for (const f of fits) {
+      const fit = f.scrollWidth <= f.clientWidth;
+      expect(fit || f.cue, `${f.caption}: ${f.scrollWidth} px in a ${f.clientWidth} px box, no scroll cue`).toBe(true);
+      if (fit) expect(f.right, `${f.caption} ends at ${f.right} px`).toBeLessThanOrEqual(390);
+    }
+    // Issue 27's own example: the share of a tool output is whole ("96.3 %" was cut to "9").
+    const pct = page.getByTestId('hmc-outputs-table').locator('tbody tr').first().locator('td').nth(2);
+    const box = await pct.boundingBox();
+    expect(box && box.x + box.width).toBeLessThanOrEqual(390);
+    // A long model name ends in an ellipsis on a phone, whole in its title.
+    const name = page.getByTestId('hmc-models-table').locator('tbody th .hmc-name').first();
+    expect(await name.getAttribute('title')).toBe('anthropic/claude-sonnet-4-20250514');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // The page's content is in Hermes' scrolling main: grow the viewport to take it all in one shot.
+    const tall = await page.evaluate(() => Math.max(...Array.from(document.querySelectorAll('main, main *')).map((e) => e.scrollHeight)));
+    await page.setViewportSize({ width: 390, height: tall + 120 });
+    await page.screenshot({ path: join(REPO, 'test-results', 'hermes-tab-phone.png') });
+    // Narrower than any phone it is made for, a table scrolls, and the cue says so.
+    await page.setViewportSize({ width: 300, height: 844 });
+    await expect.poll(async () => (await tableFits(page, 'hmc-cue')).every((f) => f.scrollWidth <= f.clientWidth || f.cue)).toBe(true);
+    const narrow = await tableFits(page, 'hmc-cue');
+    console.info(`300 px: ${narrow.map((f) => `${f.caption} ${f.scrollWidth}/${f.clientWidth} px${f.cue ? ' (cue)' : ''}`).join('; ')}`);
+    expect(narrow.some((f) => f.cue)).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('regression (issue 27, finding 4): a date choice (since/until) shows HMC\'s figures for that period', async () => {
+    const { page, errors } = await open(1440, 900);
+    await expectSummary(page, '');
+    const form = page.getByTestId('hmc-period');
+    // 30 days leaves out the session of 40 days ago.
+    await form.getByRole('button', { name: '30 days' }).click();
+    expect(await page.getByTestId('hmc-range-text').textContent()).toBe(`Showing since ${daysAgo(29)}`);
+    const month = await expectSummary(page, `?since=${daysAgo(29)}`);
+    expect(month.total_sessions).toBe(1);
+    expect(await page.getByTestId('hmc-models-table').locator('tbody th').allTextContents()).toEqual(['anthropic/claude-sonnet-4-20250514']);
+    // Since/until by hand: only the old session's day.
+    const old = daysAgo(40);
+    await form.locator('input[name="since"]').fill(old);
+    await form.locator('input[name="until"]').fill(old);
+    await form.getByRole('button', { name: 'Apply' }).click();
+    expect(await page.getByTestId('hmc-range-text').textContent()).toBe(`Showing ${old}`);
+    const day = await expectSummary(page, `?since=${old}&until=${old}`);
+    expect(day.total_sessions).toBe(1);
+    await expect.poll(() => page.getByTestId('hmc-models-table').locator('tbody th').allTextContents()).toEqual(['gpt-4.1']);
+    // A first day after the last is not applied.
+    await form.locator('input[name="since"]').fill(daysAgo(1));
+    expect(await form.getByRole('button', { name: 'Apply' }).isDisabled()).toBe(true);
+    expect(await form.getByRole('status').textContent()).toBe('The first day is after the last.');
+    await form.getByRole('button', { name: 'All time' }).click();
+    expect((await expectSummary(page, '')).total_sessions).toBe(2);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('regression (issue 27, finding 4): the start route is POST only, behind Hermes\' session, and refuses another site', async () => {
+    // A GET is not served (Hermes answers 404 for a method no route takes): a link cannot start anything.
+    const get = await host.call('/start');
+    expect([404, 405]).toContain(get.status);
+    expect(await get.text()).not.toContain('running');
+    expect((await fetch(`${host.url}/api/plugins/hmc/start`, { method: 'POST' })).status).toBe(401);
+    expect((await fetch(`${host.url}/api/plugins/hmc/start`, { method: 'POST', headers: { 'X-Hermes-Session-Token': 'wrong' } })).status).toBe(401);
+    const foreign = await host.call('/start', { method: 'POST', headers: { Origin: 'http://evil.test' } });
+    expect(foreign.status).toBe(403);
+    expect(JSON.stringify(await foreign.json())).toContain('another site');
+    // Running already: answered as it is, nothing started.
+    const again = await host.call('/start', { method: 'POST', headers: { Origin: host.url } });
+    expect(await again.json()).toEqual({ running: true, already_running: true, url: hmc?.url });
+  });
+
+  it('regression (issue 27, finding 4): with HMC\'s dashboard stopped, the Start button starts it as `hermes hmc dashboard start` does', async () => {
+    const { page, errors } = await open(1440, 900);
+    await stop(hmc?.child);
+    await page.reload();
+    await page.getByTestId('hmc-error').filter({ hasText: 'not running' }).waitFor({ timeout: 30_000 });
+    await page.getByTestId('hmc-start').click();
+    await page.getByTestId('hmc-tab').waitFor({ timeout: 40_000 });
+    // A detached background dashboard, found by HMC's own CLI, answering the same figures.
+    const url = hmcCli('dashboard', 'status', '--state-dir', host.state).trim();
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    expect(await page.getByRole('link', { name: /full dashboard/ }).getAttribute('href')).toBe(url);
+    const record = JSON.parse(readFileSync(join(host.state, 'dashboard.json'), 'utf8')) as { pid: number };
+    expect(record.pid).not.toBe(hmc?.child.pid);
+    expect(readFileSync(join(host.state, 'dashboard.log'), 'utf8')).toContain('hmc dashboard');
+    if (hmc) hmc.url = url;
+    await expectSummary(page, '');
+    // Idempotent: a second start answers the same dashboard.
+    expect(await (await host.call('/start', { method: 'POST' })).json()).toEqual({ running: true, already_running: true, url });
+    expect((JSON.parse(readFileSync(join(host.state, 'dashboard.json'), 'utf8')) as { pid: number }).pid).toBe(record.pid);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 90_000);
 });

@@ -11,29 +11,7 @@ import { ensureBuilt, HAS_CHROMIUM, launch, LIVE_SESSION, openLive, seed, type S
 import { turnPayload } from '../server/helpers.js';
 import { fmtTokens } from '../../web/src/format.js';
 import { sessionsResponse } from '../../web/src/schema.js';
-
-/** Every table on the page: its box's widths and whether its scroll cue is shown. */
-interface TableFit {
-  caption: string;
-  scrollWidth: number;
-  clientWidth: number;
-  right: number;
-  cue: boolean;
-}
-
-async function tableFits(page: Page): Promise<TableFit[]> {
-  return page.evaluate(() => Array.from(document.querySelectorAll('table')).map((t) => {
-    const box = t.parentElement instanceof HTMLElement ? t.parentElement : t;
-    const cue = box.parentElement?.querySelector(':scope > .scroll-cue');
-    return {
-      caption: t.querySelector('caption')?.textContent ?? '?',
-      scrollWidth: box.scrollWidth,
-      clientWidth: box.clientWidth,
-      right: Math.round(Math.min(t.getBoundingClientRect().right, box.getBoundingClientRect().right)),
-      cue: cue instanceof HTMLElement && cue.offsetParent !== null && cue.getBoundingClientRect().height > 0,
-    };
-  }));
-}
+import { tableFits } from './table-fit.js';
 
 /** How many lines the element's text takes (distinct line boxes of its text). */
 async function lineCount(page: Page, selector: string): Promise<number[]> {
