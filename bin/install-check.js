@@ -1,12 +1,12 @@
 // The install checks of `hmc doctor`, those that need no build and no dependency: Node's version,
 // the dependencies, the native SQLite module (and when it is missing, why npm could not build it
-// and the command that fixes it), the compiled CLI and the dashboard build. bin/hmc.js runs them
+// and the command that fixes it), the compiled CLI, the page's build and the Hermes tab's build. bin/hmc.js runs them
 // when dist/ is missing (an `npm install` that failed); src/cli/doctor.ts runs them every time.
 //
 // Invariant: plain JavaScript on Node's built-ins only, so it runs exactly when `npm install`
 // failed; every check answers and none throws; a failed check names what is missing and how to
 // fix it, in plain words.
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
@@ -28,6 +28,7 @@ export async function installChecks(root, opts = {}) {
     await checkSqlite(root, env, opts.execPath ?? process.execPath),
     checkBuild(root),
     checkWeb(root),
+    checkTab(root),
   ];
 }
 
@@ -143,6 +144,37 @@ function checkWeb(root) {
   return existsSync(index)
     ? { name: 'dashboard build', ok: true, detail: `${index} exists` }
     : { name: 'dashboard build', ok: false, detail: `${index} is missing`, fix: `run \`npm install\` (or \`npm run build\`) in ${root}` };
+}
+
+/**
+ * HMC's page and its tab in Hermes' dashboard were built (issue 27, finding 6): every file the
+ * page's index.html loads (/assets/…), and the script and styles dashboard/manifest.json names.
+ * @param {string} root @returns {Check}
+ */
+export function checkTab(root) {
+  const missing = [];
+  const page = join(root, 'web', 'dist', 'index.html');
+  if (existsSync(page)) {
+    const html = readFileSync(page, 'utf8');
+    for (const m of html.matchAll(/(?:src|href)="\/(assets\/[^"]+)"/g)) {
+      if (m[1] && !existsSync(join(root, 'web', 'dist', m[1]))) missing.push(join(root, 'web', 'dist', m[1]));
+    }
+  }
+  const manifestPath = join(root, 'dashboard', 'manifest.json');
+  /** @type {Record<string, unknown>} */
+  let manifest = {};
+  try {
+    manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+  } catch (err) {
+    return { name: 'hermes tab build', ok: false, detail: `${manifestPath} cannot be read (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`, fix: `reinstall HMC in ${root} (the plugin's dashboard/ folder is incomplete)` };
+  }
+  for (const key of ['entry', 'css']) {
+    const file = typeof manifest[key] === 'string' ? join(root, 'dashboard', String(manifest[key])) : '';
+    if (file && !existsSync(file)) missing.push(file);
+  }
+  return missing.length === 0
+    ? { name: 'hermes tab build', ok: true, detail: `the page's assets and ${join(root, 'dashboard', 'dist')} (HMC's tab in Hermes' dashboard) are in place` }
+    : { name: 'hermes tab build', ok: false, detail: `missing: ${missing.join(', ')}`, fix: `run \`npm run build\` in ${root} (then restart \`hermes dashboard\` for the tab)` };
 }
 
 /** One line per check, `ok` or `FAIL`, and the fix under a failure. @param {Check} check */

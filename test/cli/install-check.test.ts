@@ -8,7 +8,7 @@ import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { installChecks, whyNoBuild } from '../../bin/install-check.js';
+import { checkTab, installChecks, whyNoBuild } from '../../bin/install-check.js';
 
 const REPO = resolve(import.meta.dirname, '..', '..');
 
@@ -38,7 +38,22 @@ function pathWith(...tools: string[]): string {
 describe('install checks', () => {
   it('pass on this built checkout', async () => {
     const checks = await installChecks(REPO);
-    expect(checks.map((c) => [c.name, c.ok])).toEqual([['node', true], ['dependencies', true], ['sqlite', true], ['build', true], ['dashboard build', true]]);
+    expect(checks.map((c) => [c.name, c.ok])).toEqual([['node', true], ['dependencies', true], ['sqlite', true], ['build', true], ['dashboard build', true], ['hermes tab build', true]]);
+  });
+
+  it('regression (issue 27, finding 6): the Hermes tab\'s build and the page\'s assets are checked, each missing file named', () => {
+    const root = tmp();
+    cpSync(join(REPO, 'dashboard', 'manifest.json'), join(root, 'dashboard', 'manifest.json'));
+    mkdirSync(join(root, 'web', 'dist'), { recursive: true });
+    writeFileSync(join(root, 'web', 'dist', 'index.html'), '<script type="module" src="/assets/index-x.js"></script>');
+    const tab = checkTab(root);
+    expect(tab.ok).toBe(false);
+    expect(tab.detail).toBe(`missing: ${join(root, 'web', 'dist', 'assets', 'index-x.js')}, ${join(root, 'dashboard', 'dist', 'index.js')}, ${join(root, 'dashboard', 'dist', 'style.css')}`);
+    expect(tab.fix).toBe(`run \`npm run build\` in ${root} (then restart \`hermes dashboard\` for the tab)`);
+    cpSync(join(REPO, 'dashboard', 'dist'), join(root, 'dashboard', 'dist'), { recursive: true });
+    mkdirSync(join(root, 'web', 'dist', 'assets'));
+    writeFileSync(join(root, 'web', 'dist', 'assets', 'index-x.js'), '');
+    expect(checkTab(root).ok).toBe(true);
   });
 
   it('point at the local headers when npm had no nodedir (a fresh HOME)', () => {
