@@ -194,6 +194,7 @@ describe.skipIf(!READY)('HMC\'s tab in Hermes\' web dashboard', () => {
     await stop(hmc?.child);
     await page.reload();
     await page.getByTestId('hmc-error').filter({ hasText: 'not running' }).waitFor({ timeout: 30_000 });
+    await page.screenshot({ path: join(REPO, 'test-results', 'hermes-tab-stopped.png') });
     await page.getByTestId('hmc-start').click();
     await page.getByTestId('hmc-tab').waitFor({ timeout: 40_000 });
     // A detached background dashboard, found by HMC's own CLI, answering the same figures.
