@@ -193,7 +193,9 @@ def _refused(request):
     except Exception:
         return JSONResponse({"error": "Unauthorized: Hermes' dashboard session is required"}, status_code=401)
     origin = request.headers.get("origin")
-    if origin and urllib.parse.urlsplit(origin).netloc.lower() != request.headers.get("host", "").lower():
+    # Behind a proxy (Hermes' gated mode) the browser's host may arrive as X-Forwarded-Host.
+    own = {request.headers.get(k, "").lower() for k in ("host", "x-forwarded-host")} - {""}
+    if origin and urllib.parse.urlsplit(origin).netloc.lower() not in own:
         return JSONResponse({"error": "refused: the request comes from another site (%s)" % origin[:100]}, status_code=403)
     return None
 
