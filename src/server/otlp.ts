@@ -18,6 +18,7 @@ import type { Summary } from '../store/rows.js';
 import type { PricedModel } from '../store/pricing.js';
 import type { WorkSummary } from '../store/views.js';
 import { errorText } from '../core/errors.js';
+import { COST_ESTIMATE_NOTE, costSeries } from './cost-series.js';
 
 /** What one export reads: the store's lifetime answers. */
 export interface OtlpFigures {
@@ -42,6 +43,7 @@ export function otlpRequest(f: OtlpFigures, o: { start: number; now: number; ver
   const sum = (name: string, description: string, points: Point[], unit = '{token}'): Metric =>
     ({ name, unit, description, sum: { aggregationTemporality: 2, isMonotonic: false, dataPoints: points } });
   const s = f.summary;
+  const costs = costSeries(f.models);
   const metrics: Metric[] = [
     sum('hmc.input', 'Input tokens over every model call, without HMC (raw) and as sent', [point(s.total_input, { kind: 'raw' }), point(s.total_sent, { kind: 'sent' })]),
     sum('hmc.input.saved', 'Input saved: input raw - input sent, over every model call', [point(s.total_saved)]),
@@ -52,6 +54,10 @@ export function otlpRequest(f: OtlpFigures, o: { start: number; now: number; ver
     sum('hmc.model.input.saved', 'Input saved per model', f.models.map((m) => point(m.saved, { model: m.model }))),
     { name: 'hmc.model.cost.saved', unit: '1', description: 'Estimated input cost saved per model (price table, prompt cache under HMC\'s cache model); an estimate, not a bill',
       gauge: { dataPoints: f.models.map((m) => point(m.cost.saved, { model: m.model, currency: m.currency }, true)) } },
+    { name: 'hmc.model.input.cost', unit: '1', description: `Input cost per model, raw = without HMC, sent = as sent (in the currency attribute); ${COST_ESTIMATE_NOTE}`,
+      gauge: { dataPoints: costs.flatMap((c) => (['raw', 'sent'] as const).map((kind) => point(c.cost[kind], { model: c.model, kind, currency: c.currency }, true))) } },
+    sum('hmc.model.cache.tokens', `Input tokens per model read from (op=read) or written to (op=write) the prompt cache, raw = without HMC, sent = as sent; ${COST_ESTIMATE_NOTE}`,
+      costs.flatMap((c) => (['read', 'write'] as const).flatMap((op) => (['raw', 'sent'] as const).map((kind) => point(c.cache[op][kind], { model: c.model, op, kind }))))),
     sum('hmc.work.outputs_shortened', 'Tool outputs HMC sent shorter than they arrived', [point(f.work.elided)], '{output}'),
     sum('hmc.work.recalls', 'The agent\'s hmc_control recalls of elided outputs', [point(f.work.recalls)], '{call}'),
     sum('hmc.work.rereads', 'Reads of file parts whose earlier read HMC had shortened', [point(f.work.rereads)], '{read}'),
