@@ -17,7 +17,7 @@ import { startOtlpExport, type OtlpFigures } from '../../src/server/otlp.js';
 
 const RUNNER = join(import.meta.dirname, 'run-cli.ts');
 
-type Mode = 'drip' | 'silent' | 503;
+type Mode = 'drip' | 'silent' | 503 | 'ok';
 
 /** A collector on 127.0.0.1: `drip` answers 200 and one byte a second forever, `silent` never answers. */
 async function slowCollector(mode: () => Mode): Promise<{ port: number; sockets: Set<Socket>; posts: number; close(): void }> {
@@ -31,6 +31,7 @@ async function slowCollector(mode: () => Mode): Promise<{ port: number; sockets:
       const m = mode();
       if (m === 'silent') return;
       if (m === 503) return void res.writeHead(503).end('busy');
+      if (m === 'ok') return void res.writeHead(200).end('{}');
       res.writeHead(200, { 'Content-Length': '100000000' });
       res.write(' ');
       const t = setInterval(() => res.write(' '), 1000);
@@ -96,6 +97,26 @@ describe('OTLP push against a slow collector', () => {
       expect(c.sockets.size).toBe(0);
     });
   }
+
+  it('recovers at the next export once the dripping collector answers again, and says so once', async () => {
+    let mode: Mode = 'drip';
+    const c = await slowCollector(() => mode);
+    cleanup.push(() => c.close());
+    const logs: string[] = [];
+    const exporter = startOtlpExport({ endpoint: `http://127.0.0.1:${c.port}`, intervalMs: 100, deadlineMs: 100, version: 't', log: (l) => void logs.push(l), read: async () => FIGURES });
+    cleanup.push(() => exporter?.stop());
+    await expect.poll(() => logs.length).toBe(1);
+    const fixed = Date.now();
+    mode = 'ok';
+    await expect.poll(() => logs.length, { timeout: 5000 }).toBe(2);
+    const took = Date.now() - fixed;
+    expect(logs).toEqual([expect.stringContaining('did not finish its answer'), expect.stringContaining('works again')]);
+    // At most the rest of the export in flight (its deadline) and one interval.
+    expect(took).toBeLessThan(1000);
+    await sleep(300);
+    expect(logs).toHaveLength(2);
+    expect(c.sockets.size).toBeLessThanOrEqual(1);
+  });
 
   it('writes no credential in any log line: user:pass@, a query token, a header value', async () => {
     let mode: Mode = 503;
