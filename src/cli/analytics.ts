@@ -17,6 +17,7 @@ import { analyticsAction, classify, PERIODS, movedAside, openStore, StoreError, 
 import { renderCsv, renderText } from './analytics-render.js';
 import type { Command } from './command.js';
 import { explicitConfig, invokedAs } from './args.js';
+import { pushAnalytics } from './analytics-push.js';
 
 export { csvField } from './analytics-render.js';
 import { errorText } from '../core/errors.js';
@@ -24,8 +25,10 @@ import { errorText } from '../core/errors.js';
 const USAGE = `usage: hmc analytics [--scope global|project] [--period ${PERIODS.join('|')}]
                      [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--by tool|kind|program] [--limit N]
                      [--project PATH] [--state-dir D] [--db PATH] [--config PATH] [--json|--csv]
+       hmc analytics --push [--endpoint URL] [--state-dir D] [--db PATH] [--config PATH]
   the savings history (docs/analytics.md; its words: docs/glossary.md); --since and --until are
-  UTC days, both included; --by groups --period output; costs use the config's price table
+  UTC days, both included; --by groups --period output; costs use the config's price table;
+  --push sends the lifetime figures once as OTLP to dashboard.otlp.endpoint or --endpoint
 `;
 
 function openReadable(path: string): AnalyticsStore {
@@ -66,6 +69,8 @@ export const command: Command = {
         db: { type: 'string' },
         json: { type: 'boolean', default: false },
         csv: { type: 'boolean', default: false },
+        push: { type: 'boolean' },
+        endpoint: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -74,6 +79,7 @@ export const command: Command = {
       process.stdout.write(USAGE);
       return 0;
     }
+    if (values.push !== undefined || values.endpoint !== undefined) return pushAnalytics(values);
     if (values.json && values.csv) {
       process.stderr.write(`hmc analytics: choose one of --json and --csv\n${USAGE}`);
       return 2;

@@ -178,7 +178,7 @@ export const CONFIG_KEYS = [
   key('dashboard.port', 48800, int(0, 65535), 'First port tried (the next 99 are tried when taken); 0 lets the system pick.'),
   key('dashboard.max_clients', 32, int(1, 1000), 'At most this many open pages; more are refused.'),
   key('dashboard.inspector', true, bool, 'Keep before/after copies of recent compressed outputs for the inspector (state dir, files 0600).'),
-  key('dashboard.otlp.endpoint', '', str, 'An OpenTelemetry collector (OTLP/HTTP, e.g. http://127.0.0.1:4318) the running dashboard pushes the lifetime savings to as JSON metrics (docs/dashboard.md); empty: none. Headers come from $OTEL_EXPORTER_OTLP_HEADERS.'),
+  key('dashboard.otlp.endpoint', '', str, 'An OpenTelemetry collector (OTLP/HTTP, e.g. http://127.0.0.1:4318) the running dashboard pushes the lifetime savings to as JSON metrics (docs/dashboard.md), and `hmc analytics --push` once; empty: none. Headers come from $OTEL_EXPORTER_OTLP_HEADERS; no log line shows a user:pass@, query value or header.'),
   key('dashboard.otlp.interval_seconds', 60, int(5, 86_400), 'Seconds between OTLP exports (the first is sent when the dashboard starts).'),
   key('pricing.default_input_per_million', 3.0, nonNegative, 'Price of one million input tokens (neither read from nor written to a prompt cache) of a model no price table names.'),
   key('pricing.default_cache_read_per_million', 0.3, nonNegative, 'Price of one million input tokens read from the prompt cache, for a model no price table names.'),

@@ -14,6 +14,7 @@ import type { IndexAccess } from './owner.js';
 import { parseEnvelope } from '../hosts/outputs/envelope.js';
 import type { Layer1 } from './layer1.js';
 import { ARGUMENTS_TOOL_PREFIX, lineRange, type RecallStore } from './recall.js';
+import { fmtWindow } from '../core/window-size.js';
 import type { Session } from './session.js';
 
 /** What the actions need of the engine (the engine is one; tests may pass less). */
@@ -214,13 +215,13 @@ function statsAnswer(engine: ControlTarget, s: Session): Record<string, unknown>
 }
 
 /**
- * `HMC [auto] | ctx: 42% | input saved: 15.0K tokens over 12 model calls (38.1%) | context saved now:
+ * `HMC [auto] | ctx: 42% of 128K | input saved: 15.0K tokens over 12 model calls (38.1%) | context saved now:
  * 3.1K tokens | tools: 20 tracked, 4 pruned` + a breakdown line.
  */
 export function statusText(s: Session): string {
   const t = s.ledger.totals();
   const saved = t.inputRaw - t.inputHmc;
-  const pct = s.contextWindow ? `${Math.round((t.contextTokens / s.contextWindow) * 100)}%` : '--';
+  const pct = s.contextWindow ? `${Math.round((t.contextTokens / s.contextWindow) * 100)}% of ${fmtWindow(s.contextWindow)}` : '--';
   const share = t.inputRaw > 0 ? ` (${((saved / t.inputRaw) * 100).toFixed(1)}%)` : '';
   const calls = `${t.modelCalls} model call${t.modelCalls === 1 ? '' : 's'}`;
   const now = known(s.ledger.contextSavings()).total;

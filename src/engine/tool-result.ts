@@ -43,11 +43,22 @@ export function takeToolResult(s: Session, p: PostToolCallParams, id: string, de
   const seen = { id, tool, turn, before: comp.raw, after: comp.content, strategies: comp.steps.map((x) => x.strategy), isError: record.isError };
   if (comp.content !== comp.raw) record.shortened = true;
   const args = p.args;
+  // The user's latest message as the host last sent it: a read it asked for is no re-read (work.ts).
+  const asked = latestUserContent(s);
   s.ledger.defer(() => {
     const { event, inspect } = toolEvent(s, seen, config, deps.now());
     if (inspect) sink.inspect(inspect);
     sink.emit(event);
-    noteOutput(s, { key: id, tool, args, raw: seen.before, tokensRaw: event.tokens_before, tokensSent: event.tokens_after });
+    noteOutput(s, { key: id, tool, args, raw: seen.before, tokensRaw: event.tokens_before, tokensSent: event.tokens_after, asked });
   }, [seen.before, seen.after]);
   return comp.content !== p.result ? { replace: comp.content } : {};
+}
+
+/** The content of the conversation's latest user message (undefined before any). */
+function latestUserContent(s: Session): unknown {
+  for (let i = s.messages.length - 1; i >= 0; i--) {
+    const m = s.messages[i];
+    if (m?.role === 'user') return m.raw;
+  }
+  return undefined;
 }

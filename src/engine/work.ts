@@ -7,7 +7,9 @@
  *
  * Invariants: HMC's own outputs are never tallied as outputs (a recall is counted as a recall);
  * only the tallies and hashed paths are kept (no path, argument or content reaches the disk); a
- * write or patch of a file forgets its reads, so reading a changed file again is no re-read.
+ * write or patch of a file forgets its reads, so reading a changed file again is no re-read; a read
+ * the user asked for ("read src/inventory.py once more") is no re-read either (issue 27, finding
+ * 6; the rule: `askedToReadAgain`, docs/glossary.md "re-read").
  */
 import { createHash } from 'node:crypto';
 import { toolKind } from '../hosts/index.js';
@@ -16,6 +18,7 @@ import { parseEnvelope } from '../hosts/outputs/envelope.js';
 import { isOwnTool } from '../hosts/own-tool.js';
 import { fileOpOf, normalizePath } from '../strategies/shared/file-ops.js';
 import type { OutputTally, WorkFigures } from '../store/types.js';
+import { contentText } from '../summarise/render.js';
 
 /** One earlier read of a file: the output that showed it and its lines. */
 interface ReadMark {
@@ -84,7 +87,7 @@ export class WorkTally {
    * lines an earlier, since elided read of the same file showed counts as a re-read (`elided` says
    * which outputs HMC has shortened); a write or patch forgets the file's reads.
    */
-  output(o: { key: string; tool: string; args: unknown; raw: string; tokensRaw: number; tokensSent: number; project: string }, elided: (key: string) => boolean): void {
+  output(o: { key: string; tool: string; args: unknown; raw: string; tokensRaw: number; tokensSent: number; project: string; asked?: string }, elided: (key: string) => boolean): void {
     const args = o.args !== null && typeof o.args === 'object' && !Array.isArray(o.args) ? (o.args as Record<string, unknown>) : {};
     const kind = toolKind(o.tool) ?? '';
     const program = kind === 'shell' || (kind === '' && commandOf(args) !== '') ? commandProgram(commandOf(args)) : '';
@@ -102,7 +105,7 @@ export class WorkTally {
     }
     const file = pathKey(op.path, o.project);
     const earlier = this.reads.get(file) ?? [];
-    if (earlier.some((m) => m.first <= op.span.last && op.span.first <= m.last && elided(m.key))) this.rereads++;
+    if (earlier.some((m) => m.first <= op.span.last && op.span.first <= m.last && elided(m.key)) && !askedToReadAgain(o.asked ?? '', op.path)) this.rereads++;
     const marks = [...earlier, { key: o.key, first: op.span.first, last: op.span.last }].slice(-READS_PER_FILE);
     this.reads.delete(file);
     this.reads.set(file, marks);
@@ -121,14 +124,38 @@ export interface WorkHolder {
  * One tool output, once its tokens are counted (off the hook path): HMC's own tool counts a recall
  * when the agent asked for one; any other output is tallied (and may be a re-read).
  */
-export function noteOutput(s: WorkHolder, o: { key: string; tool: string; args: unknown; raw: string; tokensRaw: number; tokensSent: number }): void {
+export function noteOutput(s: WorkHolder, o: { key: string; tool: string; args: unknown; raw: string; tokensRaw: number; tokensSent: number; asked?: unknown }): void {
   if (isOwnTool(o.tool)) {
     const args = typeof o.args === 'string' ? parsed(o.args) : o.args;
     const action = args !== null && typeof args === 'object' ? (args as Record<string, unknown>).action : undefined;
     if (typeof action === 'string' && action.trim().toLowerCase() === 'recall') s.work.recalls++;
     return;
   }
-  s.work.output({ ...o, project: s.projectPath }, (key) => s.elided(key));
+  s.work.output({ ...o, project: s.projectPath, asked: o.asked === undefined ? '' : contentText(o.asked) }, (key) => s.elided(key));
+}
+
+/** Words that ask for a second look, and verbs of reading (a whole word each, any case). */
+const AGAIN = /\b(again|once more|one more time)\b/i;
+const REREAD = /\bre-?read\b/i;
+const READ_VERB = /\b(read|open|show|look|view|cat|print|check|see)\b/i;
+/** A token that names a file: a name with an extension (`inventory.py`, `src/app/main.ts`). */
+const FILE_NAME = /[\w./-]*\w\.[a-z0-9]{1,10}\b/gi;
+
+/**
+ * Did the user's message ask for this read? It asks to read again ("re-read", "reread", or
+ * "again" / "once more" / "one more time" with a verb of reading: read, open, show, look, view,
+ * cat, print, check, see), and it names this file (its name, as `inventory.py`, or its path) or no
+ * file at all ("read it again"). A message that names only other files asked for those. Such a
+ * read is the user's doing, not a re-read HMC caused (docs/glossary.md "re-read").
+ */
+export function askedToReadAgain(userText: string, path: string): boolean {
+  if (!userText) return false;
+  if (!REREAD.test(userText) && !(AGAIN.test(userText) && READ_VERB.test(userText))) return false;
+  const named = userText.match(FILE_NAME) ?? [];
+  if (named.length === 0) return true;
+  const base = (p: string): string => (p.split('/').pop() ?? p).toLowerCase();
+  const file = base(path);
+  return named.some((n) => base(n) === file);
 }
 
 function parsed(text: string): unknown {

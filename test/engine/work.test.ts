@@ -8,6 +8,7 @@ import { commandProgram } from '../../src/hosts/outputs/shell-command.js';
 import type { Engine } from '../../src/engine/engine.js';
 import { engine, longLog, readFile, terminal } from '../helpers/conversation.js';
 import { sessionRecord } from '../../src/engine/events.js';
+import { askedToReadAgain } from '../../src/engine/work.js';
 
 const S = 'work';
 let n = 0;
@@ -85,5 +86,44 @@ describe('outputs per tool and program', () => {
     expect(commandProgram('npm run test -- --watch=false')).toBe('npm run test');
     expect(commandProgram('/usr/bin/make -j4 all')).toBe('make');
     expect(commandProgram('')).toBe('');
+  });
+});
+
+describe('a read the user asked for is no re-read (issue 27, finding 6)', () => {
+  /** The first turn reads src/app.py (shortened by HMC); the second turn's user message is `ask`; the agent reads it again. */
+  function secondRead(ask: string, path = 'src/app.py'): number | undefined {
+    const e = engine();
+    const first = { role: 'user', content: 'look at the handlers' };
+    e.preLlmCall({ session_id: S, messages: [first] });
+    call(e, 'read_file', { path: 'src/app.py' }, SOURCE);
+    expect(e.sessions.get(S)?.records.get(`c${n}`)?.shortened).toBe(true);
+    e.preLlmCall({ session_id: S, messages: [first, { role: 'assistant', content: 'Read it.' }, { role: 'user', content: ask }] });
+    call(e, 'read_file', { path, offset: 20, limit: 40 }, SOURCE);
+    return record(e).work?.rereads;
+  }
+
+  it('"read src/inventory.py once more", "read it again", "re-read app.py": not counted against HMC', () => {
+    expect(secondRead('read src/app.py once more')).toBe(0);
+    expect(secondRead('Please read it again, carefully.')).toBe(0);
+    expect(secondRead('re-read app.py and tell me what changed')).toBe(0);
+    expect(secondRead([{ type: 'text', text: 'Open ./src/app.py one more time' }] as unknown as string)).toBe(0);
+  });
+
+  it('a message that does not ask, or asks for another file, still counts the re-read', () => {
+    expect(secondRead('now fix the bug')).toBe(1);
+    expect(secondRead('fix the handler in src/app.py')).toBe(1);
+    expect(secondRead('read src/other.py again')).toBe(1);
+    expect(secondRead('try again')).toBe(1);
+  });
+
+  it('the rule, word by word', () => {
+    expect(askedToReadAgain('read src/inventory.py once more', '/repo/src/inventory.py')).toBe(true);
+    expect(askedToReadAgain('REREAD inventory.py', 'src/inventory.py')).toBe(true);
+    expect(askedToReadAgain('look at it again', 'src/inventory.py')).toBe(true);
+    expect(askedToReadAgain('show me config.yaml and inventory.py again', 'inventory.py')).toBe(true);
+    expect(askedToReadAgain('read inventory.py', 'inventory.py')).toBe(false);
+    expect(askedToReadAgain('run the tests again', 'inventory.py')).toBe(false);
+    expect(askedToReadAgain('read main.py again', 'inventory.py')).toBe(false);
+    expect(askedToReadAgain('', 'inventory.py')).toBe(false);
   });
 });

@@ -66,3 +66,6 @@ export function callsText(calls: number | undefined, uncounted = 0): string {
   const older = uncounted > 0 ? ` (+${count(uncounted, 'older session')}, calls not counted)` : '';
   return `over ${count(calls, 'model call')}${older}`;
 }
+
+/** A context window as providers name it (131,072 → 128K): the one formatter, shared with `/hmc status`. */
+export { fmtWindow } from '../../src/core/window-size.js';

@@ -3,13 +3,17 @@
  * can scrape them into the monitoring they already run.
  *
  * Savings and input come from the analytics store (lifetime); without a database they come from
- * the sessions seen in events since the dashboard started. Label values are escaped.
+ * the sessions seen in events since the dashboard started. The cost and cache families (issue 27,
+ * finding 6) come from the store only, per model, and their HELP says they are HMC's estimate
+ * (cost-series.ts; the OTLP push sends the same figures). Label values are escaped.
  *
  * Invariant: HELP and TYPE precede every family; values are finite numbers.
  */
 import type { Saved } from '../../core/savings.js';
 import type { RouteHandler } from '../context.js';
 import { sendBody } from '../respond.js';
+import { priceModels } from '../../store/pricing.js';
+import { COST_ESTIMATE_NOTE, costSeries, type CostSeries } from '../cost-series.js';
 
 export function escapeLabel(v: string): string {
   return v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
@@ -40,7 +44,9 @@ export const metrics: RouteHandler = async (ctx, req, res) => {
   let saved: number;
   let sessions: number;
   let modelCalls: number | null = null;
+  let costs: CostSeries[] | null = null;
   if (fromStore) {
+    costs = costSeries(priceModels(store.byModel(), ctx.pricing));
     const s = store.summary();
     byStrategy = s.by_strategy;
     byTool = s.by_tool;
@@ -73,6 +79,7 @@ export const metrics: RouteHandler = async (ctx, req, res) => {
     x.family('hmc_model_calls_total', 'counter', 'Model calls the input was sent in: the N of "input saved over N model calls" (sessions from before HMC counted them add none).');
     x.sample('hmc_model_calls_total', modelCalls);
   }
+  if (costs !== null) costFamilies(x, costs);
   x.family('hmc_sessions_total', 'counter', 'Sessions recorded.');
   x.sample('hmc_sessions_total', sessions);
   x.family('hmc_sse_clients', 'gauge', 'Dashboard pages connected to the event stream.');
@@ -81,3 +88,18 @@ export const metrics: RouteHandler = async (ctx, req, res) => {
   for (const [k, v] of Object.entries(ctx.live.counts)) x.sample('hmc_events_total', v, { type: k });
   sendBody(req, res, 200, 'text/plain; version=0.0.4; charset=utf-8', x.text());
 };
+
+/** The estimated input cost per model (raw, sent) and the cache model's read and written tokens. */
+function costFamilies(x: Exposition, costs: readonly CostSeries[]): void {
+  x.family('hmc_input_cost_estimate', 'gauge', `Input cost per model in the currency label: raw = without HMC, sent = as sent (raw - sent = cost saved). ${COST_ESTIMATE_NOTE}; a gauge because prices can change.`);
+  for (const c of costs) {
+    x.sample('hmc_input_cost_estimate', c.cost.raw, { model: c.model, kind: 'raw', currency: c.currency });
+    x.sample('hmc_input_cost_estimate', c.cost.sent, { model: c.model, kind: 'sent', currency: c.currency });
+  }
+  x.family('hmc_cache_tokens_estimate_total', 'counter', `Input tokens per model the provider reads from its prompt cache (op=read) or writes to it (op=write), raw = without HMC, sent = as sent. ${COST_ESTIMATE_NOTE}; input recorded before the cache model was kept is in neither.`);
+  for (const c of costs) {
+    for (const op of ['read', 'write'] as const) {
+      for (const kind of ['raw', 'sent'] as const) x.sample('hmc_cache_tokens_estimate_total', c.cache[op][kind], { model: c.model, op, kind });
+    }
+  }
+}

@@ -6,7 +6,7 @@
  */
 import { html } from 'htm/preact';
 import type { LiveSession } from '../schema.js';
-import { count, fmtPct, fmtTokens, shortPath } from '../format.js';
+import { count, fmtPct, fmtTokens, fmtWindow, shortPath } from '../format.js';
 import { Gauge } from './gauge.js';
 import { statClass } from './stat-class.js';
 import { CardTitle } from './card-title.js';
@@ -42,7 +42,7 @@ export function CurrentSession({ current }: { current: LiveSession | null }) {
     <div class="stats">
       <div class="stat"><div class="v" data-testid="cur-turns">${current.turns}</div><div class="k">turns</div></div>
       <div class="stat"><div class="v" data-testid="cur-tools">${current.tool_calls}</div><div class="k">tool calls</div></div>
-      <div class="stat"><div class="v">${fmtTokens(current.context_tokens)}</div><div class="k">context tokens${current.context_window ? ` of ${fmtTokens(current.context_window)}` : ''}</div></div>
+      <div class="stat"><div class="v">${fmtTokens(current.context_tokens)}</div><div class="k">context tokens${current.context_window ? ` of ${fmtWindow(current.context_window)}` : ''}</div></div>
       <div class=${statClass(current.model)}><div class="v small name" data-testid="cur-model" title=${current.model}>${current.model || '--'}</div><div class="k">model</div></div>
     </div>
     <div class="meta">

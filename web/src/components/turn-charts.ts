@@ -21,6 +21,18 @@ export interface TurnSeries {
   context_saved?: number | undefined;
 }
 
+/**
+ * The dashed line of "Context used per turn": compress.max_context_percent's default, the context
+ * use by which HMC's layer 1 summarises older turns (it fires at the lower of this and a share of
+ * the host's own threshold; docs/engine.md). The page does not read the config: a changed setting
+ * is not drawn (docs/dashboard.md).
+ */
+const SUMMARISE_BY = {
+  value: 0.8,
+  label: '80%: HMC summarises by here',
+  meaning: 'A dashed line marks 80% of the window: by this context use HMC starts summarising older turns (compress.max_context_percent, 0.8 by default; earlier when the host compresses earlier).',
+};
+
 const orDash = (n: number | undefined, f: (n: number) => string): string => (n === undefined ? '--' : f(n));
 
 export function TurnCharts({ series, label, sessionId }: { series: TurnSeries[]; label: string; sessionId: string }) {
@@ -38,7 +50,7 @@ export function TurnCharts({ series, label, sessionId }: { series: TurnSeries[];
     <div class="card-grid">
       <div>
         <h3>Context used per turn</h3>
-        <${LineChart} points=${ctx} title=${`Context used per turn, ${label}`} format=${(v: number) => fmtPct(v)} yMax=${1} limit=${0.8}
+        <${LineChart} points=${ctx} title=${`Context used per turn, ${label}`} format=${(v: number) => fmtPct(v)} yMax=${1} limit=${SUMMARISE_BY}
           desc=${`${count(series.length, 'turn')}; peak ${fmtPct(peak)}; latest ${fmtPct(series[series.length - 1]?.context_percent ?? null)}.`} />
         <${DataTable} caption="Context used per turn" columns=${['Turn', 'Context']} rows=${series.map((p) => [String(p.turn), fmtPct(p.context_percent, 1)])} csv=${ctxCsv} />
       </div>

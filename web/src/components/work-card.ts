@@ -29,6 +29,6 @@ export function WorkCard({ project, range, epoch, onSession }: { project: string
     ${w && w.top.length > 0 ? html`<h3>Sessions that went back most</h3><ul class="work-top">${w.top.map((t) => html`<li key=${t.session_id}>
       <button type="button" class="link" onClick=${() => onSession(t.session_id)} title=${t.session_id}>${shortId(t.session_id)}</button>
       <span class="hint">${fmtDateTime(t.started_at)} · ${t.model || 'unknown model'} · ${t.recalls} recall${t.recalls === 1 ? '' : 's'}, ${t.rereads} re-read${t.rereads === 1 ? '' : 's'} of ${t.elided} shortened</span></li>`)}</ul>` : null}
-    <p class="hint">A recall is the agent asking <code>hmc_control</code> for an elided output; a re-read, reading again a file part HMC had shortened with nothing written to it between. Low is good.</p>
+    <p class="hint">A recall is the agent asking <code>hmc_control</code> for an elided output; a re-read, reading again a file part HMC had shortened with nothing written to it between, unless the user asked to read it again. Low is good.</p>
   </section>`;
 }
