@@ -38,6 +38,7 @@ class Bridge:
         self._lock = threading.RLock()
         self._refused = False
         self._tools_cache = {}
+        self._told = set()  # sessions already told of the config's problems
         self.main_model = None  # (model, provider, base_url) of the last model call: what a summary is priced against
 
     def hello_answered(self, result):
@@ -91,9 +92,11 @@ class Bridge:
         views.restore(sess)
         if not isinstance(messages, list):
             return None
-        self.sidecar.ensure()  # a first start answers hello, whose figures go with this call
+        started = self.sidecar.ensure()  # a first start answers hello, whose figures go with this call
         params = dict(kw)
         params["session_id"] = kw.get("session_id") or ""
+        if started:
+            self._config_notice(params["session_id"])
         if self.context_length:
             params.setdefault("context_length", self.context_length)
         if self.compression_threshold:
@@ -112,6 +115,17 @@ class Bridge:
         views.apply_in_place(sess, messages, result.get("edits"))
         context = result.get("context")
         return {"context": context} if isinstance(context, str) and context else None
+
+    def _config_notice(self, sid):
+        """Once per session: the config's problems in one line (the sidecar words it), shown where
+        this Hermes' user looks (hermes.tell_user). Issue 27, finding 2: they were only in sidecar.log."""
+        if sid in self._told:
+            return
+        self._told.add(sid)
+        answer = self.sidecar.call("hmc_control", {"session_id": sid, "args": {"action": "config"}})
+        summary = _result(answer).get("summary")
+        if isinstance(summary, str) and summary:
+            hermes.tell_user("hmc: " + summary)
 
     def _send(self, method, params, messages, base, convert):
         """Sends `messages` (converted; `convert(message, index)`) as `base` + `append` when `base` is

@@ -9,6 +9,7 @@ hook, and nothing here decides what HMC does with the answer.
 import logging
 import os
 import shutil
+import sys
 from pathlib import Path
 
 log = logging.getLogger("hmc")
@@ -63,6 +64,31 @@ def cli_session():
     except Exception:
         pass
     return None
+
+
+def tell_user(text):
+    """Shows one line where this Hermes' user looks, and logs it under "hmc" (agent.log, errors.log,
+    which is all a gateway or the TUI shows of a plugin). In the interactive CLI it goes through the
+    agent's own warning path (`_emit_warning`: printed above the prompt, as Hermes' own warnings
+    are); elsewhere on a terminal (`hermes chat -q`, a foreground gateway) to stderr. Hermes' log
+    handlers write files only, so a log line alone is seen by nobody at the terminal."""
+    log.warning("%s", text)
+    try:
+        from hermes_cli.plugins import get_plugin_manager
+
+        agent = getattr(getattr(get_plugin_manager(), "_cli_ref", None), "agent", None)
+        warn = getattr(agent, "_emit_warning", None)
+        if callable(warn) and not getattr(agent, "suppress_status_output", False):
+            warn("⚠ " + text)
+            return
+    except Exception:
+        pass
+    try:
+        if sys.stderr is not None and sys.stderr.isatty():
+            sys.stderr.write(text + "\n")
+            sys.stderr.flush()
+    except Exception:
+        pass
 
 
 SKILL = "hmc-guide"  # its name in SKILL.md: Hermes makes a skill a slash command by its name
