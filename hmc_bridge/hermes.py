@@ -8,7 +8,6 @@ hook, and nothing here decides what HMC does with the answer.
 """
 import logging
 import os
-import shutil
 import sys
 from pathlib import Path
 
@@ -91,33 +90,58 @@ def tell_user(text):
         pass
 
 
-SKILL = "hmc-guide"  # its name in SKILL.md: Hermes makes a skill a slash command by its name
+SKILL = "hmc-guide"  # its name in SKILL.md and under the plugin: `skill_view("hmc:hmc-guide")`
+# The SKILL.md texts earlier versions copied into $HERMES_HOME/skills/ (as hmc/ or hmc-guide/, under
+# either frontmatter name): a copy equal to one of these is HMC's own, unedited, and is removed.
+SHIPPED_SKILLS = {
+    "065cec77c9ca47985b6b057e9b1081512c3d17d2fc3e0af2506121b7f45f071b",
+    "70e21c00ade05bb08d844bd6d3390eba0e1dbe7ec807109148662cf404a26f92",
+    "96f881ae35679f3b738dea90c91d3fb01c0fead446e2aaf45f14072668f433a9",
+    "a6163c9c67569039177c1e7932e482684d57a2c66f697be8bf05fa7fc08ea0eb",
+    "be0d68ccf936b15dfc4396c807381c446a18c5b0ffd7b05dba649a48da905751",
+    "d1f50af565c97fdbfeab096a11d454b639214c0a3ca2025b19085815e61cbf89",
+}
 
 
-def install_skill(plugin_dir):
-    """Copies the skill into Hermes' skills once (a user's edits are kept). Its name is not `hmc`:
-    Hermes offers every skill as a slash command of its name, and `/hmc` is the plugin's command
-    (issue 17, finding 5: the slash menu showed `/hmc` twice). A copy an earlier version installed
-    as `skills/hmc/` (frontmatter `name: hmc`, about `hmc_control`) moves to the new name, edits
-    and all."""
-    skills = hermes_home() / "skills"
+def register_skill(ctx, plugin_dir):
+    """The guide as a plugin skill (`ctx.register_skill`, 0.16.0 and 0.19.0): it lives in the plugin's
+    folder and exists only while the plugin is loaded, so disabling or removing HMC takes it away
+    (issue 27, finding 1: the copy in $HERMES_HOME/skills/ stayed, and the system prompt went on
+    advertising it with `hmc_control` gone). Hermes lists no plugin skill in the system prompt; the
+    model loads it by name (`skill_view("hmc:hmc-guide")`). A copy an earlier version left in
+    $HERMES_HOME/skills/ is removed when it is unedited; an edited one is the user's and stays,
+    named in one log line. Returns True when the skill was registered."""
+    _remove_old_copies()
     source = plugin_dir / "skills" / "hmc" / "SKILL.md"
-    target = skills / SKILL / "SKILL.md"
-    old = skills / "hmc" / "SKILL.md"
-    if not target.exists() and old.is_file():
-        text = old.read_text(encoding="utf-8", errors="replace")
-        if text.startswith("---\nname: hmc\n") and "hmc_control" in text:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(text.replace("name: hmc\n", "name: %s\n" % SKILL, 1), encoding="utf-8")
-            old.unlink()
+    if not source.is_file() or not callable(getattr(ctx, "register_skill", None)):
+        return False
+    ctx.register_skill(SKILL, source, description="How to read HMC's markers, recall an original, and control HMC (hmc_control)")
+    return True
+
+
+def _remove_old_copies():
+    import hashlib
+
+    skills = hermes_home() / "skills"
+    for folder in (skills / SKILL, skills / "hmc"):
+        copy = folder / "SKILL.md"
+        try:
+            if not copy.is_file():
+                continue
+            text = copy.read_bytes()
+            if hashlib.sha256(text).hexdigest() not in SHIPPED_SKILLS:
+                if b"hmc_control" in text and text.startswith(b"---\nname: hmc"):
+                    log.warning("hmc: %s is an edited copy of HMC's guide from an earlier version; it is yours and stays "
+                                "(HMC's guide is now the plugin skill hmc:%s); remove it if you do not need it", copy, SKILL)
+                continue
+            copy.unlink()
             try:
-                old.parent.rmdir()
+                folder.rmdir()
             except OSError:
                 pass  # something else lives there: left as it is
-            log.info("hmc: the skill is now %s (was hmc, a second /hmc in the slash menu)", SKILL)
-    if source.is_file() and not target.exists():
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source, target)
+            log.info("hmc: removed %s (HMC's guide is now the plugin skill hmc:%s)", copy, SKILL)
+        except OSError as exc:
+            log.info("hmc: could not check %s (%s)", copy, exc)
 
 
 # -- what a summary costs -----------------------------------------------------------------------------
