@@ -62,7 +62,9 @@ export function parseConfigText(text: string, label = 'config.yaml'): LoadedConf
     for (const w of doc.warnings) warnings.push({ path: '(file)', message: `${label}: YAML warning: ${errorLine(w)}` });
     raw = doc.toJS({ maxAliasCount: 100 });
   } catch (err) {
-    return { config: defaultConfig(), issues: [{ path: '(file)', message: `${label} is not valid YAML (${errorLine(err)}); using the defaults for every key` }], unusable: true };
+    const pos = (err as { pos?: unknown }).pos;
+    const at = Array.isArray(pos) && typeof pos[0] === 'number' ? ` at line ${text.slice(0, pos[0]).split('\n').length}` : '';
+    return { config: defaultConfig(), issues: [{ path: '(file)', message: `${label} is not valid YAML${at} (${errorLine(err)}); using the defaults for every key` }], unusable: true };
   }
   const resolved = resolveConfig(raw ?? {});
   const unusable = resolved.issues.some((i) => i.path === '(root)');

@@ -67,7 +67,7 @@ describe('problems in file order, in one line', () => {
     const loaded = parseConfigText('truncation: [1, 2\nb: }', 'config.yaml');
     expect(loaded.unusable).toBe(true);
     expect(loaded.config).toEqual(defaultConfig());
-    expect(problemsLine(loaded.issues, null)).toMatch(/^config: 1 problem: config\.yaml is not valid YAML \(.+\); using the defaults for every key$/);
+    expect(problemsLine(loaded.issues, null)).toMatch(/^config: 1 problem: config\.yaml is not valid YAML at line 2 \(.+\); using the defaults for every key$/);
   });
 });
 
@@ -86,7 +86,7 @@ describe('the last good config', () => {
     writeFileSync(file, 'truncation:\n  max_lines: 80\n  - broken: [\n');
     source.reload();
     expect(source.config.truncation.max_lines).toBe(40);
-    expect(source.issues[0]?.message).toMatch(/is not valid YAML \(.+\); keeping the config in force \(the last one that parsed\) until the file is fixed$/);
+    expect(source.issues[0]?.message).toMatch(/is not valid YAML at line 3 \(.+\); keeping the config in force \(the last one that parsed\) until the file is fixed$/);
     expect(source.issues[1]?.message).toMatch(/^enabeld: unknown key/);
     expect(lines.some((l) => l.includes('keeping the config in force'))).toBe(true);
 
