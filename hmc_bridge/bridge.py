@@ -11,6 +11,7 @@ session, only what is new goes (`base` + `append`), and a long history goes ahea
 Invariant: fail open. Every entry point catches everything, logs one line under the "hmc" logger
 and hands Hermes its data back untouched; no decision is taken here.
 """
+import contextvars
 import json
 import logging
 import threading
@@ -20,6 +21,9 @@ from . import control_schema, hermes, shapes, views
 log = logging.getLogger("hmc")
 
 CONTROL_TIMEOUT = 20.0
+# The session of the gateway message being handled, set by pre_gateway_dispatch in the message's
+# own asyncio task, which then dispatches `/hmc` in that same task (so no other chat's value is seen).
+_GATEWAY_SESSION = contextvars.ContextVar("hmc_gateway_session", default=None)
 _PARTIAL_KEYS = ("session_id", "model", "platform", "context_length")  # what a streamed stretch carries
 
 
@@ -198,6 +202,16 @@ class Bridge:
         if isinstance(sid, str) and sid:
             self.last_session = sid
 
+    def pre_gateway_dispatch(self, event=None, session_store=None, **_kw):
+        """Every gateway message, before Hermes dispatches it (0.16, 0.19): which session its chat is
+        on, for a `/hmc` command in it (plugin commands get no session, and after a restart no hook
+        has named one yet: issue 27). Returns None: the message goes on as it came."""
+        try:
+            _GATEWAY_SESSION.set(hermes.gateway_session(event, session_store))
+        except Exception as exc:
+            _GATEWAY_SESSION.set(None)
+            log.info("hmc: the gateway's session for /hmc is unknown (%s: %s)", type(exc).__name__, exc)
+
     def _end(self, method, kw):
         sid = kw.get("session_id")
         with self._lock:
@@ -297,8 +311,11 @@ class Bridge:
 
     def current_session(self):
         """The session a `/hmc` command is about (slash commands get no session id): the one Hermes'
-        CLI is on (a resumed one before its first message too), else the last one a hook named."""
-        return hermes.cli_session() or self.last_session
+        CLI is on (a resumed one before its first message too), the one the gateway's session store
+        holds for the chat the command came from (pre_gateway_dispatch), else the last one a hook
+        named (the TUI, an older Hermes)."""
+        gateway = _GATEWAY_SESSION.get()
+        return hermes.cli_session() or gateway or self.last_session
 
     def command(self, raw_args="", *args, **kw):
         try:

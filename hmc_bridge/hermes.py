@@ -40,6 +40,7 @@ def features(ctx):
         # message dicts, copies made for that one call, so editing them changes that request only.
         "pre_api_request": not middleware and "pre_api_request" in VALID_HOOKS,
         "on_session_reset": "on_session_reset" in VALID_HOOKS,
+        "pre_gateway_dispatch": "pre_gateway_dispatch" in VALID_HOOKS,
     }
 
 
@@ -63,6 +64,26 @@ def cli_session():
     except Exception:
         pass
     return None
+
+
+def gateway_session(event, session_store):
+    """The session the gateway's own store holds for the chat a message comes from (its source: the
+    platform, chat, thread and user, by the gateway's key rule), without creating one; else the
+    store's key for that chat, which names no session (the chat has none yet, so `/hmc status`
+    says so, never another chat's figures). None when this is no gateway message. 0.19 reads it
+    with `peek_session_id`; 0.16, which has no such accessor, from the store's entries."""
+    source = getattr(event, "source", None)
+    if source is None or session_store is None:
+        return None
+    key = session_store._generate_session_key(source)
+    peek = getattr(session_store, "peek_session_id", None)
+    if callable(peek):
+        sid = peek(key)
+    else:
+        session_store._ensure_loaded()
+        entry = session_store._entries.get(key)
+        sid = getattr(entry, "session_id", None)
+    return sid if isinstance(sid, str) and sid else "gateway-chat:%s" % key
 
 
 def tell_user(text):
