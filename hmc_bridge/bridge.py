@@ -11,6 +11,7 @@ session, only what is new goes (`base` + `append`), and a long history goes ahea
 Invariant: fail open. Every entry point catches everything, logs one line under the "hmc" logger
 and hands Hermes its data back untouched; no decision is taken here.
 """
+import contextvars
 import json
 import logging
 import threading
@@ -20,6 +21,9 @@ from . import control_schema, hermes, shapes, views
 log = logging.getLogger("hmc")
 
 CONTROL_TIMEOUT = 20.0
+# The session of the gateway message being handled, set by pre_gateway_dispatch in the message's
+# own asyncio task, which then dispatches `/hmc` in that same task (so no other chat's value is seen).
+_GATEWAY_SESSION = contextvars.ContextVar("hmc_gateway_session", default=None)
 _PARTIAL_KEYS = ("session_id", "model", "platform", "context_length")  # what a streamed stretch carries
 
 
@@ -38,6 +42,7 @@ class Bridge:
         self._lock = threading.RLock()
         self._refused = False
         self._tools_cache = {}
+        self._told = set()  # sessions already told of the config's problems
         self.main_model = None  # (model, provider, base_url) of the last model call: what a summary is priced against
 
     def hello_answered(self, result):
@@ -91,9 +96,11 @@ class Bridge:
         views.restore(sess)
         if not isinstance(messages, list):
             return None
-        self.sidecar.ensure()  # a first start answers hello, whose figures go with this call
+        started = self.sidecar.ensure()  # a first start answers hello, whose figures go with this call
         params = dict(kw)
         params["session_id"] = kw.get("session_id") or ""
+        if started:
+            self._config_notice(params["session_id"])
         if self.context_length:
             params.setdefault("context_length", self.context_length)
         if self.compression_threshold:
@@ -112,6 +119,17 @@ class Bridge:
         views.apply_in_place(sess, messages, result.get("edits"))
         context = result.get("context")
         return {"context": context} if isinstance(context, str) and context else None
+
+    def _config_notice(self, sid):
+        """Once per session: the config's problems in one line (the sidecar words it), shown where
+        this Hermes' user looks (hermes.tell_user). Issue 27, finding 2: they were only in sidecar.log."""
+        if sid in self._told:
+            return
+        self._told.add(sid)
+        answer = self.sidecar.call("hmc_control", {"session_id": sid, "args": {"action": "config"}})
+        summary = _result(answer).get("summary")
+        if isinstance(summary, str) and summary:
+            hermes.tell_user("hmc: " + summary)
 
     def _send(self, method, params, messages, base, convert):
         """Sends `messages` (converted; `convert(message, index)`) as `base` + `append` when `base` is
@@ -183,6 +201,16 @@ class Bridge:
         sid = kw.get("session_id")
         if isinstance(sid, str) and sid:
             self.last_session = sid
+
+    def pre_gateway_dispatch(self, event=None, session_store=None, **_kw):
+        """Every gateway message, before Hermes dispatches it (0.16, 0.19): which session its chat is
+        on, for a `/hmc` command in it (plugin commands get no session, and after a restart no hook
+        has named one yet: issue 27). Returns None: the message goes on as it came."""
+        try:
+            _GATEWAY_SESSION.set(hermes.gateway_session(event, session_store))
+        except Exception as exc:
+            _GATEWAY_SESSION.set(None)
+            log.info("hmc: the gateway's session for /hmc is unknown (%s: %s)", type(exc).__name__, exc)
 
     def _end(self, method, kw):
         sid = kw.get("session_id")
@@ -283,8 +311,11 @@ class Bridge:
 
     def current_session(self):
         """The session a `/hmc` command is about (slash commands get no session id): the one Hermes'
-        CLI is on (a resumed one before its first message too), else the last one a hook named."""
-        return hermes.cli_session() or self.last_session
+        CLI is on (a resumed one before its first message too), the one the gateway's session store
+        holds for the chat the command came from (pre_gateway_dispatch), else the last one a hook
+        named (the TUI, an older Hermes)."""
+        gateway = _GATEWAY_SESSION.get()
+        return hermes.cli_session() or gateway or self.last_session
 
     def command(self, raw_args="", *args, **kw):
         try:

@@ -8,7 +8,7 @@ hook, and nothing here decides what HMC does with the answer.
 """
 import logging
 import os
-import shutil
+import sys
 from pathlib import Path
 
 log = logging.getLogger("hmc")
@@ -40,6 +40,7 @@ def features(ctx):
         # message dicts, copies made for that one call, so editing them changes that request only.
         "pre_api_request": not middleware and "pre_api_request" in VALID_HOOKS,
         "on_session_reset": "on_session_reset" in VALID_HOOKS,
+        "pre_gateway_dispatch": "pre_gateway_dispatch" in VALID_HOOKS,
     }
 
 
@@ -65,33 +66,103 @@ def cli_session():
     return None
 
 
-SKILL = "hmc-guide"  # its name in SKILL.md: Hermes makes a skill a slash command by its name
+def gateway_session(event, session_store):
+    """The session the gateway's own store holds for the chat a message comes from (its source: the
+    platform, chat, thread and user, by the gateway's key rule), without creating one; else the
+    store's key for that chat, which names no session (the chat has none yet, so `/hmc status`
+    says so, never another chat's figures). None when this is no gateway message. 0.19 reads it
+    with `peek_session_id`; 0.16, which has no such accessor, from the store's entries."""
+    source = getattr(event, "source", None)
+    if source is None or session_store is None:
+        return None
+    key = session_store._generate_session_key(source)
+    peek = getattr(session_store, "peek_session_id", None)
+    if callable(peek):
+        sid = peek(key)
+    else:
+        session_store._ensure_loaded()
+        entry = session_store._entries.get(key)
+        sid = getattr(entry, "session_id", None)
+    return sid if isinstance(sid, str) and sid else "gateway-chat:%s" % key
 
 
-def install_skill(plugin_dir):
-    """Copies the skill into Hermes' skills once (a user's edits are kept). Its name is not `hmc`:
-    Hermes offers every skill as a slash command of its name, and `/hmc` is the plugin's command
-    (issue 17, finding 5: the slash menu showed `/hmc` twice). A copy an earlier version installed
-    as `skills/hmc/` (frontmatter `name: hmc`, about `hmc_control`) moves to the new name, edits
-    and all."""
-    skills = hermes_home() / "skills"
+def tell_user(text):
+    """Shows one line where this Hermes' user looks, and logs it under "hmc" (agent.log, errors.log,
+    which is all a gateway or the TUI shows of a plugin). In the interactive CLI it goes through the
+    agent's own warning path (`_emit_warning`: printed above the prompt, as Hermes' own warnings
+    are); elsewhere on a terminal (`hermes chat -q`, a foreground gateway) to stderr. Hermes' log
+    handlers write files only, so a log line alone is seen by nobody at the terminal."""
+    log.warning("%s", text)
+    try:
+        from hermes_cli.plugins import get_plugin_manager
+
+        agent = getattr(getattr(get_plugin_manager(), "_cli_ref", None), "agent", None)
+        warn = getattr(agent, "_emit_warning", None)
+        if callable(warn) and not getattr(agent, "suppress_status_output", False):
+            warn("⚠ " + text)
+            return
+    except Exception:
+        pass
+    try:
+        if sys.stderr is not None and sys.stderr.isatty():
+            sys.stderr.write(text + "\n")
+            sys.stderr.flush()
+    except Exception:
+        pass
+
+
+SKILL = "hmc-guide"  # its name in SKILL.md and under the plugin: `skill_view("hmc:hmc-guide")`
+# The SKILL.md texts earlier versions copied into $HERMES_HOME/skills/ (as hmc/ or hmc-guide/, under
+# either frontmatter name): a copy equal to one of these is HMC's own, unedited, and is removed.
+SHIPPED_SKILLS = {
+    "065cec77c9ca47985b6b057e9b1081512c3d17d2fc3e0af2506121b7f45f071b",
+    "70e21c00ade05bb08d844bd6d3390eba0e1dbe7ec807109148662cf404a26f92",
+    "96f881ae35679f3b738dea90c91d3fb01c0fead446e2aaf45f14072668f433a9",
+    "a6163c9c67569039177c1e7932e482684d57a2c66f697be8bf05fa7fc08ea0eb",
+    "be0d68ccf936b15dfc4396c807381c446a18c5b0ffd7b05dba649a48da905751",
+    "d1f50af565c97fdbfeab096a11d454b639214c0a3ca2025b19085815e61cbf89",
+}
+
+
+def register_skill(ctx, plugin_dir):
+    """The guide as a plugin skill (`ctx.register_skill`, 0.16.0 and 0.19.0): it lives in the plugin's
+    folder and exists only while the plugin is loaded, so disabling or removing HMC takes it away
+    (issue 27, finding 1: the copy in $HERMES_HOME/skills/ stayed, and the system prompt went on
+    advertising it with `hmc_control` gone). Hermes lists no plugin skill in the system prompt; the
+    model loads it by name (`skill_view("hmc:hmc-guide")`). A copy an earlier version left in
+    $HERMES_HOME/skills/ is removed when it is unedited; an edited one is the user's and stays,
+    named in one log line. Returns True when the skill was registered."""
+    _remove_old_copies()
     source = plugin_dir / "skills" / "hmc" / "SKILL.md"
-    target = skills / SKILL / "SKILL.md"
-    old = skills / "hmc" / "SKILL.md"
-    if not target.exists() and old.is_file():
-        text = old.read_text(encoding="utf-8", errors="replace")
-        if text.startswith("---\nname: hmc\n") and "hmc_control" in text:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(text.replace("name: hmc\n", "name: %s\n" % SKILL, 1), encoding="utf-8")
-            old.unlink()
+    if not source.is_file() or not callable(getattr(ctx, "register_skill", None)):
+        return False
+    ctx.register_skill(SKILL, source, description="How to read HMC's markers, recall an original, and control HMC (hmc_control)")
+    return True
+
+
+def _remove_old_copies():
+    import hashlib
+
+    skills = hermes_home() / "skills"
+    for folder in (skills / SKILL, skills / "hmc"):
+        copy = folder / "SKILL.md"
+        try:
+            if not copy.is_file():
+                continue
+            text = copy.read_bytes()
+            if hashlib.sha256(text).hexdigest() not in SHIPPED_SKILLS:
+                if b"hmc_control" in text and text.startswith(b"---\nname: hmc"):
+                    log.warning("hmc: %s is an edited copy of HMC's guide from an earlier version; it is yours and stays "
+                                "(HMC's guide is now the plugin skill hmc:%s); remove it if you do not need it", copy, SKILL)
+                continue
+            copy.unlink()
             try:
-                old.parent.rmdir()
+                folder.rmdir()
             except OSError:
                 pass  # something else lives there: left as it is
-            log.info("hmc: the skill is now %s (was hmc, a second /hmc in the slash menu)", SKILL)
-    if source.is_file() and not target.exists():
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source, target)
+            log.info("hmc: removed %s (HMC's guide is now the plugin skill hmc:%s)", copy, SKILL)
+        except OSError as exc:
+            log.info("hmc: could not check %s (%s)", copy, exc)
 
 
 # -- what a summary costs -----------------------------------------------------------------------------

@@ -46,6 +46,16 @@ def _sidecar_argv(node):
     return [node, str(PLUGIN_DIR / "bin" / "hmc.js"), "sidecar", "--stdio", "--state-dir", str(state_dir)]
 
 
+def _child_env(ctx):
+    """The environment of the processes HMC starts (the sidecar, `hermes hmc`): Hermes' own, plus
+    which Hermes config and plugin names a background dashboard they start watches, so it leaves
+    by itself once Hermes no longer loads the plugin (docs/hermes.md "Disable, remove")."""
+    manifest = getattr(ctx, "manifest", None)
+    names = [n for n in (getattr(manifest, "key", None), getattr(manifest, "name", None)) if isinstance(n, str) and n]
+    watch = {"config": str(hermes.hermes_home() / "config.yaml"), "names": list(dict.fromkeys(names)) or ["hmc"]}
+    return dict(os.environ, HMC_HERMES_PLUGIN=json.dumps(watch))
+
+
 def _register_cli(ctx, node):
     """`hermes hmc <command>`: this plugin's `hmc` command line, which is not on PATH after an install."""
     def setup(parser):
@@ -57,7 +67,7 @@ def _register_cli(ctx, node):
             sys.stderr.write("hmc: Node.js (>= 20.19) is not on PATH; install it, then run `hermes hmc doctor`\n")
             sys.exit(1)
         # Its hints name commands the way the user can type them here (`hermes hmc dashboard stop`).
-        env = dict(os.environ, HMC_INVOKED_AS="hermes hmc")
+        env = dict(_child_env(ctx), HMC_INVOKED_AS="hermes hmc")
         sys.exit(subprocess.call([node, str(PLUGIN_DIR / "bin" / "hmc.js")] + list(getattr(args, "hmc_args", None) or []), env=env))
 
     ctx.register_cli_command("hmc", "HMC's command line: doctor, dashboard, analytics, control", setup, run)
@@ -77,9 +87,9 @@ def register(ctx, **_kw):
             log.warning("hmc: Node.js not found on PATH; HMC is off and Hermes runs untouched (install Node >= 20.19, then `hermes hmc doctor`)")
             return
         try:
-            hermes.install_skill(PLUGIN_DIR)
-        except OSError as exc:
-            log.info("hmc: could not install the skill (%s)", exc)
+            hermes.register_skill(ctx, PLUGIN_DIR)
+        except Exception as exc:  # a name Hermes refuses, a missing file: only the guide is lost
+            log.info("hmc: could not register the skill (%s)", exc)
         features = hermes.features(ctx)
         try:
             llm = ctx.llm
@@ -95,11 +105,11 @@ def register(ctx, **_kw):
         bridge = Bridge(None, llm)
         precheck = None if os.environ.get("HMC_SIDECAR_COMMAND") else (lambda: _node_problem(node))
         bridge.tool_schema = control_schema.load(PLUGIN_DIR)
-        sidecar = Sidecar(lambda: _sidecar_argv(node), bridge.host_request, hello, precheck, bridge.hello_answered)
+        sidecar = Sidecar(lambda: _sidecar_argv(node), bridge.host_request, hello, precheck, bridge.hello_answered, lambda: _child_env(ctx))
         bridge.sidecar = sidecar
         atexit.register(sidecar.close)
         hooks = ["pre_tool_call", "post_tool_call", "pre_llm_call", "on_session_end", "on_session_finalize"]
-        hooks += [name for name in ("pre_api_request", "on_session_reset") if features[name]]
+        hooks += [name for name in ("pre_api_request", "on_session_reset", "pre_gateway_dispatch") if features[name]]
         for name in hooks:
             ctx.register_hook(name, getattr(bridge, name))
         # transform_tool_result exists in Hermes but is deliberately not used: a string returned

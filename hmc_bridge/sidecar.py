@@ -39,8 +39,9 @@ def _dumps(record):
 class Sidecar:
     """One supervised sidecar process: framing, a reader thread, per-call timeouts, restarts."""
 
-    def __init__(self, argv_fn, on_request, hello_params, precheck=None, on_hello=None):
+    def __init__(self, argv_fn, on_request, hello_params, precheck=None, on_hello=None, env_fn=None):
         self.argv_fn = argv_fn  # builds the command line on first use
+        self.env_fn = env_fn  # the environment of each start (None: Hermes' own)
         self.precheck = precheck  # returns a reason to stay off (e.g. Node too old), or None
         self.argv = None
         self.on_request = on_request
@@ -99,7 +100,8 @@ class Sidecar:
     def _spawn(self):
         try:
             # Hermes' working directory is inherited: the engine names the project after it.
-            proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            env = self.env_fn() if self.env_fn else None
+            proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
         except OSError as exc:
             self.proc = None
             self._fail("could not start (%s)" % exc, None)

@@ -149,6 +149,7 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
         ? (args, project) => (config.config.analytics.enabled ? analyticsStore(args, project) : { error: 'analytics is disabled (analytics.enabled: false)' })
         : null,
       configIssues: () => config.issues,
+      configFile: config.path,
     },
   });
 

@@ -5,6 +5,9 @@
  * the state dir's shared background process (src/server/background.ts), `stop` and `status` find
  * that one again.
  *
+ * Run in the background (--pid-file) it leaves by itself once orphaned: its files gone, or the
+ * Hermes plugin it serves disabled (app/dashboard-orphan.ts), with one log line saying why.
+ *
  * Invariant: stdout gets the URL on a line of its own as soon as the server listens, and nothing
  * else; SIGINT/SIGTERM stop the server cleanly (exit 0) and remove its --pid-file record.
  */
@@ -13,7 +16,9 @@ import type { Command } from './command.js';
 import { loadConfigFile } from '../config/load.js';
 import { resolveConfigPath, resolveDbPath } from '../config/paths.js';
 import { resolveStateDir } from '../hosts/state-dir.js';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { ownPackageRoot, watchOrphan } from '../app/dashboard-orphan.js';
+import { hermesPluginFromEnv } from '../hosts/hermes/plugin-state.js';
 import { backgroundStatus, startBackground, stopBackground } from '../server/background.js';
 import { removeRecordOf, writeRecord } from '../server/dashboard-record.js';
 import { startDashboard } from '../server/index.js';
@@ -103,8 +108,16 @@ export const command: Command = {
     if (pidFile) writeRecord(pidFile, { pid: process.pid, port: handle.port, url: handle.url, started_at: handle.started_at, version: VERSION });
     process.stdout.write(`${handle.url}\n`);
     log(`hmc dashboard: following ${stateDir} (${pidFile ? `pid ${process.pid}, record ${pidFile}` : 'Ctrl-C to stop'})`);
+    // In the background: it leaves by itself once orphaned (its files gone, its Hermes plugin disabled).
+    const hermes = pidFile ? hermesPluginFromEnv() : null;
+    if (pidFile) log(`hmc dashboard: exits by itself when ${join(ownPackageRoot(), 'bin', 'hmc.js')} is gone${hermes ? ` or ${hermes.config} stops enabling the ${hermes.names.join('/')} plugin` : ''}`);
     return await new Promise<number>((done) => {
+      const unwatch = pidFile ? watchOrphan({ packageRoot: ownPackageRoot(), hermes }, (why) => {
+        log(`hmc dashboard: exiting: ${why}`);
+        stop();
+      }) : () => {};
       const stop = (): void => {
+        unwatch();
         process.off('SIGINT', stop);
         process.off('SIGTERM', stop);
         if (pidFile) removeRecordOf(pidFile, process.pid);

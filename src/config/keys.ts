@@ -7,6 +7,7 @@
  * alone; nothing here throws.
  */
 import { LANGUAGES } from '../core/languages.js';
+import { suggestKey } from './suggest.js';
 
 /** A value accepted (possibly with a `warning` about a part of it left out), or what was expected. */
 type Validator<T> = (value: unknown) => { ok: true; value: T; warning?: string } | { ok: false; expected: string };
@@ -284,7 +285,8 @@ export function resolveConfig(raw: unknown): { config: HmcConfig; issues: Config
     }
   }
   for (const unknownPath of unknownKeys(raw, '')) {
-    issues.push({ path: unknownPath, message: `${unknownPath}: unknown key, ignored` });
+    const meant = suggestKey(unknownPath, KNOWN_PREFIXES);
+    issues.push({ path: unknownPath, message: `${unknownPath}: unknown key, ignored${meant ? `; did you mean \`${meant}\`?` : ''}` });
   }
   const config = out as unknown as HmcConfig;
   if (config.truncation.head_lines + config.truncation.tail_lines >= config.truncation.max_lines) {

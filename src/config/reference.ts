@@ -22,8 +22,20 @@ HMC reads \`config.yaml\` beside the plugin (\`~/.hermes/plugins/hmc/config.yaml
 install\` copies it from [\`config.yaml.example\`](../config.yaml.example), which lists the same keys
 with their defaults). \`--config PATH\` or \`$HMC_CONFIG\` point elsewhere. A missing file means every
 default. Edits apply while running (the file is watched). A bad value is reported once, naming its
-key and what was expected (\`/hmc config\`, \`hermes hmc doctor\`, the sidecar log), and only that key
-falls back to its default. Numbers and booleans may be written as strings (\`"50"\`, \`"false"\`).
+key, its line and what was expected, and only that key falls back to its default; an unknown key
+names the key it most likely meant (\`\`enabeld: unknown key, ignored; did you mean \`enabled\`? (line 1)\`\`:
+a swap, a missing, extra or wrong letter, or the right name in the wrong section). Numbers and
+booleans may be written as strings (\`"50"\`, \`"false"\`).
+
+Where the problems show: \`/hmc status\` ends with \`config: N problems in <file>: <the first, in file
+order>\`; once per session Hermes' CLI prints the same line as a warning (\`⚠ hmc: config: …\`; on
+stderr with \`hermes chat -q\` at a terminal) and Hermes' \`logs/agent.log\` and \`errors.log\` get it
+(where a gateway shows it); \`/hmc config\` (\`hmc_control action=config\`: \`issues\` and that
+\`summary\`), \`hermes hmc doctor\` and the sidecar log list them all. A file that is not valid YAML
+(or not a mapping, or unreadable) means every default at the first load, said as the first problem
+(\`… is not valid YAML at line 4 (…); using the defaults for every key\`); an edit that breaks a file
+that worked keeps the config in force until the file is fixed (\`…; keeping the config in force
+(the last one that parsed) until the file is fixed\`). Deleting the file means the defaults.
 `;
 
 /** The built-in price table as a section of its own, after the `pricing` keys. */

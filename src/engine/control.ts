@@ -5,6 +5,7 @@
  * mode off, numbers given as strings work, a bad value is an error naming it, never a throw).
  */
 import type { ConfigIssue, HmcConfig } from '../config/keys.js';
+import { problemsLine } from '../config/problems.js';
 import type { Saved } from '../core/savings.js';
 import { PERIODS, SCOPES } from '../store/action.js';
 import { createPhaseIndex } from '../store/phase-index.js';
@@ -46,6 +47,8 @@ export interface ControlDeps {
   /** Answers `analytics` (null when analytics is off or unavailable). */
   analytics: ((args: Record<string, unknown>, project: string) => Record<string, unknown>) | null;
   configIssues: () => ConfigIssue[];
+  /** The config file in use (named in the problems line), null when none. */
+  configFile: string | null;
   /** The session index of summarised phases (null: the state dir's files are read directly). */
   phases: PhaseIndex | null;
 }
@@ -55,7 +58,7 @@ export function controlDepsOf(opts: { log: (line: string) => void; stateDir: str
   const c = opts.control;
   return {
     log: opts.log, stateDir: opts.stateDir, projectPath: opts.projectPath ?? '', dashboard: c?.dashboard ?? null,
-    analytics: c?.analytics ?? null, configIssues: c?.configIssues ?? (() => []), phases: opts.phases ?? null,
+    analytics: c?.analytics ?? null, configIssues: c?.configIssues ?? (() => []), configFile: c?.configFile ?? null, phases: opts.phases ?? null,
   };
 }
 
@@ -82,7 +85,7 @@ export async function controlAction(engine: ControlTarget, sessionId: string | u
     case 'help':
       return { actions: CONTROL_HELP };
     case 'config':
-      return { issues: deps.configIssues().map((i) => i.message) };
+      return { issues: deps.configIssues().map((i) => i.message), summary: problemsLine(deps.configIssues(), deps.configFile) };
     case 'dashboard':
       return { action: 'dashboard', ...(await dashboardAction(args, deps)) };
     case 'index': {
@@ -165,7 +168,7 @@ export async function commandText(engine: ControlTarget, sessionId: string | und
     args[action === 'dashboard' && key === 'action' ? 'sub_action' : key] = word.slice(eq + 1);
   }
   const result = await controlAction(engine, sessionId, args, deps);
-  if (action === 'status' && typeof result.status === 'string') return result.status;
+  if (action === 'status' && typeof result.status === 'string') return result.status + configLine(deps);
   if (action === 'help' && typeof result.actions === 'object') {
     return ['/hmc <action> [key=value…]', ...Object.entries(CONTROL_HELP).map(([k, v]) => `  ${k.padEnd(14)} ${v}`)].join('\n');
   }
@@ -173,6 +176,12 @@ export async function commandText(engine: ControlTarget, sessionId: string | und
   if (action === 'dashboard' && typeof result.url === 'string') return `HMC dashboard: ${result.url} (${result.running ? 'running' : 'stopped'})`;
   if (typeof result.error === 'string') return `hmc: ${result.error}`;
   return JSON.stringify(result, null, 2);
+}
+
+/** The config's problems under `/hmc status` for the person reading it (issue 27, finding 2). */
+function configLine(deps: ControlDeps): string {
+  const line = problemsLine(deps.configIssues(), deps.configFile);
+  return line ? `\n  ${line}` : '';
 }
 
 /** Nothing happened in the session yet: no turn, no tool call, no model call (here or saved). */

@@ -50,6 +50,7 @@ class FakeCtx:
         self.middleware = {}
         self.tools = {}
         self.commands = {}
+        self.skills = {}
         self._llm = FakeLlm() if llm else None
 
     @property
@@ -69,6 +70,9 @@ class FakeCtx:
 
     def register_command(self, name, handler, description="", args_hint=""):
         self.commands[name] = handler
+
+    def register_skill(self, name, path, description=""):
+        self.skills[name] = path
 
 
 class FakeHermes:

@@ -146,14 +146,17 @@ class Sandbox:
     """One Hermes install in a throwaway HERMES_HOME, talking to a scripted model server."""
 
     def __init__(self, case, install, script, files, hmc_config=None, root=None, hmc=True, context_length=131072,
-                 compression=None, toolsets="file,terminal,hmc_tools", real_usage=False, shape=W.CHAT, hermes_config=""):
+                 compression=None, toolsets="file,terminal,hmc_tools", real_usage=False, shape=W.CHAT, hermes_config="",
+                 plugin_copy=False):
         """`root`: a folder to build the sandbox in and keep (scripts/real-session.py), else a
         temporary one removed when the test ends. `hmc` False: the plugin is installed but not
         enabled (Hermes as it runs without HMC). `compression`: Hermes' own compressor off (None)
         or on with these `compression:` keys. `real_usage`: the model server reports a request's
         size as its prompt tokens, as a provider does. `shape`: the request shape Hermes sends
         (wire_shapes.CHAT, ANTHROPIC or RESPONSES; MODEL_CONFIG). `hermes_config`: more YAML for
-        Hermes' config.yaml (e.g. `context:` with `engine: hmc`)."""
+        Hermes' config.yaml (e.g. `context:` with `engine: hmc`). `plugin_copy`: the plugin is a copy
+        of the package's files (what an install puts there; `hermes plugins remove` deletes it), not
+        a link to the repo."""
         self.install = install
         self.shape = shape
         self.toolsets = toolsets
@@ -168,7 +171,10 @@ class Sandbox:
             (self.work / name).write_text(text)
         self.server = ModelServer(script, real_usage, SHAPE_MODEL[shape])
         case.addCleanup(self.server.close)
-        (self.home / "plugins" / "hmc").symlink_to(REPO)
+        if plugin_copy:
+            copy_plugin(self.home / "plugins" / "hmc")
+        else:
+            (self.home / "plugins" / "hmc").symlink_to(REPO)
         (self.home / ".update_check").write_text(json.dumps({"ts": time.time(), "behind": 0, "rev": None, "ver": install["version"]}))
         compression = "\n".join("  %s: %s" % kv for kv in dict({"enabled": "true"}, **compression).items()) if compression is not None else "  enabled: false"
         (self.home / "config.yaml").write_text(
@@ -240,6 +246,22 @@ class Sandbox:
                 if session in (None, e.get("session_id")) and (kind is None or e.get("type") == kind):
                     out.append(e)
         return sorted(out, key=lambda e: (e.get("time", 0), e.get("id", "")))
+
+
+def copy_plugin(target):
+    """The package's files (package.json `files`) copied to `target`, its node_modules a link to the
+    repo's (rmtree removes a link, never what it points at)."""
+    spec = json.loads((REPO / "package.json").read_text())
+    target.mkdir(parents=True)
+    for entry in spec["files"] + ["package.json"]:
+        for src in REPO.glob(entry):
+            dst = target / src.relative_to(REPO)
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            if src.is_dir():
+                shutil.copytree(src, dst)
+            else:
+                shutil.copy2(src, dst)
+    (target / "node_modules").symlink_to(REPO / "node_modules")
 
 
 class Interactive:

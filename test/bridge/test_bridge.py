@@ -489,31 +489,30 @@ class BridgeTests(BridgeCase):
             run(parser.parse_args(["dashboard", "status", "--state-dir", str(self.tmp / "state")]))
         assert exited.exception.code == 3  # `hmc dashboard status`: not running
 
-    def test_skill_is_copied_only_when_missing(self):
-        target = self.home / "skills" / "hmc-guide" / "SKILL.md"
-        self.load_bridge(FakeCtx(), HMC_SIDECAR_COMMAND=fake_sidecar_command())
-        # Not named hmc: Hermes makes a skill a slash command of its name, beside the plugin's /hmc.
-        assert target.read_text().startswith("---\nname: hmc-guide\n")
-        target.write_text("my edits")
-        self.load_bridge(FakeCtx(), HMC_SIDECAR_COMMAND=fake_sidecar_command())
-        assert target.read_text() == "my edits"
+    def test_the_skill_is_the_plugins_own_never_copied_into_hermes_skills(self):
+        # Issue 27, finding 1: the copy in $HERMES_HOME/skills/ outlived `hermes plugins disable/remove`.
+        ctx = FakeCtx()
+        self.load_bridge(ctx, HMC_SIDECAR_COMMAND=fake_sidecar_command())
+        assert ctx.skills == {"hmc-guide": REPO / "skills" / "hmc" / "SKILL.md"}, ctx.skills
+        assert not (self.home / "skills").exists()
 
-    def test_skill_installed_as_hmc_by_an_earlier_version_moves_to_its_new_name(self):
-        old = self.home / "skills" / "hmc" / "SKILL.md"
-        old.parent.mkdir(parents=True)
-        mine = (REPO / "skills" / "hmc" / "SKILL.md").read_text().replace("name: hmc-guide\n", "name: hmc\n") + "\nmy note\n"
-        old.write_text(mine)
+    def test_an_unedited_copy_an_earlier_version_left_goes_an_edited_one_stays(self):
+        shipped = (REPO / "skills" / "hmc" / "SKILL.md").read_text()
+        as_hmc = self.home / "skills" / "hmc" / "SKILL.md"
+        as_guide = self.home / "skills" / "hmc-guide" / "SKILL.md"
+        for path, text in ((as_hmc, shipped.replace("name: hmc-guide\n", "name: hmc\n")), (as_guide, shipped)):
+            path.parent.mkdir(parents=True)
+            path.write_text(text)
         self.load_bridge(FakeCtx(), HMC_SIDECAR_COMMAND=fake_sidecar_command())
-        moved = (self.home / "skills" / "hmc-guide" / "SKILL.md").read_text()
-        assert moved.startswith("---\nname: hmc-guide\n") and moved.endswith("my note\n")
-        assert not old.parent.exists()
-        # A user's own skill that happens to be called hmc is not ours: left alone.
-        other = self.home / "skills" / "hmc" / "SKILL.md"
-        other.parent.mkdir(parents=True)
-        other.write_text("---\nname: hmc\ndescription: my own\n---\n")
-        (self.home / "skills" / "hmc-guide" / "SKILL.md").unlink()
+        assert not as_hmc.parent.exists() and not as_guide.parent.exists()
+        # Edited: the user's, kept and named once in the log; a user's own skill called hmc: untouched.
+        as_guide.parent.mkdir(parents=True)
+        as_guide.write_text(shipped + "\nmy note\n")
+        as_hmc.parent.mkdir(parents=True)
+        as_hmc.write_text("---\nname: hmc\ndescription: my own\n---\n")
         self.load_bridge(FakeCtx(), HMC_SIDECAR_COMMAND=fake_sidecar_command())
-        assert other.read_text().endswith("my own\n---\n")
+        assert as_guide.read_text().endswith("my note\n") and as_hmc.read_text().endswith("my own\n---\n")
+        assert [l for l in self.hmc_logs() if "edited copy" in l and str(as_guide) in l], self.hmc_logs()
 
 
     # -- against the real sidecar (needs `npm run build`) --------------------------------------------
