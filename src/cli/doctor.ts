@@ -10,8 +10,8 @@
  * Invariant: every check prints one line, `ok` or `FAIL` with a fix hint; a failing check never
  * stops the others; the exit code is 1 when any check failed, else 0.
  */
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfigFile } from '../config/load.js';
 import { resolveDbPath } from '../config/paths.js';
@@ -43,7 +43,24 @@ function hostOptions<N extends HostName>(name: N): { home: `${N}Home`; skip: `no
 
 const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
+/** The first part of `dir` that exists and is not a folder (the dir itself, or a parent), else null. */
+function notAFolder(dir: string): string | null {
+  for (let at = resolve(dir); ; at = dirname(at)) {
+    try {
+      return statSync(at).isDirectory() ? null : at;
+    } catch {
+      if (dirname(at) === at) return null;
+    }
+  }
+}
+
 function checkStateDir(dir: string): Check {
+  // A file where the folder should be is no permission problem (issue 27, finding 6): say what it is.
+  const file = notAFolder(dir);
+  if (file !== null) {
+    const what = file === resolve(dir) ? `${dir} is a file, not a folder` : `${dir} cannot be a folder: ${file} is a file`;
+    return { name: 'state dir', ok: false, detail: what, fix: `move ${file} aside, or point --state-dir / $HMC_STATE_DIR at a folder` };
+  }
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const probe = join(dir, `.doctor-${process.pid}`);

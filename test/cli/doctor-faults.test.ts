@@ -2,7 +2,7 @@
  * `hmc doctor` on the faults of issue 11: a directory at the config path, and (below) an analytics
  * database that is corrupt or not a database at all.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -27,5 +27,24 @@ describe('hmc doctor, config', () => {
     expect(config?.detail).toContain('is a directory');
     expect(config?.fix).toContain('remove the directory');
     expect(`${config?.detail} ${config?.fix}`).not.toMatch(/YAML/);
+  });
+});
+
+describe('hmc doctor, state dir', () => {
+  it('says a file given as --state-dir is not a folder, never that its permissions are wrong (issue 27, finding 6)', async () => {
+    const file = join(tmp(), 'not-a-dir');
+    writeFileSync(file, 'x');
+    const state = (await runChecks({ noHermes: true, root: tmp(), stateDir: file })).find((c) => c.name === 'state dir');
+    expect(state).toMatchObject({ ok: false, detail: `${file} is a file, not a folder` });
+    expect(state?.fix).toContain(`move ${file} aside`);
+    expect(`${state?.detail} ${state?.fix}`).not.toMatch(/permission|writable/);
+    const below = (await runChecks({ noHermes: true, root: tmp(), stateDir: join(file, 'hmc_state') })).find((c) => c.name === 'state dir');
+    expect(below?.detail).toBe(`${join(file, 'hmc_state')} cannot be a folder: ${file} is a file`);
+  });
+
+  it('still says a folder that is there is writable', async () => {
+    const dir = tmp();
+    const state = (await runChecks({ noHermes: true, root: tmp(), stateDir: dir })).find((c) => c.name === 'state dir');
+    expect(state).toMatchObject({ ok: true, detail: `${dir} is writable` });
   });
 });
