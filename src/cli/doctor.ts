@@ -7,8 +7,9 @@
  * Node, the dependencies, SQLite and the builds are bin/install-check.js (plain JavaScript, so the
  * same checks run on an install whose build failed); the rest needs the build.
  *
- * Invariant: every check prints one line, `ok` or `FAIL` with a fix hint; a failing check never
- * stops the others; the exit code is 1 when any check failed, else 0.
+ * Invariant: every check prints one line, `ok` or `FAIL` with a fix hint (`--json`: one object
+ * with every check); a failing check never stops the others; the exit code is 1 when any check
+ * failed, else 0.
  */
 import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -28,6 +29,8 @@ type HostOptions = { [N in HostName as `${N}Home`]?: string } & { [N in HostName
 
 export interface DoctorOptions extends HostOptions {
   stateDir?: string;
+  /** Print the checks as JSON (`--json`) instead of aligned lines. */
+  json?: boolean;
   configPath?: string;
   /** The package root (where bin/, dist/ and web/dist live). */
   root?: string;
@@ -114,6 +117,7 @@ function parseArgs(argv: string[]): DoctorOptions | string {
     const skipped = HOSTS.find((h) => arg === `--no-${h.name}`);
     const home = HOSTS.find((h) => arg === `--${h.name}-home`);
     if (skipped) opts[hostOptions(skipped.name).skip] = true;
+    else if (arg === '--json') opts.json = true;
     else if (arg === '--state-dir' || arg === '--config' || home) {
       const value = argv[++i];
       if (!value) return `${arg} needs a value`;
@@ -125,9 +129,10 @@ function parseArgs(argv: string[]): DoctorOptions | string {
   return opts;
 }
 
-const USAGE = `usage: hmc doctor [--state-dir D] [--config PATH] ${HOSTS.map((h) => `[--${h.name}-home H] [--no-${h.name}]`).join(' ')}
+const USAGE = `usage: hmc doctor [--state-dir D] [--config PATH] [--json] ${HOSTS.map((h) => `[--${h.name}-home H] [--no-${h.name}]`).join(' ')}
   checks Node, the dependencies, the native SQLite module, the build, the state dir, the config,
   the analytics database (SQLite's integrity_check) and the Hermes install; exit 1 when one fails
+  --json   the checks as JSON: {"checks": [{"name", "ok", "detail", "fix"?}…], "failed": N}
 `;
 
 export const command: Command = {
@@ -140,8 +145,12 @@ export const command: Command = {
       return 2;
     }
     const checks = await runChecks(opts);
-    for (const check of checks) process.stdout.write(`${formatCheck(check)}\n`);
     const failed = checks.filter((c) => !c.ok).length;
+    if (opts.json) {
+      process.stdout.write(`${JSON.stringify({ checks, failed }, null, 2)}\n`);
+      return failed ? 1 : 0;
+    }
+    for (const check of checks) process.stdout.write(`${formatCheck(check)}\n`);
     process.stdout.write(failed ? `${failed} check(s) failed\n` : 'all checks passed\n');
     return failed ? 1 : 0;
   },
