@@ -13,8 +13,10 @@ import { resolve } from 'node:path';
 import { loadConfigFile } from '../config/load.js';
 import { expandHome, resolveConfigPath, resolveDbPath } from '../config/paths.js';
 import { resolveStateDir } from '../hosts/state-dir.js';
-import { analyticsAction, classify, PERIODS, movedAside, openStore, StoreError, type AnalyticsStore } from '../store/index.js';
-import { renderCsv, renderText } from './analytics-render.js';
+import { analyticsAction, checkAnalyticsArgs, classify, limitCut, PERIODS, movedAside, openStore, StoreError, type AnalyticsStore } from '../store/index.js';
+import { renderCsv } from './analytics-render.js';
+import { renderText } from '../store/analytics-text.js';
+import { num } from '../core/text-table.js';
 import type { Command } from './command.js';
 import { explicitConfig, invokedAs } from './args.js';
 import { pushAnalytics } from './analytics-push.js';
@@ -86,6 +88,16 @@ export const command: Command = {
     }
     const dbPath = values.db?.trim() ? resolve(expandHome(values.db.trim())) : resolveDbPath('', resolveStateDir(values['state-dir']));
     const args = { scope: values.scope ?? (values.project ? 'project' : undefined), period: values.period, limit: values.limit, since: values.since, until: values.until, by: values.by };
+    // Checked before the database is opened: a bad argument is the same usage error with or without one.
+    const checked = checkAnalyticsArgs(args);
+    if ('error' in checked) {
+      if (values.json) process.stdout.write(`${JSON.stringify(checked)}\n`);
+      process.stderr.write(`hmc analytics: ${checked.error}\n`);
+      return 2;
+    }
+    const cut = limitCut(checked);
+    const cutNote = cut ? `--limit ${num(cut.asked)} is more than period=${checked.period} lists: at most ${num(cut.max)} rows` : '';
+    if (cut) process.stderr.write(`hmc analytics: ${cutNote}\n`);
     const loaded = loadConfigFile(resolveConfigPath(explicitConfig(values.config)));
     const ctx = { project: values.project ? realpathOr(values.project) : currentProject(), pricing: loaded.config.pricing };
     const missing = !existsSync(dbPath);
@@ -113,7 +125,7 @@ export const command: Command = {
       }
       if (values.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       else if (values.csv) process.stdout.write(renderCsv(result));
-      else process.stdout.write(renderText(result));
+      else process.stdout.write(renderText(result) + (cut ? `\n(${cutNote})\n` : ''));
       return 0;
     } finally {
       store.close();

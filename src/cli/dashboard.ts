@@ -9,7 +9,7 @@
  * Hermes plugin it serves disabled (app/dashboard-orphan.ts), with one log line saying why.
  *
  * Invariant: stdout gets the URL on a line of its own as soon as the server listens, and nothing
- * else; SIGINT/SIGTERM stop the server cleanly (exit 0) and remove its --pid-file record.
+ * else (with `--json`, start/stop/status write their answer as one JSON object instead); SIGINT/SIGTERM stop the server cleanly (exit 0) and remove its --pid-file record.
  */
 import { invokedAs } from './args.js';
 import type { Command } from './command.js';
@@ -25,11 +25,12 @@ import { startDashboard } from '../server/index.js';
 import { envHeaders } from '../server/otlp.js';
 import { VERSION } from '../core/version.js';
 
-const USAGE = `usage: hmc dashboard [start|stop|status] [--port N] [--state-dir D] [--config PATH] [--pid-file F]
+const USAGE = `usage: hmc dashboard [start|stop|status] [--port N] [--state-dir D] [--config PATH] [--pid-file F] [--json]
   (no word)  run in the foreground until Ctrl-C
   start      run as the state dir's shared background process (log: <state dir>/dashboard.log)
   stop       stop that background process
   status     print its URL (exit 0), or say it is not running (exit 3)
+  --json     with start, stop or status: the answer as JSON on stdout (running, url, pid, log…)
 `;
 
 const WORDS = ['start', 'stop', 'status'] as const;
@@ -41,6 +42,7 @@ interface Args {
   stateDir?: string;
   configPath?: string;
   pidFile?: string;
+  json?: boolean;
 }
 
 function parseArgs(argv: string[]): Args | string {
@@ -65,6 +67,8 @@ function parseArgs(argv: string[]): Args | string {
       const v = value();
       if (!v) return '--pid-file needs a file';
       out.pidFile = v;
+    } else if (a === '--json') {
+      out.json = true;
     } else if (flag === '--help' || flag === '-h') {
       return '';
     } else if (!a.startsWith('-') && out.word === undefined && WORDS.some((w) => w === a)) {
@@ -93,7 +97,11 @@ export const command: Command = {
     for (const issue of loaded.issues) log(`hmc: config: ${issue.message}`);
     const config = loaded.config;
     const stateDir = resolveStateDir(args.stateDir);
-    if (args.word) return background(args.word, stateDir, args.port ?? config.dashboard.port, resolveConfigPath(args.configPath), args.stateDir);
+    if (args.json && !args.word) {
+      process.stderr.write(`hmc dashboard: --json goes with start, stop or status\n${USAGE}`);
+      return 2;
+    }
+    if (args.word) return background(args.word, stateDir, args.port ?? config.dashboard.port, resolveConfigPath(args.configPath), args.stateDir, args.json === true);
     const handle = await startDashboard({
       stateDir,
       port: args.port ?? config.dashboard.port,
@@ -130,7 +138,13 @@ export const command: Command = {
 };
 
 /** `start`, `stop`, `status` of the state dir's shared background dashboard. */
-async function background(word: Word, stateDir: string, port: number, configPath: string | null, stateDirGiven?: string): Promise<number> {
+async function background(word: Word, stateDir: string, port: number, configPath: string | null, stateDirGiven: string | undefined, json: boolean): Promise<number> {
+  if (json) {
+    const s = word === 'status' ? await backgroundStatus(stateDir) : word === 'stop' ? await stopBackground(stateDir) : await startBackground({ stateDir, port, configPath });
+    process.stdout.write(`${JSON.stringify(s, null, 2)}\n`);
+    if (word === 'status') return s.running === true ? 0 : 3;
+    return word === 'start' && s.running !== true ? 1 : 0;
+  }
   if (word === 'status') {
     const s = await backgroundStatus(stateDir);
     if (s.running === true && typeof s.url === 'string') {

@@ -7,11 +7,12 @@
  * Node, the dependencies, SQLite and the builds are bin/install-check.js (plain JavaScript, so the
  * same checks run on an install whose build failed); the rest needs the build.
  *
- * Invariant: every check prints one line, `ok` or `FAIL` with a fix hint; a failing check never
- * stops the others; the exit code is 1 when any check failed, else 0.
+ * Invariant: every check prints one line, `ok` or `FAIL` with a fix hint (`--json`: one object
+ * with every check); a failing check never stops the others; the exit code is 1 when any check
+ * failed, else 0.
  */
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfigFile } from '../config/load.js';
 import { resolveDbPath } from '../config/paths.js';
@@ -28,6 +29,8 @@ type HostOptions = { [N in HostName as `${N}Home`]?: string } & { [N in HostName
 
 export interface DoctorOptions extends HostOptions {
   stateDir?: string;
+  /** Print the checks as JSON (`--json`) instead of aligned lines. */
+  json?: boolean;
   configPath?: string;
   /** The package root (where bin/, dist/ and web/dist live). */
   root?: string;
@@ -43,7 +46,24 @@ function hostOptions<N extends HostName>(name: N): { home: `${N}Home`; skip: `no
 
 const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
+/** The first part of `dir` that exists and is not a folder (the dir itself, or a parent), else null. */
+function notAFolder(dir: string): string | null {
+  for (let at = resolve(dir); ; at = dirname(at)) {
+    try {
+      return statSync(at).isDirectory() ? null : at;
+    } catch {
+      if (dirname(at) === at) return null;
+    }
+  }
+}
+
 function checkStateDir(dir: string): Check {
+  // A file where the folder should be is no permission problem (issue 27, finding 6): say what it is.
+  const file = notAFolder(dir);
+  if (file !== null) {
+    const what = file === resolve(dir) ? `${dir} is a file, not a folder` : `${dir} cannot be a folder: ${file} is a file`;
+    return { name: 'state dir', ok: false, detail: what, fix: `move ${file} aside, or point --state-dir / $HMC_STATE_DIR at a folder` };
+  }
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const probe = join(dir, `.doctor-${process.pid}`);
@@ -97,6 +117,7 @@ function parseArgs(argv: string[]): DoctorOptions | string {
     const skipped = HOSTS.find((h) => arg === `--no-${h.name}`);
     const home = HOSTS.find((h) => arg === `--${h.name}-home`);
     if (skipped) opts[hostOptions(skipped.name).skip] = true;
+    else if (arg === '--json') opts.json = true;
     else if (arg === '--state-dir' || arg === '--config' || home) {
       const value = argv[++i];
       if (!value) return `${arg} needs a value`;
@@ -108,9 +129,10 @@ function parseArgs(argv: string[]): DoctorOptions | string {
   return opts;
 }
 
-const USAGE = `usage: hmc doctor [--state-dir D] [--config PATH] ${HOSTS.map((h) => `[--${h.name}-home H] [--no-${h.name}]`).join(' ')}
+const USAGE = `usage: hmc doctor [--state-dir D] [--config PATH] [--json] ${HOSTS.map((h) => `[--${h.name}-home H] [--no-${h.name}]`).join(' ')}
   checks Node, the dependencies, the native SQLite module, the build, the state dir, the config,
   the analytics database (SQLite's integrity_check) and the Hermes install; exit 1 when one fails
+  --json   the checks as JSON: {"checks": [{"name", "ok", "detail", "fix"?}…], "failed": N}
 `;
 
 export const command: Command = {
@@ -123,8 +145,12 @@ export const command: Command = {
       return 2;
     }
     const checks = await runChecks(opts);
-    for (const check of checks) process.stdout.write(`${formatCheck(check)}\n`);
     const failed = checks.filter((c) => !c.ok).length;
+    if (opts.json) {
+      process.stdout.write(`${JSON.stringify({ checks, failed }, null, 2)}\n`);
+      return failed ? 1 : 0;
+    }
+    for (const check of checks) process.stdout.write(`${formatCheck(check)}\n`);
     process.stdout.write(failed ? `${failed} check(s) failed\n` : 'all checks passed\n');
     return failed ? 1 : 0;
   },

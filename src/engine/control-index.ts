@@ -10,6 +10,7 @@
  */
 import type { PhaseEntry, PhaseHit, PhaseIndex } from '../store/phase-types.js';
 import { mayRead, OPEN_ACCESS, type IndexAccess } from './owner.js';
+import { num as figure, table } from '../core/text-table.js';
 
 /** A search whose hits are filtered by owner asks the index for this many times the hits it answers. */
 const FILTERED_SEARCH_FACTOR = 20;
@@ -129,13 +130,16 @@ function num(v: unknown): number {
   return typeof v === 'number' ? v : 0;
 }
 
-function line(p: Record<string, unknown>, withSession: boolean): string {
-  const where = withSession ? `${String(p.session_id)} ` : '';
-  return `  ${where}#${num(p.phase_id)}  turns ${String(p.turns)}  ${String(p.topic)}  (${k(num(p.tokens_before))} → ${k(num(p.tokens_after))} tokens, recall id=${String(p.recall_id)})`;
+/** Phases as an aligned table: number, turns, tokens before and after, the recall id, the topic last. */
+function phaseTable(rows: Record<string, unknown>[], withSession: boolean): string {
+  return table(
+    [...(withSession ? ['session'] : []), 'phase', 'turns', 'tokens before', 'after', 'recall id', 'topic'],
+    rows.map((p) => [...(withSession ? [String(p.session_id)] : []), String(num(p.phase_id)), String(p.turns), figure(num(p.tokens_before)), figure(num(p.tokens_after)), String(p.recall_id), String(p.topic)]),
+  );
 }
 
-/** `/hmc index …` as text for a person. */
-export function indexText(result: Record<string, unknown>): string {
+/** `/hmc index …` as text for a person; `how` starts the commands its hints name (`/hmc`, `hermes hmc control`). */
+export function indexText(result: Record<string, unknown>, how = '/hmc'): string {
   if (typeof result.error === 'string') return `hmc: ${result.error}`;
   const p = result.phase;
   if (isRecord(p)) {
@@ -151,16 +155,19 @@ export function indexText(result: Record<string, unknown>): string {
     const where = result.scope === 'global' ? 'all sessions' : 'this session';
     const rows = result.hits.filter(isRecord);
     if (rows.length === 0) return `HMC index: no phase matches ${JSON.stringify(result.query)} in ${where}`;
-    const out = [`HMC index: ${rows.length} ${rows.length === 1 ? 'phase matches' : 'phases match'} ${JSON.stringify(result.query)} in ${where}`];
-    for (const h of rows) out.push(line(h, result.scope === 'global'), `      ${String(h.snippet)}`);
-    out.push('/hmc index phase=N shows a summary (session=ID for another session)');
+    const global = result.scope === 'global';
+    const out = [`HMC index: ${rows.length} ${rows.length === 1 ? 'phase matches' : 'phases match'} ${JSON.stringify(result.query)} in ${where}`, '', phaseTable(rows, global), ''];
+    for (const h of rows) out.push(`${global ? `${String(h.session_id)} ` : ''}#${num(h.phase_id)}: ${String(h.snippet)}`);
+    out.push('', `${how} index phase=N shows a summary (session=ID for another session)`);
     return out.join('\n');
   }
   const rows = Array.isArray(result.entries) ? result.entries.filter(isRecord) : [];
   if (rows.length === 0) return 'HMC index: no phase summarised in this session yet';
   return [
     `HMC index: ${rows.length} ${rows.length === 1 ? 'phase' : 'phases'} summarised in this session`,
-    ...rows.map((r) => line(r, false)),
-    '/hmc index phase=N shows a summary; /hmc index <words> searches; /hmc recall id=… gives the original back',
+    '',
+    phaseTable(rows, false),
+    '',
+    `${how} index phase=N shows a summary; ${how} index <words> searches; ${how} recall id=… gives the original back`,
   ].join('\n');
 }

@@ -10,7 +10,8 @@ import type { Saved } from '../core/savings.js';
 import { PERIODS, SCOPES } from '../store/action.js';
 import { createPhaseIndex } from '../store/phase-index.js';
 import { NULL_PHASE_INDEX, type PhaseIndex } from '../store/phase-types.js';
-import { indexAction, indexText } from './control-index.js';
+import { indexAction } from './control-index.js';
+import { controlText } from './control-text.js';
 import type { IndexAccess } from './owner.js';
 import { parseEnvelope } from '../hosts/outputs/envelope.js';
 import type { Layer1 } from './layer1.js';
@@ -108,13 +109,12 @@ export async function controlAction(engine: ControlTarget, sessionId: string | u
   }
   if (!(ACTIONS as readonly string[]).includes(action)) return { error: `Unknown action: ${quoted(action)}; one of ${ACTIONS.join(', ')}` };
   const s = engine.resolveSession(sessionId);
-  // A brand-new session (nothing held or saved for it yet): say so, never an older session's figures.
-  if ((!s || untouched(s)) && action === 'status') return { status: `HMC [${s?.manual ?? engine.config.manual_mode.enabled ? 'manual' : 'auto'}] | no model call in this session yet (figures appear after the first message)` };
+  if ((!s || untouched(s)) && action === 'status') return { status: statusText(engine, s) };
   if (!s) return { error: 'Could not determine session for hmc_control (no session has started in this process yet).' };
   engine.settle();
   switch (action) {
     case 'status':
-      return { status: statusText(s) + layer1Line(engine, s) };
+      return { status: statusText(engine, s) };
     case 'context': {
       const t = s.ledger.totals();
       const window = s.contextWindow || 0;
@@ -150,9 +150,14 @@ export async function controlAction(engine: ControlTarget, sessionId: string | u
   return { error: `Unknown action: ${quoted(action)}` };
 }
 
-/** `/hmc <action> key=value…`: the same actions, answered as text for a person. */
+/**
+ * `/hmc <action> key=value… [--json]`: the same actions, answered as text for a person
+ * (control-text.ts); `--json` anywhere among the words answers the JSON the tool gives the model.
+ */
 export async function commandText(engine: ControlTarget, sessionId: string | undefined, rawArgs: string, deps: ControlDeps): Promise<string> {
-  const words = rawArgs.trim().split(/\s+/).filter(Boolean);
+  const all = rawArgs.trim().split(/\s+/).filter(Boolean);
+  const json = all.includes('--json');
+  const words = all.filter((w) => w !== '--json');
   const action = (words.shift() ?? 'status').toLowerCase();
   const args: Record<string, unknown> = { action };
   for (const word of words) {
@@ -168,14 +173,9 @@ export async function commandText(engine: ControlTarget, sessionId: string | und
     args[action === 'dashboard' && key === 'action' ? 'sub_action' : key] = word.slice(eq + 1);
   }
   const result = await controlAction(engine, sessionId, args, deps);
-  if (action === 'status' && typeof result.status === 'string') return result.status + configLine(deps);
-  if (action === 'help' && typeof result.actions === 'object') {
-    return ['/hmc <action> [key=value…]', ...Object.entries(CONTROL_HELP).map(([k, v]) => `  ${k.padEnd(14)} ${v}`)].join('\n');
-  }
-  if (action === 'index') return indexText(result);
-  if (action === 'dashboard' && typeof result.url === 'string') return `HMC dashboard: ${result.url} (${result.running ? 'running' : 'stopped'})`;
-  if (typeof result.error === 'string') return `hmc: ${result.error}`;
-  return JSON.stringify(result, null, 2);
+  if (json) return JSON.stringify(result, null, 2);
+  const text = controlText(action, result, '/hmc', CONTROL_HELP);
+  return action === 'status' && typeof result.status === 'string' ? text + configLine(deps) : text;
 }
 
 /** The config's problems under `/hmc status` for the person reading it (issue 27, finding 2). */
@@ -200,7 +200,7 @@ function layer1Line(engine: ControlTarget, s: Session): string {
   if (l.phases === 0 && l.failures === 0 && !l.inFlight) return '';
   const failed = l.failures > 0 ? `, ${l.failures} failed (last: ${l.lastFailure.slice(0, 80)})` : '';
   const busy = l.inFlight ? ', one summary in progress' : '';
-  return `\n  layer 1: ${l.phases} phase${l.phases === 1 ? '' : 's'} summarised${failed}${busy}; summariser tokens ${fmt(l.tokensIn)} in, ${fmt(l.tokensOut)} out`;
+  return `  layer 1: ${l.phases} phase${l.phases === 1 ? '' : 's'} summarised${failed}${busy}; summariser tokens ${fmt(l.tokensIn)} in, ${fmt(l.tokensOut)} out`;
 }
 
 /**
@@ -224,10 +224,15 @@ function statsAnswer(engine: ControlTarget, s: Session): Record<string, unknown>
 }
 
 /**
- * `HMC [auto] | ctx: 42% of 128K | input saved: 15.0K tokens over 12 model calls (38.1%) | context saved now:
- * 3.1K tokens | tools: 20 tracked, 4 pruned` + a breakdown line.
+ * The status, the one place it is built (the tool's `status` answer, `/hmc status`, `hmc control
+ * status`): `HMC [auto] | ctx: 42% of 128K | input saved: 15.0K tokens over 12 model calls (38.1%) |
+ * context saved now: 3.1K tokens | tools: 20 tracked, 4 pruned`, then one indented line per
+ * detail (the breakdown per strategy; layer 1 once it did something). A session with no model
+ * call yet says so, never an older session's figures.
  */
-export function statusText(s: Session): string {
+export function statusText(engine: ControlTarget, s: Session | null): string {
+  // A brand-new session (nothing held or saved for it yet): say so, never an older session's figures.
+  if (!s || untouched(s)) return `HMC [${s?.manual ?? engine.config.manual_mode.enabled ? 'manual' : 'auto'}] | no model call in this session yet (figures appear after the first message)`;
   const t = s.ledger.totals();
   const saved = t.inputRaw - t.inputHmc;
   const pct = s.contextWindow ? `${Math.round((t.contextTokens / s.contextWindow) * 100)}% of ${fmtWindow(s.contextWindow)}` : '--';
@@ -238,6 +243,8 @@ export function statusText(s: Session): string {
   const lines = [`HMC [${s.manual ? 'manual' : 'auto'}] | ctx: ${pct} | input saved: ${fmt(saved)} tokens over ${calls}${share} | context saved now: ${context} | tools: ${s.records.size} tracked, ${s.pruneCount} pruned`];
   const parts = Object.entries(t.byStrategy).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k}: ${fmt(v)}`);
   lines.push(`  input saved by strategy: ${parts.length ? parts.join(', ') : 'none yet'}`);
+  const layer1 = layer1Line(engine, s);
+  if (layer1) lines.push(layer1);
   return lines.join('\n');
 }
 

@@ -96,12 +96,22 @@ export function parseRange(since: unknown, until: unknown): { window: Window; ec
   return { window, echo };
 }
 
-export function analyticsAction(
-  store: AnalyticsStore | null,
-  args: Record<string, unknown>,
-  ctx: ActionContext,
-): Record<string, unknown> {
-  if (store === null) return { error: DISABLED_ERROR };
+/** The action's arguments, checked: what it will answer, or the error naming what is wrong. */
+export interface AnalyticsArgs {
+  scope: Scope;
+  period: Period;
+  /** The rows asked for (0: the period's default), and the most the period lists. */
+  asked: number;
+  limit: number;
+  range: { window: Window; echo: Record<string, string> };
+  by: string;
+}
+
+/**
+ * Checks the arguments without a database, so `hmc analytics --period yearly` is the same usage
+ * error with or without one (issue 27, finding 6: exit 0 without a database, 2 with one).
+ */
+export function checkAnalyticsArgs(args: Record<string, unknown>): AnalyticsArgs | { error: string } {
   const scope = word(args.scope, 'global');
   if (!(SCOPES as readonly string[]).includes(scope)) {
     return { error: `unknown scope ${quoted(scope)} (allowed: ${SCOPES.join(', ')})` };
@@ -116,12 +126,29 @@ export function analyticsAction(
   const limit = Math.min(parsed || DEFAULT_LIMIT[p], MAX_LIMIT[p] || Number.MAX_SAFE_INTEGER);
   const range = parseRange(args.since, args.until);
   if ('error' in range) return range;
+  const by = word(args.by, 'tool');
+  if (p === 'output' && !(OUTPUT_BY as readonly string[]).includes(by)) return { error: `unknown by ${quoted(by)} (allowed: ${OUTPUT_BY.join(', ')})` };
+  return { scope: scope as Scope, period: p, asked: parsed, limit, range, by };
+}
+
+/** The limit asked for when the period lists fewer rows at most (`limit=1000000` → 10,000), else null. */
+export function limitCut(a: AnalyticsArgs): { asked: number; max: number } | null {
+  return a.asked > a.limit && MAX_LIMIT[a.period] > 0 ? { asked: a.asked, max: a.limit } : null;
+}
+
+export function analyticsAction(
+  store: AnalyticsStore | null,
+  args: Record<string, unknown>,
+  ctx: ActionContext,
+): Record<string, unknown> {
+  if (store === null) return { error: DISABLED_ERROR };
+  const checked = checkAnalyticsArgs(args);
+  if ('error' in checked) return checked;
+  const { scope, period: p, limit, range, by } = checked;
   const project = scope === 'project' ? ctx.project : undefined;
   const w: Window = { ...(project !== undefined ? { project } : {}), ...range.window };
   const head = { scope, period: p, project: project ?? '', ...range.echo };
   const pricing = ctx.pricing;
-  const by = word(args.by, 'tool');
-  if (p === 'output' && !(OUTPUT_BY as readonly string[]).includes(by)) return { error: `unknown by ${quoted(by)} (allowed: ${OUTPUT_BY.join(', ')})` };
   try {
     const dated = range.window.since !== undefined || range.window.until !== undefined;
     switch (p) {

@@ -73,7 +73,7 @@ class InputClearingInHermes(unittest.TestCase):
         self.assertEqual(stored, [{"path": "big.py", "content": BIG}])
         # Recall gives the exact arguments back (another process: the copy is in the state dir).
         rid = short["original"].rsplit("id=", 1)[1]
-        out = subprocess.run([shutil.which("node"), str(REPO / "bin" / "hmc.js"), "control", "recall", "id=" + rid, "--session", session,
+        out = subprocess.run([shutil.which("node"), str(REPO / "bin" / "hmc.js"), "control", "recall", "id=" + rid, "--session", session, "--json",
                               "--state-dir", str(box.state)], capture_output=True, text=True, timeout=60)
         recalled = json.loads(out.stdout)
         self.assertEqual(json.loads(recalled["arguments"]), {"path": "big.py", "content": BIG})

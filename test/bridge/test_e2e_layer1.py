@@ -197,7 +197,7 @@ class Layer1InRealHermes(unittest.TestCase):
         whole, args = [], []
         for _ in range(100):
             cli = subprocess.run(["node", str(REPO / "bin" / "hmc.js"), "control", "recall", "id=" + phase["recall_id"], *args,
-                                  "--state-dir", str(box.state), "--session", phase["session_id"]], capture_output=True, text=True, timeout=60)
+                                  "--state-dir", str(box.state), "--session", phase["session_id"], "--json"], capture_output=True, text=True, timeout=60)
             self.assertEqual(cli.returncode, 0, cli.stderr)
             page = json.loads(cli.stdout)
             whole += page["messages"]

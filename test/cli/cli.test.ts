@@ -78,7 +78,7 @@ describe.skipIf(!built)('hmc', () => {
     expect(summary.total_sessions).toBe(1);
     expect(summary.total_saved).toBeGreaterThan(0);
     expect(summary.savings_pct).toBeLessThanOrEqual(100);
-    const status = JSON.parse(hmc(['control', 'status', '--state-dir', state]).stdout) as { status: string };
+    const status = JSON.parse(hmc(['control', 'status', '--json', '--state-dir', state]).stdout) as { status: string };
     expect(status.status).toMatch(/^HMC \[auto\]/);
   });
 
@@ -93,7 +93,7 @@ describe.skipIf(!built)('hmc', () => {
     const twice = read();
     expect(twice).toEqual(once);
     // And the session's own figures, as hmc_control reads them, are one replay's too.
-    const stats = JSON.parse(hmc(['control', 'stats', '--state-dir', state]).stdout) as { input_saved: { tokens: number; model_calls: number } };
+    const stats = JSON.parse(hmc(['control', 'stats', '--json', '--state-dir', state]).stdout) as { input_saved: { tokens: number; model_calls: number } };
     expect(stats.input_saved).toMatchObject({ tokens: once.total_saved, model_calls: once.model_calls });
   });
 
@@ -103,17 +103,32 @@ describe.skipIf(!built)('hmc', () => {
     const entry = (n: number, topic: string, summary: string) => JSON.stringify({ session_id: 'session-build-fix', phase_id: n, message_from: n, message_to: n + 3,
       turn_from: n, turn_to: n, topic, summary, tokens_before: 5000, tokens_after: 400, recall_id: `p${n}`, model: 'm', created_at: 1_800_000_000_000 + n, updates: 0 });
     writeFileSync(join(state, 'sessions', 'session-build-fix_index.jsonl'), `${entry(1, 'Build set-up', 'Goal: install and build.')}\n${entry(2, 'Fix the linker error', 'Goal: fix the linker error in make.')}\n`);
-    const list = JSON.parse(hmc(['control', 'index', '--state-dir', state]).stdout) as { count: number; entries: { topic: string }[] };
+    const list = JSON.parse(hmc(['control', 'index', '--json', '--state-dir', state]).stdout) as { count: number; entries: { topic: string }[] };
     expect(list.entries.map((e) => e.topic)).toEqual(['Build set-up', 'Fix the linker error']);
     // Written by hand, these entries are in no analytics file: with analytics off, search reads the index files.
     const config = join(state, 'config.yaml');
     writeFileSync(config, 'analytics:\n  enabled: false\n');
-    const found = hmc(['control', 'index', 'linker', 'make', 'scope=global', '--state-dir', state, '--config', config]);
+    const found = hmc(['control', 'index', 'linker', 'make', 'scope=global', '--json', '--state-dir', state, '--config', config]);
     expect(found.code).toBe(0);
     expect(JSON.parse(found.stdout)).toMatchObject({ query: 'linker make', scope: 'global', search: 'scan', count: 1, hits: [{ phase_id: 2 }] });
-    const bad = hmc(['control', 'index', 'phase=x', '--state-dir', state]);
+    const bad = hmc(['control', 'index', 'phase=x', '--json', '--state-dir', state]);
     expect(bad.code).toBe(1);
     expect(JSON.parse(bad.stdout)).toEqual({ error: 'phase must be a whole number from 1 to 9007199254740991, got "x"' });
+    // As text: the same list as a table, an error on stderr.
+    const text = hmc(['control', 'index', '--state-dir', state], undefined, { HMC_INVOKED_AS: 'hermes hmc' });
+    expect(text.stdout).toBe([
+      'HMC index: 2 phases summarised in this session',
+      '',
+      'phase  turns  tokens before  after  recall id  topic',
+      '-----  -----  -------------  -----  ---------  --------------------',
+      '    1      1          5,000    400  p1         Build set-up',
+      '    2      2          5,000    400  p2         Fix the linker error',
+      '',
+      'hermes hmc control index phase=N shows a summary; hermes hmc control index <words> searches; hermes hmc control recall id=… gives the original back',
+      '',
+    ].join('\n'));
+    const badText = hmc(['control', 'index', 'phase=x', '--state-dir', state]);
+    expect([badText.code, badText.stdout, badText.stderr]).toEqual([1, '', 'hmc control: phase must be a whole number from 1 to 9007199254740991, got "x"\n']);
   });
 
   it('replay names what is wrong with a bad session file', () => {

@@ -40,16 +40,25 @@ describe.skipIf(!built)('hmc control and the session it acts on', () => {
 
   it('reads another session\u2019s copy with session= as with --session', () => {
     for (const named of [['session=OLD'], ['--session', 'OLD'], ['session=OLD', '--session', 'OLD']]) {
-      const r = hmc('recall', `id=${id}`, ...named);
+      const r = hmc('recall', `id=${id}`, ...named, '--json');
       expect(r.status, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout)).toEqual({ id, tool: 'terminal', content: raw });
     }
   });
 
+  it('writes the original alone on stdout as text, byte for byte, and what it is on stderr', () => {
+    const r = hmc('recall', `id=${id}`, '--session', 'OLD');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toBe(raw);
+    expect(r.stderr).toBe(`recall ${id}: the exact original of a terminal output\n`);
+  });
+
   it('names --session when the copy is another session\u2019s, and refuses two sessions at once', () => {
     const r = hmc('recall', `id=${id}`);
     expect(r.status).toBe(1);
-    expect(JSON.parse(r.stdout).error).toMatch(/nothing is kept .*--session/);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^hmc control: nothing is kept .*--session/);
+    expect(JSON.parse(hmc('recall', `id=${id}`, '--json').stdout).error).toMatch(/nothing is kept .*--session/);
     const two = hmc('recall', `id=${id}`, 'session=OLD', '--session', 'NEW');
     expect(two.status).toBe(2);
     expect(two.stderr).toContain('name two sessions');

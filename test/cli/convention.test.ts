@@ -97,7 +97,9 @@ describe.skipIf(!built)('the command-line convention', () => {
     // The replay ran through a runtime with this state dir, which saved the session.
     const status = hmc(['control', 'status', '--state-dir', state]);
     expect(status.code, status.stderr).toBe(0);
-    expect(JSON.parse(status.stdout).status).toMatch(/^HMC \[auto\]/);
+    // Text for a person (issue 27, finding 3: it was {"status": "HMC [auto] | …\n …"}), the JSON with --json.
+    expect(status.stdout).toMatch(/^HMC \[auto\] \| ctx: .*\n {2}input saved by strategy: .*\n$/);
+    expect(JSON.parse(hmc(['control', 'status', '--json', '--state-dir', state]).stdout)).toEqual({ status: status.stdout.slice(0, -1) });
     const unknown = hmc(['control', 'status', '--state-dir', state, '--session', 'nobody']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('no session "nobody" saved in');
@@ -107,7 +109,7 @@ describe.skipIf(!built)('the command-line convention', () => {
     const state = tempDir();
     expect(hmc(['replay', FIXTURE, '--record', '--state-dir', state, '--session', 'recorded']).code).toBe(0);
     type Stats = { context_saved: { tokens: number | null; by_strategy: Record<string, number> | null } };
-    const stats = JSON.parse(hmc(['control', 'stats', '--state-dir', state]).stdout) as Stats;
+    const stats = JSON.parse(hmc(['control', 'stats', '--json', '--state-dir', state]).stdout) as Stats;
     expect(stats.context_saved.tokens).toBeGreaterThan(0);
     // The figure comes with its breakdown (the regression: a figure beside `{}`).
     expect(Object.keys(stats.context_saved.by_strategy ?? {}).length).toBeGreaterThan(0);
@@ -116,9 +118,14 @@ describe.skipIf(!built)('the command-line convention', () => {
     const saved = JSON.parse(readFileSync(file, 'utf8')) as { ledger: Record<string, unknown> };
     delete saved.ledger.contextByStrategy;
     writeFileSync(file, JSON.stringify(saved));
-    const old = JSON.parse(hmc(['control', 'stats', '--state-dir', state]).stdout) as Stats;
+    const old = JSON.parse(hmc(['control', 'stats', '--json', '--state-dir', state]).stdout) as Stats;
     expect(old.context_saved.tokens).toBeNull();
     expect(old.context_saved.by_strategy).toBeNull();
+    // As text: no figure in the row, a line saying why, and no context column in the strategy table.
+    const text = hmc(['control', 'stats', '--state-dir', state]).stdout;
+    expect(text).toMatch(/\ncontext saved now\s*\n/);
+    expect(text).toContain('(context saved now: known again after the next model call; this session was saved by an older HMC)');
+    expect(text).toMatch(/\ntruncation {2,}\d[\d,]*\n/);
   });
 
   it('an unknown /hmc action is not echoed back whole (regression: 100 KB came back)', () => {
@@ -126,7 +133,8 @@ describe.skipIf(!built)('the command-line convention', () => {
     mkdirSync(join(state, 'sessions'));
     const r = hmc(['control', `x${'y'.repeat(100_000)}`, '--state-dir', state]);
     expect(r.code).toBe(1);
-    expect(r.stdout.length).toBeLessThan(400);
-    expect(r.stdout).toContain('(100001 characters)');
+    expect(r.stdout).toBe('');
+    expect(r.stderr.length).toBeLessThan(400);
+    expect(r.stderr).toContain('(100001 characters)');
   });
 });

@@ -115,16 +115,27 @@ describe('/hmc index', () => {
     const command = (raw: string) => rt.api.command({ session_id: 'me', raw_args: raw });
     expect(await command('index')).toBe([
       'HMC index: 2 phases summarised in this session',
-      '  #1  turns 1-2  Repo set-up  (14.2K → 950 tokens, recall id=p0000000001)',
-      '  #2  turns 3-4  Flaky payment test  (10.0K → 800 tokens, recall id=p0000000002)',
+      '',
+      'phase  turns  tokens before  after  recall id    topic',
+      '-----  -----  -------------  -----  -----------  ------------------',
+      '    1  1-2           14,200    950  p0000000001  Repo set-up',
+      '    2  3-4           10,000    800  p0000000002  Flaky payment test',
+      '',
       '/hmc index phase=N shows a summary; /hmc index <words> searches; /hmc recall id=… gives the original back',
     ].join('\n'));
     const found = await command('index flaky test');
-    expect(found.split('\n').slice(0, 3)).toEqual([
+    expect(found.split('\n')).toEqual([
       'HMC index: 1 phase matches "flaky test" in this session',
-      '  #2  turns 3-4  Flaky payment test  (10.0K → 800 tokens, recall id=p0000000002)',
-      '      Goal: fix the flaky payment test. Done: pinned the clock in payment.test.ts.',
+      '',
+      'phase  turns  tokens before  after  recall id    topic',
+      '-----  -----  -------------  -----  -----------  ------------------',
+      '    2  3-4           10,000    800  p0000000002  Flaky payment test',
+      '',
+      '#2: Goal: fix the flaky payment test. Done: pinned the clock in payment.test.ts.',
+      '',
+      '/hmc index phase=N shows a summary (session=ID for another session)',
     ]);
+    expect(JSON.parse(await command('index flaky test --json'))).toMatchObject({ query: 'flaky test', count: 1, hits: [{ phase_id: 2, recall_id: 'p0000000002' }] });
     expect((await command('index query=payment scope=global')).split('\n')[0]).toBe('HMC index: 2 phases match "payment" in all sessions');
     expect(await command('index phase=2')).toBe([
       'Phase 2 of session me: turns 3-4, 10.0K → 800 tokens, updated 2×, recall id=p0000000002',

@@ -68,11 +68,17 @@ describe('hmc dashboard', () => {
       expect(started.err).toContain('started in the background');
       expect((await rawRequest(Number(new URL(started.out.trim()).port), '/api/health')).status).toBe(200);
       expect(await run('status')).toMatchObject({ code: 0, out: started.out });
+      // --json: the whole answer for scripts, the same exit codes.
+      const json = await run('status', '--json');
+      expect(json.code).toBe(0);
+      expect(JSON.parse(json.out)).toMatchObject({ running: true, url: started.out.trim(), detached: true, log: join(dir, 'dashboard.log') });
       expect((await run('start')).err).toContain('already running');
       const stopped = await run('stop');
       expect(stopped).toMatchObject({ code: 0 });
       expect(stopped.err).toContain('stopped (pid');
       expect(await run('status')).toMatchObject({ code: 3, out: '' });
+      const none = await run('status', '--json');
+      expect([none.code, JSON.parse(none.out)]).toEqual([3, { running: false }]);
     } finally {
       await run('stop');
       rmSync(dir, { recursive: true, force: true });

@@ -94,4 +94,42 @@ describe('hmc analytics', () => {
     expect(await main(['analytics', '--bogus'])).toBe(2);
     expect(err).toMatch(/^hmc analytics: unknown option '--bogus'\nusage: hmc analytics/);
   });
+
+  it('an unknown period is a usage error with or without a database, checked before it is opened (issue 27, finding 6)', async () => {
+    const none = join(tempDir(), 'none', 'analytics.db');
+    expect(await command.run(['--db', none, '--period', 'yearly'])).toBe(2);
+    expect(err).toBe('hmc analytics: unknown period "yearly" (allowed: all, day, week, month, recent, project, tool, strategy, model, output, work)\n');
+    expect(out).toBe('');
+    err = '';
+    expect(await command.run(['--db', seeded(), '--period', 'yearly'])).toBe(2);
+    expect(err).toMatch(/^hmc analytics: unknown period "yearly" \(allowed: all, day,/);
+    err = '';
+    expect(await command.run(['--db', none, '--period', 'day', '--since', '2026-13-01'])).toBe(2);
+    expect(err).toMatch(/since must be a calendar day/);
+    expect(existsSync(none)).toBe(false);
+  });
+
+  it('says when --limit is more than the period lists, on stderr and under the table; exit 0 (issue 26, finding 4)', async () => {
+    const path = seeded();
+    expect(await command.run(['--db', path, '--period', 'recent', '--limit', '1000000'])).toBe(0);
+    expect(err).toBe('hmc analytics: --limit 1,000,000 is more than period=recent lists: at most 10,000 rows\n');
+    expect(out).toMatch(/\n\n\(--limit 1,000,000 is more than period=recent lists: at most 10,000 rows\)\n$/);
+    out = '';
+    err = '';
+    expect(await command.run(['--db', path, '--period', 'recent', '--limit', '1000000', '--json'])).toBe(0);
+    expect(JSON.parse(out).rows).toHaveLength(5);
+    expect(err).toMatch(/at most 10,000 rows/);
+    err = '';
+    expect(await command.run(['--db', path, '--period', 'recent', '--limit', '10000', '--csv'])).toBe(0);
+    expect(err).toBe('');
+  });
+
+  it('defuses a formula in a project, tool or model name in --csv (issue 26, finding 4)', async () => {
+    const path = seeded([rec({ session_id: 'f', project_path: '=HYPERLINK("http://x.example","a")', model: '@evil', input_tokens_raw: 10, input_tokens_hmc: 4 })]);
+    expect(await command.run(['--db', path, '--period', 'project', '--csv'])).toBe(0);
+    expect(out).toBe(`project_path,saved_tokens,input_tokens,sessions\r\n"'=HYPERLINK(""http://x.example"",""a"")",6,10,1\r\n`);
+    out = '';
+    expect(await command.run(['--db', path, '--period', 'model', '--csv'])).toBe(0);
+    expect(out.split('\r\n')[1]).toMatch(/^'@evil,/);
+  });
 });
