@@ -117,7 +117,7 @@ describe('/hmc status, context and the small actions', () => {
     expect(JSON.parse(await text('manual_status --json'))).toEqual({ manual_mode: true });
     expect(await text('manual_set enabled=false')).toBe('HMC manual mode: off');
     expect(await text('config')).toBe('HMC config: no problems found');
-    expect(JSON.parse(await text('config --json'))).toEqual({ issues: [] });
+    expect(JSON.parse(await text('config --json'))).toEqual({ issues: [], summary: null });
     expect(await text('sweep count=x')).toBe('hmc: count must be a whole number of 0 or more, got "x"');
     const help = (await text('help')).split('\n');
     expect(help[0]).toBe('/hmc <action> [key=value…] [--json]');
