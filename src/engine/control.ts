@@ -10,7 +10,7 @@ import { PERIODS, SCOPES } from '../store/action.js';
 import { createPhaseIndex } from '../store/phase-index.js';
 import { NULL_PHASE_INDEX, type PhaseIndex } from '../store/phase-types.js';
 import { indexAction, indexText } from './control-index.js';
-import type { IndexAccess } from './owner.js';
+import { analyticsOwner, type IndexAccess } from './owner.js';
 import { parseEnvelope } from '../hosts/outputs/envelope.js';
 import type { Layer1 } from './layer1.js';
 import { ARGUMENTS_TOOL_PREFIX, lineRange, type RecallStore } from './recall.js';
@@ -27,6 +27,8 @@ export interface ControlTarget {
   readonly layer1: Pick<Layer1, 'stats'>;
   /** Whose a session is (owner.ts), from memory or its saved file; null when nothing is known of it. */
   ownerOf(sessionId: string): string | null;
+  /** How many owners the sessions held in this process have (a gateway: one per user). */
+  ownersHeld(): number;
 }
 
 export interface DashboardControl {
@@ -42,11 +44,16 @@ export interface ControlDeps {
   stateDir: string | null;
   projectPath: string;
   dashboard: DashboardControl | null;
-  /** Answers `analytics` (null when analytics is off or unavailable). */
-  analytics: ((args: Record<string, unknown>, project: string) => Record<string, unknown>) | null;
+  /**
+   * Answers `analytics` (null when analytics is off or unavailable); `owner` given: only that
+   * owner's sessions (a gateway user asking; owner.ts), absent: every session.
+   */
+  analytics: ((args: Record<string, unknown>, project: string, owner?: string) => Record<string, unknown>) | null;
   configIssues: () => ConfigIssue[];
   /** The session index of summarised phases (null: the state dir's files are read directly). */
   phases: PhaseIndex | null;
+  /** The caller is the machine's owner at a terminal (`hmc control`): every session is theirs to read. */
+  machine: boolean;
 }
 
 /** The engine's options as the actions need them (anything absent: that action is unavailable). */
@@ -54,7 +61,7 @@ export function controlDepsOf(opts: { log: (line: string) => void; stateDir: str
   const c = opts.control;
   return {
     log: opts.log, stateDir: opts.stateDir, projectPath: opts.projectPath ?? '', dashboard: c?.dashboard ?? null,
-    analytics: c?.analytics ?? null, configIssues: c?.configIssues ?? (() => []), phases: opts.phases ?? null,
+    analytics: c?.analytics ?? null, configIssues: c?.configIssues ?? (() => []), phases: opts.phases ?? null, machine: c?.machine ?? false,
   };
 }
 
@@ -87,17 +94,15 @@ export async function controlAction(engine: ControlTarget, sessionId: string | u
     case 'index': {
       // A search across sessions needs no current session.
       const s = engine.resolveSession(sessionId);
-      const access: IndexAccess = {
-        requester: s ? (engine.ownerOf(s.id) ?? '') : '',
-        acrossUsers: engine.config.background_compression.index_across_users,
-        ownerOf: (id) => engine.ownerOf(id),
-      };
-      return indexAction(phaseIndexOf(deps), s?.id ?? null, args, access);
+      return indexAction(phaseIndexOf(deps), s?.id ?? null, args, accessOf(engine, s, deps));
     }
     case 'analytics': {
       if (!deps.analytics) return { error: 'analytics is disabled (analytics.enabled: false)' };
       const s = engine.resolveSession(sessionId);
-      return deps.analytics(args, s?.projectPath || deps.projectPath);
+      // Who asks is unknown (no session named, several users served here): nobody's figures.
+      if (!s && !deps.machine && engine.ownersHeld() > 1) return { error: UNKNOWN_ASKER };
+      const owner = analyticsOwner(accessOf(engine, s, deps));
+      return deps.analytics(args, s?.projectPath || deps.projectPath, ...(owner !== undefined ? [owner] : []));
     }
     case '':
       return { error: `action is required; one of ${ACTIONS.join(', ')}` };
@@ -172,6 +177,21 @@ export async function commandText(engine: ControlTarget, sessionId: string | und
   if (action === 'dashboard' && typeof result.url === 'string') return `HMC dashboard: ${result.url} (${result.running ? 'running' : 'stopped'})`;
   if (typeof result.error === 'string') return `hmc: ${result.error}`;
   return JSON.stringify(result, null, 2);
+}
+
+const UNKNOWN_ASKER = 'analytics answers for the session it is asked from, and this call names none while this process serves several users; ask from a session, or run `hmc analytics` in a terminal';
+
+/**
+ * Who asks (the owner of the session the call comes from; owner.ts) and how others' owners are
+ * found; the machine's owner at a terminal reads every session.
+ */
+function accessOf(engine: ControlTarget, s: Session | null, deps: ControlDeps): IndexAccess {
+  if (deps.machine) return { requester: '', acrossUsers: true, ownerOf: (id) => engine.ownerOf(id) };
+  return {
+    requester: s ? (engine.ownerOf(s.id) ?? '') : '',
+    acrossUsers: engine.config.background_compression.index_across_users,
+    ownerOf: (id) => engine.ownerOf(id),
+  };
 }
 
 /** Nothing happened in the session yet: no turn, no tool call, no model call (here or saved). */
