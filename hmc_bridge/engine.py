@@ -185,7 +185,7 @@ class _Engine:
             self._why = "%s: %s" % (type(exc).__name__, exc)
             return None
         if not isinstance(answer, dict):
-            self._why = "the sidecar did not answer %s (%s)" % (method, sidecar.disabled or "see the hmc log lines")
+            self._why = "the sidecar did not answer %s (%s)" % (method, sidecar.disabled or sidecar.last_failure or "see the hmc log lines")
             return None
         if "error" in answer:
             self._why = "the sidecar answered %s with an error: %s" % (method, (answer.get("error") or {}).get("message", "?"))
@@ -259,14 +259,14 @@ class _Engine:
         sess = self._bridge.sessions.get(self.session_id)
         if sess is not None:
             views.restore(sess)
-        params = {"session_id": self.session_id, "messages": [views.live_message(m) for m in messages], "threshold_tokens": self.threshold_tokens,
-                  "force": bool(force)}
+        sent, where = _readable(messages)
+        params = {"session_id": self.session_id, "messages": sent, "threshold_tokens": self.threshold_tokens, "force": bool(force)}
         if isinstance(focus_topic, str) and focus_topic.strip():
             params["focus_topic"] = focus_topic
         if isinstance(memory_context, str) and memory_context.strip():
             params["memory_context"] = memory_context
         result = self._ask("compress", params, COMPRESS_TIMEOUT)
-        compacted = _apply_plan(messages, result.get("plan")) if result is not None else None
+        compacted = _apply_plan(messages, result.get("plan"), where) if result is not None else None
         if compacted is None:
             if result is not None:
                 self._why = "HMC did not compact (%s)" % (result.get("reason") or "no plan")
@@ -400,9 +400,31 @@ def _compression_config():
         return {}
 
 
-def _apply_plan(messages, plan):
+def _readable(messages):
+    """The messages HMC can read, as sent, and where each is in Hermes' list. One that cannot be read
+    (None, not a message, one the wire form fails on) is left out and counted in one debug line,
+    instead of handing the whole compaction to Hermes' compressor (issue 26, finding 7); a plan
+    keeps none of them, so they leave the compacted list."""
+    sent, where, skipped = [], [], 0
+    for i, msg in enumerate(messages):
+        if not (isinstance(msg, dict) and isinstance(msg.get("role"), str)):
+            skipped += 1
+            continue
+        try:
+            sent.append(views.live_message(msg))
+        except Exception:
+            skipped += 1
+            continue
+        where.append(i)
+    if skipped:
+        log.debug("hmc: compaction: %d of %d messages could not be read and are left out", skipped, len(messages))
+    return sent, where
+
+
+def _apply_plan(messages, plan, where=None):
     """The compacted list a plan describes: Hermes' own messages (copied as Hermes copies them at a
-    compaction) and HMC's summary messages; None when the plan is not a valid one."""
+    compaction) and HMC's summary messages; None when the plan is not a valid one. `where` maps the
+    plan's indices (into the messages sent) to Hermes' list (None: the same)."""
     if not isinstance(plan, list) or not plan:
         return None
     try:
@@ -418,6 +440,8 @@ def _apply_plan(messages, plan):
     for item in plan:
         index = item.get("keep") if isinstance(item, dict) else None
         if isinstance(index, int) and not isinstance(index, bool):
+            if where is not None:
+                index = where[index] if 0 <= index < len(where) else -1
             if not last < index < len(messages) or not isinstance(messages[index], dict):
                 return None
             out.append(fresh(messages[index]))

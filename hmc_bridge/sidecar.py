@@ -10,6 +10,9 @@ a 200 KB request to a stopped sidecar blocked Hermes over 30 s). While one hook 
 it (a gateway's other users). Every failure is one log line under the "hmc" logger saying what
 failed (the sidecar's own last words only when they say more than that it started), the process
 is stopped, and the next start waits for the backoff. Every pipe is closed by the thread that used it.
+A long call (a compaction, waiting minutes for its summaries) asks the sidecar `ping` whenever it
+has said nothing for PROBE_AFTER: one left unanswered for PROBE_LIMIT ends the call at once, the
+sidecar stopped or hung (issue 26, finding 7: a stopped sidecar held a compaction the whole 180 s).
 """
 import itertools
 import json
@@ -28,6 +31,9 @@ log = logging.getLogger("hmc")
 HOOK_TIMEOUT = float(os.environ.get("HMC_HOOK_TIMEOUT", "2"))
 START_TIMEOUT = float(os.environ.get("HMC_START_TIMEOUT", "15"))
 BACKOFF_MAX = 60.0
+# A long call probes a sidecar silent for PROBE_AFTER; a probe unanswered for PROBE_LIMIT means stopped or hung.
+PROBE_AFTER = float(os.environ.get("HMC_PROBE_AFTER", "0.5"))
+PROBE_LIMIT = float(os.environ.get("HMC_PROBE_LIMIT", "2.5"))
 MAX_LINE_BYTES = 256 * 1024 * 1024  # the sidecar's line limit, unless its hello says otherwise
 
 
@@ -62,6 +68,8 @@ class Sidecar:
         self._starting = False  # a hook is waiting for hello: other hooks pass through meanwhile
         self.max_line_bytes = MAX_LINE_BYTES
         self._oversize_logged = set()
+        self._heard = 0.0  # when the running process last wrote a line (any answer or request)
+        self.last_failure = ""  # the last failure, in words (a context engine's hand-over line names it)
 
     # -- supervision ---------------------------------------------------------------------------
     @property
@@ -107,7 +115,7 @@ class Sidecar:
         writer = _Writer(proc, lambda exc: self._fail("could not be written to (%s)" % exc, proc))
         self.proc, self._writer = proc, writer
         self.generation += 1
-        self.started_at = time.monotonic()
+        self.started_at = self._heard = time.monotonic()
         self._stderr.clear()
         err = threading.Thread(target=self._drain_stderr, args=(proc,), name="hmc-sidecar-stderr", daemon=True)
         err.start()
@@ -141,6 +149,7 @@ class Sidecar:
                 return  # a stale report about a process already replaced or stopped
             writer = self._writer
             self.proc = self._writer = None
+            self.last_failure = reason
             self.failures += 1
             delay = min(BACKOFF_MAX, 2.0 ** (self.failures - 1))
             self.next_start = time.monotonic() + delay
@@ -209,10 +218,13 @@ class Sidecar:
             self._pending[rid] = (event, slot)
         writer.send(data, written)
         # The wait covers the write: a sidecar that stopped reading is a hung one.
-        if not event.wait(timeout):
+        answered = self._wait(event, timeout, writer)
+        if answered is not True:
             with self._plock:
                 self._pending.pop(rid, None)
-            if proc.poll() is not None:
+            if answered == "silent":
+                self._fail("did not answer a ping within %.1fs during %s: stopped or hung" % (PROBE_LIMIT, method), proc)
+            elif proc.poll() is not None:
                 self._fail("%s during %s" % (_exited(proc.returncode), method), proc)
             elif written.is_set():
                 self._fail("did not answer %s (%d bytes) within %.1fs: busy or hung" % (method, len(data), timeout), proc)
@@ -224,9 +236,39 @@ class Sidecar:
             self.failures = 0
         return answer
 
+    def _wait(self, event, timeout, writer):
+        """True once answered; False at the timeout; "silent" when a long call's probe went unanswered."""
+        if timeout <= PROBE_AFTER + PROBE_LIMIT:
+            return event.wait(timeout)
+        deadline = time.monotonic() + timeout
+        probe = None  # (its answer's event, when it was sent)
+        while True:
+            now = time.monotonic()
+            if now >= deadline:
+                return False
+            if event.wait(min(0.1, deadline - now)):
+                return True
+            now = time.monotonic()
+            if probe is not None and probe[0].is_set():
+                probe = None  # answered: alive; probe again after the next silence
+            if probe is None and now - self._heard >= PROBE_AFTER:
+                probe = (self._probe(writer), now)
+            elif probe is not None and now - probe[1] >= PROBE_LIMIT and self._heard < probe[1]:
+                return "silent"
+
+    def _probe(self, writer):
+        """Sends `ping`; the event is set when anything answers it."""
+        rid, event = next(self._ids), threading.Event()
+        with self._plock:
+            self._pending[rid] = (event, {})
+        writer.send(_dumps({"id": rid, "method": "ping", "params": {}}))
+        return event
+
     def _read(self, proc, writer, stderr_thread):
         try:
             for line in iter(proc.stdout.readline, b""):
+                if self.proc is proc:
+                    self._heard = time.monotonic()
                 try:
                     record = json.loads(line)
                 except ValueError:

@@ -7,6 +7,8 @@ nothing ever raised into Hermes."""
 import abc
 import copy
 import json
+import os
+import signal
 import sqlite3
 import sys
 import threading
@@ -292,3 +294,45 @@ class HungSidecar(EngineCase):
         logs = self.hmc_logs()
         self.assertTrue([line for line in logs if "did not answer compress" in line], logs)
         self.assertTrue([line for line in logs if "failed too" in line], logs)
+
+
+@needs_node
+@needs_build
+class StoppedSidecar(EngineCase):
+    """Issue 26, finding 7: a compaction through a SIGSTOPped sidecar waited the whole
+    HMC_COMPRESS_TIMEOUT (180 s) before Hermes' compressor took over, while hooks passed through in
+    2 s; and one None in the message list handed the whole compaction to Hermes' compressor."""
+
+    def test_a_compaction_through_a_stopped_sidecar_falls_back_within_5_s_saying_so_once(self):
+        ctx = FakeCtx()
+        ctx._llm = NoteLlm()
+        engine, bridge, _ = self.engine(ctx)
+        self.assertEqual(sys.modules[type(engine).__module__].COMPRESS_TIMEOUT, 180.0)
+        messages = conversation()
+        bridge.pre_llm_call(session_id="S1", conversation_history=copy.deepcopy(messages), user_message="L5")
+        proc = bridge.sidecar.proc
+        os.kill(proc.pid, signal.SIGSTOP)
+        self.addCleanup(lambda: proc.poll() is None and os.kill(proc.pid, signal.SIGKILL))
+        started = time.monotonic()
+        out = engine.compress(copy.deepcopy(messages), current_tokens=60000)
+        took = time.monotonic() - started
+        self.assertLessEqual(took, 5.0)
+        self.assertEqual(out[0]["content"], "[builtin summary]")
+        handed = [line for line in self.hmc_logs() if "built-in compressor" in line]
+        self.assertEqual(len(handed), 1, self.hmc_logs())
+        self.assertIn("ping", handed[0])
+        print("\n[fault] engine: compaction through a stopped sidecar handed to Hermes' compressor after %.2f s (before: 180 s)" % took)
+
+    def test_a_message_that_cannot_be_read_is_left_out_not_the_whole_compaction(self):
+        ctx = FakeCtx()
+        ctx._llm = NoteLlm()
+        engine, bridge, _ = self.engine(ctx)
+        messages = conversation()
+        messages.insert(3, None)
+        messages.insert(7, "not a message")
+        out = engine.compress(messages, current_tokens=60000)
+        self.assertLess(len(out), len(messages))
+        self.assertTrue([m for m in out if str(m.get("content")).startswith("[Summary of earlier work")], out[:3])
+        self.assertNotIn(None, out)
+        self.assertEqual(BuiltinCompressor.instances[-1].calls.count(("compress",)), 0)
+        self.assertEqual([c for c in BuiltinCompressor.instances[-1].calls if c[0] == "compress"], [])

@@ -285,3 +285,26 @@ class StoppedReadingTests(BridgeCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class DeepArgumentsTests(BridgeCase):
+    """Issue 26, finding 8: tool arguments nested 10 K levels deep: the RecursionError was caught but
+    logged at every hook (8 lines for 4 turns); once per session is enough."""
+
+    def test_tool_arguments_nested_10k_deep_log_once_per_session(self):
+        mod, bridge = self.load_bridge(FakeCtx(), HMC_SIDECAR_COMMAND=fake_sidecar_command())
+        deep = {}
+        inner = deep
+        for _ in range(10_000):
+            inner["a"] = {}
+            inner = inner["a"]
+        for sid in ("s1", "s2"):
+            for turn in range(4):
+                cid = "%s-c%d" % (sid, turn)
+                bridge.pre_tool_call(session_id=sid, tool_name="terminal", args=deep, tool_call_id=cid)
+                bridge.post_tool_call(session_id=sid, tool_name="terminal", args=deep, result="ok", tool_call_id=cid)
+        lines = [l for l in self.hmc_logs() if "RecursionError" in l]
+        self.assertEqual(len(lines), 2, self.hmc_logs())  # one per session (before: 16, one per hook)
+        # The sidecar still answers ordinary calls.
+        self.assertIsNotNone(bridge.sidecar.call("pre_tool_call", {"session_id": "s1", "tool_name": "t", "args": {}}))
+        print("\n[fault] bridge: tool arguments 10 K levels deep, 2 sessions x 4 turns: %d log lines" % len(lines))
