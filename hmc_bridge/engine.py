@@ -19,6 +19,7 @@ import copy
 import inspect
 import json
 import logging
+import math
 import os
 
 from . import views
@@ -110,6 +111,7 @@ class _Engine:
         self._usage_prompt = 0  # the provider's prompt tokens of the last response
         self._handed_over = None  # why the built-in compressor decides now (logged once per episode)
         self._why = ""  # why the sidecar could not answer, for the hand-over's log line
+        self._bad_usage = None  # the session whose bad usage figures were logged (once per session)
 
     @property
     def name(self):
@@ -305,17 +307,28 @@ class _Engine:
     def update_from_response(self, usage):
         try:
             usage = usage if isinstance(usage, dict) else {}
-            self.last_prompt_tokens = int(usage.get("prompt_tokens") or 0)
-            self.last_completion_tokens = int(usage.get("completion_tokens") or 0)
-            self.last_total_tokens = int(usage.get("total_tokens") or self.last_prompt_tokens + self.last_completion_tokens)
+            keys = ("prompt_tokens", "completion_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens")
+            figures = {k: _tokens(usage.get(k)) for k in keys}
+            bad = [k for k in keys if figures[k] is None]
+            if bad:
+                # Issue 26, finding 9: a figure that is no token count (negative, NaN, a word) is
+                # neither kept nor sent: the call's usage is unknown, not 0. Said once per session.
+                if self._bad_usage != self.session_id:
+                    self._bad_usage = self.session_id
+                    log.warning("hmc: the provider's usage has %s = %r, not a whole number of tokens; this call's usage is not recorded (said once per session)",
+                                bad[0], usage.get(bad[0]))
+                return
+            self.last_prompt_tokens = figures["prompt_tokens"]
+            self.last_completion_tokens = figures["completion_tokens"]
+            total = _tokens(usage.get("total_tokens"))
+            self.last_total_tokens = total if total else self.last_prompt_tokens + self.last_completion_tokens
             self._usage_prompt = self.last_prompt_tokens
             self.awaiting_real_usage_after_compression = False
             if self._fallback is not None:
                 self._fallback.update_from_response(usage)
             if usage:
-                keys = ("prompt_tokens", "completion_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens")
                 self._ask("update_from_response", {"session_id": self.session_id, "model": self.model, "provider": self.provider,
-                                                   "usage": {k: usage.get(k) or 0 for k in keys}}, start=False)
+                                                   "usage": figures}, start=False)
         except Exception as exc:
             log.warning("hmc: update_from_response failed inside the bridge (%s: %s)", type(exc).__name__, exc)
 
@@ -388,6 +401,21 @@ class _Engine:
     def prune_tool_results_only(self, messages, current_tokens=None):
         # HMC never prunes what Hermes stores: layer 0 shrinks old tool results on the wire, every call.
         return messages, 0
+
+
+def _tokens(value):
+    """A token count from the provider's usage: None or absent is 0; a whole number of 0 or more (an
+    integral float, its digits as a string) is itself; anything else (negative, NaN, a word, past
+    1e12) is None."""
+    if value is None:
+        return 0
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value.strip())
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        value = int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 10 ** 12:
+        return value
+    return None
 
 
 def _compression_config():

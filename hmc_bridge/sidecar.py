@@ -39,7 +39,9 @@ MAX_LINE_BYTES = 256 * 1024 * 1024  # the sidecar's line limit, unless its hello
 
 def _dumps(record):
     # default=str: some kwargs are SDK objects; ensure_ascii keeps lone surrogates legal JSON.
-    return (json.dumps(record, default=str, separators=(",", ":")) + "\n").encode("utf-8")
+    # allow_nan=False: NaN or Infinity would make the line no JSON at all; the sidecar could not
+    # answer it and the hook's timeout would restart it (issue 26, finding 9): a ValueError, passed through.
+    return (json.dumps(record, default=str, separators=(",", ":"), allow_nan=False) + "\n").encode("utf-8")
 
 
 class Sidecar:

@@ -52,9 +52,9 @@ const FOOTER = `
 | \`HMC_SIDECAR_COMMAND\`, \`HMC_DASHBOARD_COMMAND\` | a JSON list replacing the command that runs the sidecar / the background dashboard (tests) |
 `;
 
-/** What a key accepts, in its validator's words (every validator refuses this value). */
+/** What a key accepts, in its validator's words (every validator refuses this value: no YAML value is a symbol). */
 function accepted(key: ConfigKey): string {
-  const r = key.validate({ '?': Symbol('no validator accepts this') });
+  const r = key.validate(Symbol('no validator accepts this'));
   return r.ok ? 'any value' : r.expected;
 }
 

@@ -336,3 +336,36 @@ class StoppedSidecar(EngineCase):
         self.assertNotIn(None, out)
         self.assertEqual(BuiltinCompressor.instances[-1].calls.count(("compress",)), 0)
         self.assertEqual([c for c in BuiltinCompressor.instances[-1].calls if c[0] == "compress"], [])
+
+
+@needs_node
+@needs_build
+class HostileUsage(EngineCase):
+    """Issue 26, finding 9: the provider's usage figures as a host or a proxy may send them. A NaN
+    made the line no JSON (the sidecar could not answer it and was restarted at the hook limit);
+    a word raised inside the bridge; a negative figure was stored as 0 tokens."""
+
+    def test_hostile_usage_figures_are_refused_with_one_line_and_never_stored(self):
+        ctx = FakeCtx()
+        engine, bridge, _ = self.engine(ctx)
+        host = FakeHermes(ctx, session_id="S1")
+        host.run_turn("L0: read", [("read_file", {"path": "a.py"}, "print('x')\n" * 200)])
+        generation = bridge.sidecar.generation
+        hostile = [-5, float("nan"), float("inf"), "abc", 1e300, "-3", 10.5, True, {"n": 1}, [1]]
+        for value in hostile:
+            engine.update_from_response({"prompt_tokens": value, "completion_tokens": 7})
+            engine.update_from_response({"prompt_tokens": 900, "completion_tokens": 7, "cache_read_tokens": value})
+        engine.update_from_response({"prompt_tokens": "900", "completion_tokens": 7.0, "cache_read_tokens": None})
+        host.finalize()
+        self.assertEqual(bridge.sidecar.generation, generation)  # never restarted
+        self.assertIsNotNone(bridge.sidecar.proc)
+        lines = [l for l in self.hmc_logs() if "usage" in l]
+        self.assertEqual(len(lines), 1, self.hmc_logs())
+        self.assertIn("not a whole number of tokens", lines[0])
+        bridge.sidecar.close()
+        db = sqlite3.connect(self.home / "hmc_state" / "analytics.db")
+        try:
+            rows = db.execute("SELECT prompt_tokens, completion_tokens, cache_read_tokens FROM provider_usage").fetchall()
+        finally:
+            db.close()
+        self.assertEqual(rows, [(900, 7, 0)])  # the one good call; no wrong figure stored
