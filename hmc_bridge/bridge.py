@@ -41,6 +41,7 @@ class Bridge:
         self.last_session = ""
         self._lock = threading.RLock()
         self._refused = False
+        self._failed = set()  # (session, kind of failure) already logged by _guard
         self._tools_cache = {}
         self._told = set()  # sessions already told of the config's problems
         self.main_model = None  # (model, provider, base_url) of the last model call: what a summary is priced against
@@ -66,7 +67,18 @@ class Bridge:
         try:
             return fn(*args)
         except Exception as exc:
-            log.warning("hmc: %s failed inside the bridge (%s: %s); passed through", name, type(exc).__name__, exc)
+            # Once per session and kind of failure (issue 26, finding 8: tool arguments nested 10 K
+            # levels deep logged a RecursionError at every hook, 8 lines for 4 turns); later ones at debug.
+            sid = next((a.get("session_id") for a in args if isinstance(a, dict)), "") or ""
+            key = (str(sid), type(exc).__name__)
+            with self._lock:
+                first = key not in self._failed
+                self._failed.add(key)
+            if first:
+                log.warning("hmc: %s failed inside the bridge (%s: %s); passed through (said once per session)", name, type(exc).__name__,
+                            str(exc)[:300])
+            else:
+                log.debug("hmc: %s failed inside the bridge again (%s); passed through", name, type(exc).__name__)
             return None
 
     def _held(self, sess):

@@ -19,6 +19,7 @@ import copy
 import inspect
 import json
 import logging
+import math
 import os
 
 from . import views
@@ -110,6 +111,7 @@ class _Engine:
         self._usage_prompt = 0  # the provider's prompt tokens of the last response
         self._handed_over = None  # why the built-in compressor decides now (logged once per episode)
         self._why = ""  # why the sidecar could not answer, for the hand-over's log line
+        self._bad_usage = None  # the session whose bad usage figures were logged (once per session)
 
     @property
     def name(self):
@@ -185,7 +187,7 @@ class _Engine:
             self._why = "%s: %s" % (type(exc).__name__, exc)
             return None
         if not isinstance(answer, dict):
-            self._why = "the sidecar did not answer %s (%s)" % (method, sidecar.disabled or "see the hmc log lines")
+            self._why = "the sidecar did not answer %s (%s)" % (method, sidecar.disabled or sidecar.last_failure or "see the hmc log lines")
             return None
         if "error" in answer:
             self._why = "the sidecar answered %s with an error: %s" % (method, (answer.get("error") or {}).get("message", "?"))
@@ -259,14 +261,14 @@ class _Engine:
         sess = self._bridge.sessions.get(self.session_id)
         if sess is not None:
             views.restore(sess)
-        params = {"session_id": self.session_id, "messages": [views.live_message(m) for m in messages], "threshold_tokens": self.threshold_tokens,
-                  "force": bool(force)}
+        sent, where = _readable(messages)
+        params = {"session_id": self.session_id, "messages": sent, "threshold_tokens": self.threshold_tokens, "force": bool(force)}
         if isinstance(focus_topic, str) and focus_topic.strip():
             params["focus_topic"] = focus_topic
         if isinstance(memory_context, str) and memory_context.strip():
             params["memory_context"] = memory_context
         result = self._ask("compress", params, COMPRESS_TIMEOUT)
-        compacted = _apply_plan(messages, result.get("plan")) if result is not None else None
+        compacted = _apply_plan(messages, result.get("plan"), where) if result is not None else None
         if compacted is None:
             if result is not None:
                 self._why = "HMC did not compact (%s)" % (result.get("reason") or "no plan")
@@ -305,17 +307,28 @@ class _Engine:
     def update_from_response(self, usage):
         try:
             usage = usage if isinstance(usage, dict) else {}
-            self.last_prompt_tokens = int(usage.get("prompt_tokens") or 0)
-            self.last_completion_tokens = int(usage.get("completion_tokens") or 0)
-            self.last_total_tokens = int(usage.get("total_tokens") or self.last_prompt_tokens + self.last_completion_tokens)
+            keys = ("prompt_tokens", "completion_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens")
+            figures = {k: _tokens(usage.get(k)) for k in keys}
+            bad = [k for k in keys if figures[k] is None]
+            if bad:
+                # Issue 26, finding 9: a figure that is no token count (negative, NaN, a word) is
+                # neither kept nor sent: the call's usage is unknown, not 0. Said once per session.
+                if self._bad_usage != self.session_id:
+                    self._bad_usage = self.session_id
+                    log.warning("hmc: the provider's usage has %s = %r, not a whole number of tokens; this call's usage is not recorded (said once per session)",
+                                bad[0], usage.get(bad[0]))
+                return
+            self.last_prompt_tokens = figures["prompt_tokens"]
+            self.last_completion_tokens = figures["completion_tokens"]
+            total = _tokens(usage.get("total_tokens"))
+            self.last_total_tokens = total if total else self.last_prompt_tokens + self.last_completion_tokens
             self._usage_prompt = self.last_prompt_tokens
             self.awaiting_real_usage_after_compression = False
             if self._fallback is not None:
                 self._fallback.update_from_response(usage)
             if usage:
-                keys = ("prompt_tokens", "completion_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens")
                 self._ask("update_from_response", {"session_id": self.session_id, "model": self.model, "provider": self.provider,
-                                                   "usage": {k: usage.get(k) or 0 for k in keys}}, start=False)
+                                                   "usage": figures}, start=False)
         except Exception as exc:
             log.warning("hmc: update_from_response failed inside the bridge (%s: %s)", type(exc).__name__, exc)
 
@@ -390,6 +403,21 @@ class _Engine:
         return messages, 0
 
 
+def _tokens(value):
+    """A token count from the provider's usage: None or absent is 0; a whole number of 0 or more (an
+    integral float, its digits as a string) is itself; anything else (negative, NaN, a word, past
+    1e12) is None."""
+    if value is None:
+        return 0
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value.strip())
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        value = int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 10 ** 12:
+        return value
+    return None
+
+
 def _compression_config():
     try:
         from hermes_cli.config import load_config
@@ -400,9 +428,31 @@ def _compression_config():
         return {}
 
 
-def _apply_plan(messages, plan):
+def _readable(messages):
+    """The messages HMC can read, as sent, and where each is in Hermes' list. One that cannot be read
+    (None, not a message, one the wire form fails on) is left out and counted in one debug line,
+    instead of handing the whole compaction to Hermes' compressor (issue 26, finding 7); a plan
+    keeps none of them, so they leave the compacted list."""
+    sent, where, skipped = [], [], 0
+    for i, msg in enumerate(messages):
+        if not (isinstance(msg, dict) and isinstance(msg.get("role"), str)):
+            skipped += 1
+            continue
+        try:
+            sent.append(views.live_message(msg))
+        except Exception:
+            skipped += 1
+            continue
+        where.append(i)
+    if skipped:
+        log.debug("hmc: compaction: %d of %d messages could not be read and are left out", skipped, len(messages))
+    return sent, where
+
+
+def _apply_plan(messages, plan, where=None):
     """The compacted list a plan describes: Hermes' own messages (copied as Hermes copies them at a
-    compaction) and HMC's summary messages; None when the plan is not a valid one."""
+    compaction) and HMC's summary messages; None when the plan is not a valid one. `where` maps the
+    plan's indices (into the messages sent) to Hermes' list (None: the same)."""
     if not isinstance(plan, list) or not plan:
         return None
     try:
@@ -418,6 +468,8 @@ def _apply_plan(messages, plan):
     for item in plan:
         index = item.get("keep") if isinstance(item, dict) else None
         if isinstance(index, int) and not isinstance(index, bool):
+            if where is not None:
+                index = where[index] if 0 <= index < len(where) else -1
             if not last < index < len(messages) or not isinstance(messages[index], dict):
                 return None
             out.append(fresh(messages[index]))

@@ -10,6 +10,11 @@ a 200 KB request to a stopped sidecar blocked Hermes over 30 s). While one hook 
 it (a gateway's other users). Every failure is one log line under the "hmc" logger saying what
 failed (the sidecar's own last words only when they say more than that it started), the process
 is stopped, and the next start waits for the backoff. Every pipe is closed by the thread that used it.
+A hook past its limit passes through and its answer is abandoned by id, the sidecar kept (it may be
+busy with a big request); only a sidecar silent for STUCK_LIMIT after that, ping included, is
+killed. A long call (a compaction, waiting minutes for its summaries) asks the sidecar `ping` whenever it
+has said nothing for PROBE_AFTER: one left unanswered for PROBE_LIMIT ends the call at once, the
+sidecar stopped or hung (issue 26, finding 7: a stopped sidecar held a compaction the whole 180 s).
 """
 import itertools
 import json
@@ -28,12 +33,20 @@ log = logging.getLogger("hmc")
 HOOK_TIMEOUT = float(os.environ.get("HMC_HOOK_TIMEOUT", "2"))
 START_TIMEOUT = float(os.environ.get("HMC_START_TIMEOUT", "15"))
 BACKOFF_MAX = 60.0
+# A long call probes a sidecar silent for PROBE_AFTER; a probe unanswered for PROBE_LIMIT means stopped or hung.
+PROBE_AFTER = float(os.environ.get("HMC_PROBE_AFTER", "0.5"))
+PROBE_LIMIT = float(os.environ.get("HMC_PROBE_LIMIT", "2.5"))
+# A hook past its limit abandons its answer by id; the sidecar is killed only when it then says
+# nothing, not even to a ping, for this long (issue 26, finding 8: one slow answer cost its state).
+STUCK_LIMIT = float(os.environ.get("HMC_STUCK_LIMIT", "10"))
 MAX_LINE_BYTES = 256 * 1024 * 1024  # the sidecar's line limit, unless its hello says otherwise
 
 
 def _dumps(record):
     # default=str: some kwargs are SDK objects; ensure_ascii keeps lone surrogates legal JSON.
-    return (json.dumps(record, default=str, separators=(",", ":")) + "\n").encode("utf-8")
+    # allow_nan=False: NaN or Infinity would make the line no JSON at all; the sidecar could not
+    # answer it and the hook's timeout would restart it (issue 26, finding 9): a ValueError, passed through.
+    return (json.dumps(record, default=str, separators=(",", ":"), allow_nan=False) + "\n").encode("utf-8")
 
 
 class Sidecar:
@@ -63,6 +76,9 @@ class Sidecar:
         self._starting = False  # a hook is waiting for hello: other hooks pass through meanwhile
         self.max_line_bytes = MAX_LINE_BYTES
         self._oversize_logged = set()
+        self._heard = 0.0  # when the running process last wrote a line (any answer or request)
+        self.last_failure = ""  # the last failure, in words (a context engine's hand-over line names it)
+        self._late = None  # (ping's event, when, what): a hook gave up on an answer; is the sidecar alive?
 
     # -- supervision ---------------------------------------------------------------------------
     @property
@@ -109,7 +125,7 @@ class Sidecar:
         writer = _Writer(proc, lambda exc: self._fail("could not be written to (%s)" % exc, proc))
         self.proc, self._writer = proc, writer
         self.generation += 1
-        self.started_at = time.monotonic()
+        self.started_at = self._heard = time.monotonic()
         self._stderr.clear()
         err = threading.Thread(target=self._drain_stderr, args=(proc,), name="hmc-sidecar-stderr", daemon=True)
         err.start()
@@ -143,6 +159,8 @@ class Sidecar:
                 return  # a stale report about a process already replaced or stopped
             writer = self._writer
             self.proc = self._writer = None
+            self._late = None
+            self.last_failure = reason
             self.failures += 1
             delay = min(BACKOFF_MAX, 2.0 ** (self.failures - 1))
             self.next_start = time.monotonic() + delay
@@ -184,9 +202,27 @@ class Sidecar:
     # -- calls ---------------------------------------------------------------------------------
     def call(self, method, params, timeout=None):
         """The sidecar's answer (a dict with "result" or "error"), or None when it is unavailable."""
-        if not self.ensure():
+        if not self.ensure() or self._busy():
             return None
         return self._call_started(method, params, timeout or HOOK_TIMEOUT)
+
+    def _busy(self):
+        """After a hook gave up on an answer: False once the sidecar said anything since (alive: the
+        late answer is dropped by its id); True while it is silent (calls pass through at once
+        instead of queueing behind it); past STUCK_LIMIT of silence it is hung: stopped, restarted."""
+        late = self._late
+        if late is None:
+            return False
+        event, since, what = late
+        if event.is_set() or self._heard > since:
+            self._late = None
+            log.debug("hmc: the sidecar answers again after %s; its late answer was dropped", what)
+            return False
+        if time.monotonic() - since < STUCK_LIMIT:
+            return True
+        self._late = None
+        self._fail("said nothing for %.0fs after %s, not even to a ping: hung" % (STUCK_LIMIT, what), self.proc)
+        return True
 
     def _call_started(self, method, params, timeout):
         writer = self._writer
@@ -211,24 +247,69 @@ class Sidecar:
             self._pending[rid] = (event, slot)
         writer.send(data, written)
         # The wait covers the write: a sidecar that stopped reading is a hung one.
-        if not event.wait(timeout):
+        # A start is not probed: a sidecar still loading its code reads nothing yet (START_TIMEOUT covers it).
+        answered = self._wait(event, timeout, writer) if method != "hello" else event.wait(timeout)
+        if answered is not True:
             with self._plock:
                 self._pending.pop(rid, None)
-            if proc.poll() is not None:
+            if answered == "silent":
+                self._fail("did not answer a ping within %.1fs during %s: stopped or hung" % (PROBE_LIMIT, method), proc)
+            elif proc.poll() is not None:
                 self._fail("%s during %s" % (_exited(proc.returncode), method), proc)
-            elif written.is_set():
-                self._fail("did not answer %s (%d bytes) within %.1fs: busy or hung" % (method, len(data), timeout), proc)
             else:
-                self._fail("stopped reading: %s (%d bytes) not taken in within %.1fs" % (method, len(data), timeout), proc)
+                # Alive: this answer is abandoned by its id (dropped when it comes), the process and
+                # its state kept; a ping tells a busy sidecar from a hung one (_busy).
+                what = ("did not answer %s (%d bytes) within %.1fs: busy or hung" % (method, len(data), timeout) if written.is_set()
+                        else "stopped reading: %s (%d bytes) not taken in within %.1fs" % (method, len(data), timeout))
+                self._abandon(what, writer)
             return None
         answer = slot.get("answer")
         if answer is not None and self.failures and time.monotonic() - self.started_at > BACKOFF_MAX:
             self.failures = 0
         return answer
 
+    def _wait(self, event, timeout, writer):
+        """True once answered; False at the timeout; "silent" when a long call's probe went unanswered."""
+        if timeout <= PROBE_AFTER + PROBE_LIMIT:
+            return event.wait(timeout)
+        deadline = time.monotonic() + timeout
+        probe = None  # (its answer's event, when it was sent)
+        while True:
+            now = time.monotonic()
+            if now >= deadline:
+                return False
+            if event.wait(min(0.1, deadline - now)):
+                return True
+            now = time.monotonic()
+            if probe is not None and probe[0].is_set():
+                probe = None  # answered: alive; probe again after the next silence
+            if probe is None and now - self._heard >= PROBE_AFTER:
+                probe = (self._probe(writer), now)
+            elif probe is not None and now - probe[1] >= PROBE_LIMIT and self._heard < probe[1]:
+                return "silent"
+
+    def _abandon(self, what, writer):
+        """One line; the call passes through; a ping asks whether the sidecar is alive."""
+        with self._lock:
+            if self._late is not None or self._writer is not writer:
+                return
+            self.last_failure = what
+            self._late = (self._probe(writer), time.monotonic(), what.split(" (")[0].split(":")[0])
+        log.warning("hmc: sidecar %s; passed through untouched, its late answer is dropped (it is killed only if it stays silent %.0fs)", what, STUCK_LIMIT)
+
+    def _probe(self, writer):
+        """Sends `ping`; the event is set when anything answers it."""
+        rid, event = next(self._ids), threading.Event()
+        with self._plock:
+            self._pending[rid] = (event, {})
+        writer.send(_dumps({"id": rid, "method": "ping", "params": {}}))
+        return event
+
     def _read(self, proc, writer, stderr_thread):
         try:
             for line in iter(proc.stdout.readline, b""):
+                if self.proc is proc:
+                    self._heard = time.monotonic()
                 try:
                     record = json.loads(line)
                 except ValueError:

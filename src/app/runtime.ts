@@ -41,6 +41,8 @@ export interface RuntimeOptions {
    * (default), or inside this process (`hmc demo`). docs/dashboard.md. */
   dashboard?: 'background' | 'in-process';
   now?: () => number;
+  /** The caller is the machine's owner at a terminal (`hmc control`): control reads every session (issue 26, finding 5). */
+  machineOwner?: boolean;
 }
 
 export interface Runtime {
@@ -146,10 +148,11 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
       dashboard: dashboardControl,
       // Read per call: analytics.enabled may change while running.
       analytics: analyticsStore
-        ? (args, project) => (config.config.analytics.enabled ? analyticsStore(args, project) : { error: 'analytics is disabled (analytics.enabled: false)' })
+        ? (args, project, owner) => (config.config.analytics.enabled ? analyticsStore(args, project, owner) : { error: 'analytics is disabled (analytics.enabled: false)' })
         : null,
       configIssues: () => config.issues,
       configFile: config.path,
+      machine: opts.machineOwner === true,
     },
   });
 
@@ -187,11 +190,11 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
 async function loadAnalytics(dbPath: () => string, pricing: () => HmcConfig['pricing'], log: (line: string) => void) {
   try {
     const store = await import('../store/index.js');
-    return (args: Record<string, unknown>, project: string): Record<string, unknown> => {
+    return (args: Record<string, unknown>, project: string, owner?: string): Record<string, unknown> => {
       let db: ReturnType<typeof store.openStore> | null = null;
       try {
         db = store.openStore(dbPath(), { log });
-        return store.analyticsAction(db, args, { project, pricing: pricing() });
+        return store.analyticsAction(db, args, { project, pricing: pricing(), ...(owner !== undefined ? { owner } : {}) });
       } catch (err) {
         return { error: `analytics unavailable: ${errorText(err)}` };
       } finally {

@@ -75,7 +75,8 @@ export const command: Command = {
       process.stderr.write(`hmc control: no session saved in ${sessionsDir} yet (Hermes saves one after every turn; check --state-dir or $HERMES_HOME)\n`);
       return 1;
     }
-    const runtime = await createRuntime({ stateDir, configPath: resolveConfigPath(explicitConfig(values.config)) });
+    // A terminal is the machine's owner: every session's analytics and index (issue 26, finding 5).
+    const runtime = await createRuntime({ stateDir, configPath: resolveConfigPath(explicitConfig(values.config)), machineOwner: true });
     try {
       const result = await runtime.api.control({ ...(sessionId ? { session_id: sessionId } : {}), args });
       // Only an action that changes the session saves it: a read-only one must not write an older

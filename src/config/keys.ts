@@ -73,28 +73,66 @@ const oneOf = <T extends string>(...options: T[]): Validator<T> => (v) => {
 /** A model's prices as config.yaml gives them: a number (its input price, the old form), or any of the four. */
 export type PriceEntry = Partial<Record<'input' | 'cache_read' | 'cache_write' | 'output', number>>;
 const PRICE_FIELDS = ['input', 'cache_read', 'cache_write', 'output'] as const;
-const PRICE_EXPECTED = 'a map of model name to a price per million input tokens, or to {input, cache_read, cache_write, output} (each 0 or more)';
+const PRICE_EXPECTED = 'a map of model name to a price per million input tokens, or to {input, cache_read, cache_write, output} (each from 0 to 1000000; a bad entry is left out, named)';
 
+/** No list price comes near this per million tokens; a larger one is a typo that would make every cost absurd (or Infinity). */
+const MAX_PRICE = 1_000_000;
+
+/** A price per million tokens: a number (or its digits as a string) from 0 to MAX_PRICE; else null. */
+function priceValue(v: unknown): number | null {
+  const n = typeof v === 'string' && /^\s*\d+(?:\.\d+)?\s*$/.test(v) ? Number(v) : v;
+  return typeof n === 'number' && Number.isFinite(n) && n >= 0 && n <= MAX_PRICE ? n : null;
+}
+
+const price: Validator<number> = (v) => {
+  const n = priceValue(v);
+  return n !== null ? { ok: true, value: n } : { ok: false, expected: `a price per million tokens from 0 to ${MAX_PRICE}` };
+};
+
+/**
+ * The user's price table (issue 26, finding 9): a model whose entry is bad (a negative price, a
+ * word, an unknown field, no price at all) is left out with a warning naming it and what is wrong,
+ * so it is priced from the built-in table or the defaults, never from a wrong figure; the others
+ * are kept (before, one bad entry dropped the whole table).
+ */
 const priceTable: Validator<Record<string, PriceEntry>> = (v) => {
   if (v === null) return { ok: true, value: {} };
   if (typeof v !== 'object' || Array.isArray(v)) return { ok: false, expected: PRICE_EXPECTED };
   const out: Record<string, PriceEntry> = {};
-  const price = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x) && x >= 0;
+  const problems: string[] = [];
   for (const [k, entry] of Object.entries(v as Record<string, unknown>)) {
-    if (price(entry)) {
-      out[k.toLowerCase()] = { input: entry };
+    const name = JSON.stringify(k.length > 60 ? `${k.slice(0, 60)}…` : k);
+    const whole = priceValue(entry);
+    if (whole !== null) {
+      out[k.toLowerCase()] = { input: whole };
       continue;
     }
-    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return { ok: false, expected: PRICE_EXPECTED };
-    const fields = entry as Record<string, unknown>;
-    const unknown = Object.keys(fields).find((f) => !(PRICE_FIELDS as readonly string[]).includes(f));
-    if (unknown !== undefined || !PRICE_FIELDS.every((f) => fields[f] === undefined || price(fields[f]))) return { ok: false, expected: PRICE_EXPECTED };
-    const clean: PriceEntry = {};
-    for (const f of PRICE_FIELDS) if (price(fields[f])) clean[f] = fields[f];
-    out[k.toLowerCase()] = clean;
+    const problem = entryProblem(entry);
+    if (typeof problem === 'string') problems.push(`${name} ${problem}`);
+    else out[k.toLowerCase()] = problem;
   }
-  return { ok: true, value: out };
+  if (problems.length === 0) return { ok: true, value: out };
+  const more = problems.length > 3 ? ` (and ${problems.length - 3} more)` : '';
+  return { ok: true, value: out, warning: `left out ${problems.slice(0, 3).join('; ')}${more}; those models are priced from the built-in table or pricing.default_*` };
 };
+
+/** One model's entry as prices, or what is wrong with it. */
+function entryProblem(entry: unknown): PriceEntry | string {
+  const shown = (x: unknown): string => JSON.stringify(typeof x === 'string' && x.length > 40 ? `${x.slice(0, 40)}…` : x) ?? String(x);
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return `must be a price per million input tokens (0 to ${MAX_PRICE}) or {input, cache_read, cache_write, output}, got ${shown(entry)}`;
+  const fields = entry as Record<string, unknown>;
+  const unknown = Object.keys(fields).find((f) => !(PRICE_FIELDS as readonly string[]).includes(f));
+  if (unknown !== undefined) return `has an unknown field ${shown(unknown)} (allowed: ${PRICE_FIELDS.join(', ')})`;
+  const clean: PriceEntry = {};
+  for (const f of PRICE_FIELDS) {
+    if (fields[f] === undefined || fields[f] === null) continue;
+    const n = priceValue(fields[f]);
+    if (n === null) return `${f} must be a price per million tokens from 0 to ${MAX_PRICE}, got ${shown(fields[f])}`;
+    clean[f] = n;
+  }
+  if (Object.keys(clean).length === 0) return 'names no price (give input, cache_read, cache_write or output)';
+  return clean;
+}
 
 /**
  * Languages as the code filter names them (its own list, so a language added there is accepted
@@ -181,10 +219,10 @@ export const CONFIG_KEYS = [
   key('dashboard.inspector', true, bool, 'Keep before/after copies of recent compressed outputs for the inspector (state dir, files 0600).'),
   key('dashboard.otlp.endpoint', '', str, 'An OpenTelemetry collector (OTLP/HTTP, e.g. http://127.0.0.1:4318) the running dashboard pushes the lifetime savings to as JSON metrics (docs/dashboard.md), and `hmc analytics --push` once; empty: none. Headers come from $OTEL_EXPORTER_OTLP_HEADERS; no log line shows a user:pass@, query value or header.'),
   key('dashboard.otlp.interval_seconds', 60, int(5, 86_400), 'Seconds between OTLP exports (the first is sent when the dashboard starts).'),
-  key('pricing.default_input_per_million', 3.0, nonNegative, 'Price of one million input tokens (neither read from nor written to a prompt cache) of a model no price table names.'),
-  key('pricing.default_cache_read_per_million', 0.3, nonNegative, 'Price of one million input tokens read from the prompt cache, for a model no price table names.'),
-  key('pricing.default_cache_write_per_million', 3.75, nonNegative, 'Price of one million input tokens written to the prompt cache, for a model no price table names.'),
-  key('pricing.default_output_per_million', 15.0, nonNegative, 'Price of one million output tokens, for a model no price table names.'),
+  key('pricing.default_input_per_million', 3.0, price, 'Price of one million input tokens (neither read from nor written to a prompt cache) of a model no price table names.'),
+  key('pricing.default_cache_read_per_million', 0.3, price, 'Price of one million input tokens read from the prompt cache, for a model no price table names.'),
+  key('pricing.default_cache_write_per_million', 3.75, price, 'Price of one million input tokens written to the prompt cache, for a model no price table names.'),
+  key('pricing.default_output_per_million', 15.0, price, 'Price of one million output tokens, for a model no price table names.'),
   key('pricing.models', {}, priceTable, 'Your prices per million tokens, by model name, added to the built-in table (docs/configuration.md) and replacing its entry of the same name: `name: 2.5` (input) or `name: {input: 3, cache_read: 0.3, cache_write: 3.75, output: 15}` (a price left out is derived from input: read 0.1×, write 1.25×, output 5×). A name matches a model named with it at word boundaries (`claude-sonnet-4` matches `anthropic/claude-sonnet-4-20250514`); the longest match wins.'),
   key('pricing.currency', 'USD', str, 'Currency label of the prices.'),
 ] as const;

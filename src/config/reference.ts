@@ -61,12 +61,14 @@ const FOOTER = `
 | \`HMC_CONFIG\` | this file's path, when \`--config\` is not given |
 | \`HMC_DEBUG\` | any value: the CLI prints stack traces of unexpected errors |
 | \`HMC_HOOK_TIMEOUT\`, \`HMC_START_TIMEOUT\` | the bridge's wait for a hook's answer and for the sidecar's start, in seconds |
+| \`HMC_STUCK_LIMIT\` | seconds a sidecar may stay silent (a ping included) after a hook gave up on its answer before it is killed and restarted (default 10; docs/faults.md) |
+| \`HMC_PROBE_AFTER\`, \`HMC_PROBE_LIMIT\` | a long call (a compaction) pings a sidecar silent this long (0.5 s), and ends when a ping goes unanswered this long (2.5 s) |
 | \`HMC_SIDECAR_COMMAND\`, \`HMC_DASHBOARD_COMMAND\` | a JSON list replacing the command that runs the sidecar / the background dashboard (tests) |
 `;
 
-/** What a key accepts, in its validator's words (every validator refuses this value). */
+/** What a key accepts, in its validator's words (every validator refuses this value: no YAML value is a symbol). */
 function accepted(key: ConfigKey): string {
-  const r = key.validate({ '?': Symbol('no validator accepts this') });
+  const r = key.validate(Symbol('no validator accepts this'));
   return r.ok ? 'any value' : r.expected;
 }
 

@@ -12,10 +12,10 @@ import { createPhaseIndex } from '../store/phase-index.js';
 import { NULL_PHASE_INDEX, type PhaseIndex } from '../store/phase-types.js';
 import { indexAction } from './control-index.js';
 import { controlText } from './control-text.js';
-import type { IndexAccess } from './owner.js';
-import { parseEnvelope } from '../hosts/outputs/envelope.js';
+import { analyticsOwner, type IndexAccess } from './owner.js';
 import type { Layer1 } from './layer1.js';
-import { ARGUMENTS_TOOL_PREFIX, lineRange, type RecallStore } from './recall.js';
+import type { RecallStore } from './recall.js';
+import { quoted, recallAction } from './control-recall.js';
 import { fmtWindow } from '../core/window-size.js';
 import type { Session } from './session.js';
 
@@ -30,6 +30,8 @@ export interface ControlTarget {
   readonly layer1: Pick<Layer1, 'stats'>;
   /** Whose a session is (owner.ts), from memory or its saved file; null when nothing is known of it. */
   ownerOf(sessionId: string): string | null;
+  /** How many owners the sessions held in this process have (a gateway: one per user). */
+  ownersHeld(): number;
 }
 
 export interface DashboardControl {
@@ -45,13 +47,18 @@ export interface ControlDeps {
   stateDir: string | null;
   projectPath: string;
   dashboard: DashboardControl | null;
-  /** Answers `analytics` (null when analytics is off or unavailable). */
-  analytics: ((args: Record<string, unknown>, project: string) => Record<string, unknown>) | null;
+  /**
+   * Answers `analytics` (null when analytics is off or unavailable); `owner` given: only that
+   * owner's sessions (a gateway user asking; owner.ts), absent: every session.
+   */
+  analytics: ((args: Record<string, unknown>, project: string, owner?: string) => Record<string, unknown>) | null;
   configIssues: () => ConfigIssue[];
   /** The config file in use (named in the problems line), null when none. */
   configFile: string | null;
   /** The session index of summarised phases (null: the state dir's files are read directly). */
   phases: PhaseIndex | null;
+  /** The caller is the machine's owner at a terminal (`hmc control`): every session is theirs to read. */
+  machine: boolean;
 }
 
 /** The engine's options as the actions need them (anything absent: that action is unavailable). */
@@ -60,6 +67,7 @@ export function controlDepsOf(opts: { log: (line: string) => void; stateDir: str
   return {
     log: opts.log, stateDir: opts.stateDir, projectPath: opts.projectPath ?? '', dashboard: c?.dashboard ?? null,
     analytics: c?.analytics ?? null, configIssues: c?.configIssues ?? (() => []), configFile: c?.configFile ?? null, phases: opts.phases ?? null,
+    machine: c?.machine ?? false,
   };
 }
 
@@ -92,17 +100,15 @@ export async function controlAction(engine: ControlTarget, sessionId: string | u
     case 'index': {
       // A search across sessions needs no current session.
       const s = engine.resolveSession(sessionId);
-      const access: IndexAccess = {
-        requester: s ? (engine.ownerOf(s.id) ?? '') : '',
-        acrossUsers: engine.config.background_compression.index_across_users,
-        ownerOf: (id) => engine.ownerOf(id),
-      };
-      return indexAction(phaseIndexOf(deps), s?.id ?? null, args, access);
+      return indexAction(phaseIndexOf(deps), s?.id ?? null, args, accessOf(engine, s, deps));
     }
     case 'analytics': {
       if (!deps.analytics) return { error: 'analytics is disabled (analytics.enabled: false)' };
       const s = engine.resolveSession(sessionId);
-      return deps.analytics(args, s?.projectPath || deps.projectPath);
+      // Who asks is unknown (no session named, several users served here): nobody's figures.
+      if (!s && !deps.machine && engine.ownersHeld() > 1) return { error: UNKNOWN_ASKER };
+      const owner = analyticsOwner(accessOf(engine, s, deps));
+      return deps.analytics(args, s?.projectPath || deps.projectPath, ...(owner !== undefined ? [owner] : []));
     }
     case '':
       return { error: `action is required; one of ${ACTIONS.join(', ')}` };
@@ -135,7 +141,7 @@ export async function controlAction(engine: ControlTarget, sessionId: string | u
     case 'stats':
       return statsAnswer(engine, s);
     case 'recall':
-      return recallAction(engine, s, args);
+      return recallAction(engine.recall, s, args);
     case 'sweep':
       return sweepAction(s, args);
     case 'manual_status':
@@ -182,6 +188,21 @@ export async function commandText(engine: ControlTarget, sessionId: string | und
 function configLine(deps: ControlDeps): string {
   const line = problemsLine(deps.configIssues(), deps.configFile);
   return line ? `\n  ${line}` : '';
+}
+
+const UNKNOWN_ASKER = 'analytics answers for the session it is asked from, and this call names none while this process serves several users; ask from a session, or run `hmc analytics` in a terminal';
+
+/**
+ * Who asks (the owner of the session the call comes from; owner.ts) and how others' owners are
+ * found; the machine's owner at a terminal reads every session.
+ */
+function accessOf(engine: ControlTarget, s: Session | null, deps: ControlDeps): IndexAccess {
+  if (deps.machine) return { requester: '', acrossUsers: true, ownerOf: (id) => engine.ownerOf(id) };
+  return {
+    requester: s ? (engine.ownerOf(s.id) ?? '') : '',
+    acrossUsers: engine.config.background_compression.index_across_users,
+    ownerOf: (id) => engine.ownerOf(id),
+  };
 }
 
 /** Nothing happened in the session yet: no turn, no tool call, no model call (here or saved). */
@@ -271,107 +292,6 @@ function phaseIndexOf(deps: ControlDeps): PhaseIndex {
   return deps.stateDir ? createPhaseIndex({ stateDir: deps.stateDir, log: deps.log }) : NULL_PHASE_INDEX;
 }
 
-/** The kept original (or the lines a marker names) of one of this session's outputs; never another session's. */
-function recallAction(engine: ControlTarget, s: Session, args: Record<string, unknown>): Record<string, unknown> {
-  const id = String(args.id ?? '').trim();
-  if (!id) return { error: 'id is required: the id a marker prints, e.g. recall id=r0123456789' };
-  // A recall reads only the session it is asked from (never another session's data); a person
-  // reads another one's copies from a terminal (issue 17, finding 5: session= was ignored).
-  const other = typeof args.session === 'string' && args.session.trim() !== '' && args.session.trim() !== s.id ? args.session.trim() : null;
-  const elsewhere = `\`hmc control recall id=${id.slice(0, 40)} --session <its id>\` in a terminal (in Hermes: \`hermes hmc control …\`) reads another session's copy`;
-  if (other) return { error: `recall reads only this session (${s.id}), not session=${other.slice(0, 80)}; ${elsewhere}` };
-  const entry = engine.recall.get(s.id, id);
-  if (!entry) return { error: `nothing is kept under id ${JSON.stringify(id.slice(0, 40))} for this session (copies are kept for 7 days); ${elsewhere}` };
-  // A layer-1 phase: the exact messages its summary stands for, a page at a time.
-  if (entry.tool === '(phase)') return phaseRecall(id, JSON.parse(entry.content) as unknown[], args);
-  // A cleared call's arguments: the exact text the call was made with (a JSON object).
-  if (entry.tool.startsWith(ARGUMENTS_TOOL_PREFIX)) return { id, tool: entry.tool.slice(ARGUMENTS_TOOL_PREFIX.length), arguments: entry.content };
-  if (args.lines === undefined || args.lines === null || args.lines === '') return { id, tool: entry.tool, content: entry.content };
-  const range = parseRange(args.lines);
-  if (!range) return { error: `lines must look like 41-160 (or one line number), got ${JSON.stringify(String(args.lines).slice(0, 40))}` };
-  // Marker line numbers count the lines of the text inside the tool's envelope.
-  const text = parseEnvelope(entry.content, { tool: entry.tool, args: {} }).rawLines.join('\n');
-  const part = lineRange(text, range[0], range[1]);
-  return { id, tool: entry.tool, lines: `${part.from}-${part.to}`, total_lines: part.total, content: part.text };
-}
-
-/**
- * A phase's messages fit in one answer only when small: a host cuts a long tool result (Hermes
- * keeps 15% of a small window, 38,400 characters of a 64 K one), which would lose the very
- * messages asked for. So an answer holds whole messages up to PHASE_PAGE_CHARS and says how to ask
- * for the next ones (`messages=A-B`); one message bigger than a page is read by its lines
- * (`message=N lines=A-B`). Every message given back is exact.
- */
-export const PHASE_PAGE_CHARS = 24_000;
-
-function phaseRecall(id: string, messages: unknown[], args: Record<string, unknown>): Record<string, unknown> {
-  const total = messages.length;
-  const given = (v: unknown): boolean => v !== undefined && v !== null && v !== '';
-  if (given(args.message)) {
-    const n = Number(args.message);
-    if (!Number.isInteger(n) || n < 1 || n > total) return { error: `message must be a number from 1 to ${total}, got ${quoted(args.message)}` };
-    const m = messages[n - 1] as Record<string, unknown>;
-    const content = typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? null);
-    const range: [number, number] | null = given(args.lines) ? parseRange(args.lines) : [1, Number.MAX_SAFE_INTEGER];
-    if (!range) return { error: `lines must look like 41-160 (or one line number), got ${quoted(args.lines)}` };
-    const part = lineRange(content, range[0], pageEnd(content, range[0], range[1]));
-    const more = part.to < part.total ? { next: `recall id=${id} message=${n} lines=${part.to + 1}-${part.total}` } : {};
-    const fields = Object.fromEntries(Object.entries(m).filter(([k]) => k !== 'content'));
-    return { id, phase: true, total_messages: total, message: n, ...fields, lines: `${part.from}-${part.to}`, total_lines: part.total, content: part.text, ...more };
-  }
-  if (total === 0) return { id, phase: true, total_messages: 0, messages: [] };
-  const range: [number, number] | null = given(args.messages) ? parseRange(args.messages) : [1, total];
-  if (!range) return { error: `messages must look like 1-20 (or one message number), got ${quoted(args.messages)}` };
-  const from = Math.min(range[0], total);
-  const last = Math.min(range[1], total);
-  const page: unknown[] = [];
-  let size = 0;
-  for (let i = from; i <= last; i++) {
-    const length = answerChars(JSON.stringify(messages[i - 1]));
-    if (page.length > 0 && size + length > PHASE_PAGE_CHARS) break;
-    if (length > PHASE_PAGE_CHARS) {
-      if (page.length > 0) break;
-      // Too big for one answer alone: read it by its lines.
-      const m = messages[i - 1] as Record<string, unknown>;
-      const content = typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? null);
-      return { id, phase: true, total_messages: total, messages: [], next: `recall id=${id} message=${i} lines=1-${pageEnd(content, 1, Number.MAX_SAFE_INTEGER)}` };
-    }
-    page.push(messages[i - 1]);
-    size += length;
-  }
-  const to = from + page.length - 1;
-  const more = to < last ? { next: `recall id=${id} messages=${to + 1}-${last}` } : {};
-  return { id, phase: true, total_messages: total, shown: `${from}-${to}`, messages: page, ...more };
-}
-
-/** Characters of JSON text once a host escapes it to ASCII (Hermes: `json.dumps`, each UTF-16 unit beyond ASCII six characters). */
-function answerChars(json: string): number {
-  let wide = 0;
-  for (let i = 0; i < json.length; i++) if (json.charCodeAt(i) > 0x7f) wide++;
-  return json.length + 5 * wide;
-}
-
-/** The last line from `from` on that keeps the text within one page (at least `from` itself). */
-function pageEnd(text: string, from: number, to: number): number {
-  const lines = text.split('\n');
-  let size = 0;
-  let end = from;
-  for (let i = from; i <= Math.min(to, lines.length); i++) {
-    size += answerChars(JSON.stringify(lines[i - 1] as string));
-    if (size > PHASE_PAGE_CHARS && i > from) break;
-    end = i;
-  }
-  return end;
-}
-
-function parseRange(value: unknown): [number, number] | null {
-  const m = /^\s*(\d+)\s*(?:[-–:]\s*(\d+))?\s*$/.exec(String(value));
-  if (!m) return null;
-  const from = Number(m[1]);
-  const to = m[2] === undefined ? from : Number(m[2]);
-  return from >= 1 && to >= from ? [from, to] : null;
-}
-
 function sweepAction(s: Session, args: Record<string, unknown>): Record<string, unknown> {
   const count = parseCount(args.count);
   if (count === null) return { error: `count must be a whole number of 0 or more, got ${quoted(args.count)}` };
@@ -410,10 +330,6 @@ function known(now: { total: number; byStrategy: Saved | null }): { total: numbe
  * A value from the user, quoted for an error message and cut at 60 characters (issue 11: a 100 KB
  * unknown action was echoed back whole).
  */
-export function quoted(value: unknown, max = 60): string {
-  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
-  return JSON.stringify(text.length > max ? `${text.slice(0, max)}…` : text) + (text.length > max ? ` (${text.length} characters)` : '');
-}
 
 export function parseBool(value: unknown): boolean | null {
   if (typeof value === 'boolean') return value;

@@ -248,9 +248,10 @@ export class Engine implements HmcHostApi, ContextEngineApi {
   }
 
   /** Whose a session is (owner.ts): held here, else as its saved file says; null when neither knows it. */
-  ownerOf(sessionId: string): string | null {
-    return this.table.ownerOf(sessionId);
-  }
+  ownerOf(sessionId: string): string | null { return this.table.ownerOf(sessionId); }
+
+  /** How many owners the sessions held have (a gateway: one per user; owner.ts). */
+  ownersHeld(): number { return this.table.owners(); }
 
   /** Waits until every session save in flight has reached the disk. */
   flushSaves(): Promise<void> {

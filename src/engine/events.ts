@@ -13,6 +13,7 @@ import type { PhaseEntry } from '../store/phase-types.js';
 import type { SessionRecord } from '../store/types.js';
 import { DEFAULT_CONTEXT_WINDOW } from './batch.js';
 import type { StagedPhase } from './layer1.js';
+import { ownerKey } from './owner.js';
 import type { Session } from './session.js';
 
 /** The inspector keeps at most this much of each side of an output. */
@@ -196,6 +197,7 @@ export function sessionRecord(s: Session): SessionRecord {
     session_id: s.id,
     project_path: s.projectPath,
     platform: s.platform,
+    owner: ownerKey(s.platform, s.user),
     model: s.model,
     started_at: s.startedAt,
     ended_at: s.endedAt,

@@ -32,3 +32,12 @@ export function mayRead(access: IndexAccess, sessionId: string): boolean {
 
 /** Anyone may read anything (a bare engine, tests of other parts). */
 export const OPEN_ACCESS: IndexAccess = { requester: '', acrossUsers: true, ownerOf: () => '' };
+
+/**
+ * Whose sessions `analytics` may show (issue 26, finding 5), by the same rule: a gateway user's own
+ * only; the machine's own sessions (a CLI session, a terminal) every session, as before;
+ * `index_across_users: true` opens every session to all. Undefined: no filter.
+ */
+export function analyticsOwner(access: IndexAccess): string | undefined {
+  return access.requester === '' || access.acrossUsers ? undefined : access.requester;
+}

@@ -56,9 +56,22 @@ export class SessionTable {
   resolve(id: string | undefined): Session | null {
     if (id && this.held.has(id)) return this.held.get(id) as Session;
     if (id) return this.get(id, false);
+    // Unnamed on a gateway serving several people: the latest session may be another user's
+    // (issue 26, finding 5), so none is guessed once the sessions held are not all one owner's.
+    if (!this.oneOwner()) return null;
     if (this.lastActiveId && this.held.has(this.lastActiveId)) return this.held.get(this.lastActiveId) as Session;
     if (this.held.size === 1) return [...this.held.values()][0] as Session;
     return null;
+  }
+
+  /** Every session held is the same owner's (owner.ts). */
+  private oneOwner(): boolean {
+    return this.owners() <= 1;
+  }
+
+  /** How many owners the sessions held have (owner.ts). */
+  owners(): number {
+    return new Set([...this.held.values()].map((s) => ownerKey(s.platform, s.user))).size;
   }
 
   /** The session starts afresh, whatever an earlier process saved of it (a replay that records it again). */

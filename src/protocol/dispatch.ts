@@ -40,6 +40,7 @@ function call(request: HostRequest, api: HmcHostApi): unknown {
     case 'compress': return api.compress ? api.compress(request.params) : noEngine();
     case 'update_from_response': return api.updateFromResponse ? api.updateFromResponse(request.params) : noEngine();
     case 'engine_session': return api.engineSession ? api.engineSession(request.params) : noEngine();
+    case 'ping': return {};
   }
 }
 

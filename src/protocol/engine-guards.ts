@@ -3,8 +3,11 @@
  * `compress`, `update_from_response`, `engine_session`. Each turns the params of a checked line
  * into the method's typed params, or an error naming the field.
  *
- * Invariant: nothing is cast; a usage figure the host left out or sent as something else counts as
- * 0 (a hint never fails a call), but a figure the method decides on must be a number.
+ * Invariant: nothing is cast; a usage figure the host left out (absent or null) counts as 0; one it
+ * sent that is no token count (negative, fractional, a word, past 1e12) refuses the whole usage with
+ * an error naming the field, never stored as a figure it is not (issue 26, finding 9: -5 and "abc"
+ * were stored as 0 tokens); a digit string is read as its number. A figure the method decides on
+ * must be a number.
  */
 import type { CompressParams, ContextMeasure, EngineSessionParams, ShouldCompressParams, UpdateFromResponseParams } from '../core/context-engine.js';
 import type { Message } from '../core/message.js';
@@ -72,19 +75,29 @@ export function updateFromResponseParams(p: Record<string, unknown>): Checked<Up
   if (!sid.ok) return sid;
   if (!isRecord(p.usage)) return bad('params.usage must be an object (the provider usage of one model call)');
   const u = p.usage;
-  const n = (key: string): number => (count(u[key]) ? Math.round(u[key]) : 0);
-  return ok({
-    session_id: sid.value,
-    model: text(p, 'model') ?? '',
-    provider: text(p, 'provider') ?? '',
-    usage: {
-      prompt_tokens: n('prompt_tokens'),
-      completion_tokens: n('completion_tokens'),
-      cache_read_tokens: n('cache_read_tokens'),
-      cache_write_tokens: n('cache_write_tokens'),
-      reasoning_tokens: n('reasoning_tokens'),
-    },
-  });
+  const figures: Record<(typeof USAGE_KEYS)[number], number> = { prompt_tokens: 0, completion_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0 };
+  for (const key of USAGE_KEYS) {
+    const n = tokenCount(u[key]);
+    if (n === null) return bad(`params.usage.${key} must be a whole number of tokens from 0 to 1e12, got ${shown(u[key])}`);
+    figures[key] = n;
+  }
+  return ok({ session_id: sid.value, model: text(p, 'model') ?? '', provider: text(p, 'provider') ?? '', usage: figures });
+}
+
+const USAGE_KEYS = ['prompt_tokens', 'completion_tokens', 'cache_read_tokens', 'cache_write_tokens', 'reasoning_tokens'] as const;
+/** No real call comes near a trillion tokens (store/record.ts MAX_COUNT). */
+const MAX_TOKENS = 1e12;
+
+/** A token count: absent or null is 0; a whole number (or its digits as a string) up to 1e12; else null. */
+function tokenCount(value: unknown): number | null {
+  if (value === undefined || value === null) return 0;
+  const n = typeof value === 'string' && /^\s*\d{1,13}\s*$/.test(value) ? Number(value) : value;
+  return typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= MAX_TOKENS ? n : null;
+}
+
+function shown(value: unknown): string {
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+  return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
 }
 
 export function engineSessionParams(p: Record<string, unknown>): Checked<EngineSessionParams> {

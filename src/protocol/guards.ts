@@ -162,6 +162,7 @@ const CHECKS: { [M in HostMethod]: ParamCheck<M> } = {
   compress: (p) => compressParams(p, messages),
   update_from_response: (p) => updateFromResponseParams(p),
   engine_session: (p) => engineSessionParams(p),
+  ping: () => ok({}),
 };
 
 /**
@@ -232,6 +233,7 @@ function checkRequest(id: RequestId, method: HostMethod, p: Record<string, unkno
     case 'compress': return wrap(CHECKS.compress(p), (params) => ({ id, method, params }));
     case 'update_from_response': return wrap(CHECKS.update_from_response(p), (params) => ({ id, method, params }));
     case 'engine_session': return wrap(CHECKS.engine_session(p), (params) => ({ id, method, params }));
+    case 'ping': return wrap(CHECKS.ping(p), (params) => ({ id, method, params }));
   }
 }
 

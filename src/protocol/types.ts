@@ -56,6 +56,8 @@ export interface HostMethodParams {
   compress: CompressParams;
   update_from_response: UpdateFromResponseParams;
   engine_session: EngineSessionParams;
+  /** Liveness (issue 26, finding 7): answered at once with `{}`, even while a compaction waits for its summaries. */
+  ping: Record<string, never>;
 }
 
 export type HostMethod = keyof HostMethodParams;
@@ -123,4 +125,5 @@ export const HOST_METHODS: readonly HostMethod[] = [
   'compress',
   'update_from_response',
   'engine_session',
+  'ping',
 ];

@@ -50,6 +50,11 @@ export interface ActionContext {
   pricing?: HmcConfig['pricing'];
   /** Pins the clock for day/month windows (tests). */
   now?: number;
+  /**
+   * Only this owner's sessions (engine/owner.ts), in every period and scope: a gateway user asking
+   * (issue 26, finding 5). Absent: every session (the machine's owner, a CLI session).
+   */
+  owner?: string;
 }
 
 /** A user's value in an error message, cut at 60 characters (a 100 KB value is not echoed back). */
@@ -146,7 +151,8 @@ export function analyticsAction(
   if ('error' in checked) return checked;
   const { scope, period: p, limit, range, by } = checked;
   const project = scope === 'project' ? ctx.project : undefined;
-  const w: Window = { ...(project !== undefined ? { project } : {}), ...range.window };
+  const owned: Window = ctx.owner !== undefined ? { owner: ctx.owner } : {};
+  const w: Window = { ...(project !== undefined ? { project } : {}), ...range.window, ...owned };
   const head = { scope, period: p, project: project ?? '', ...range.echo };
   const pricing = ctx.pricing;
   try {
@@ -161,8 +167,8 @@ export function analyticsAction(
       case 'recent':
         return { ...head, rows: store.recent({ ...w, limit }) };
       case 'project':
-        // Like the original: a ranking of every project, whatever the scope.
-        return { scope: 'global', period: 'project', ...range.echo, rows: store.byProject({ ...range.window, limit }) };
+        // Like the original: a ranking of every project, whatever the scope (a gateway user's: theirs only).
+        return { scope: 'global', period: 'project', ...range.echo, rows: store.byProject({ ...range.window, ...owned, limit }) };
       case 'tool':
         return { ...head, rows: store.byTool({ ...w, limit }) };
       case 'strategy':

@@ -276,11 +276,11 @@ function prepareWrite(db: Database.Database): (recs: readonly CleanRecord[]) => 
   );
   const upsert = db.prepare(`INSERT INTO sessions (id, project_path, platform, model, started_at, ended_at, turns,
       tool_calls, input_raw, input_hmc, saved, context_peak, recorded_at, model_calls, context_tokens, context_raw,
-      cached_raw, cached_hmc, recalls, rereads, elided)
+      cached_raw, cached_hmc, recalls, rereads, elided, owner)
     VALUES (@id, @project_path, @platform, @model, @started_at, @ended_at, @turns, @tool_calls, @input_raw,
       @input_hmc, @saved, @context_peak, @recorded_at, @model_calls, @context_tokens, @context_raw, @cached_raw,
-      @cached_hmc, @recalls, @rereads, @elided)
-    ON CONFLICT (id) DO UPDATE SET project_path = excluded.project_path, platform = excluded.platform,
+      @cached_hmc, @recalls, @rereads, @elided, @owner)
+    ON CONFLICT (id) DO UPDATE SET project_path = excluded.project_path, platform = excluded.platform, owner = excluded.owner,
       model = excluded.model, started_at = excluded.started_at, ended_at = excluded.ended_at,
       turns = excluded.turns, tool_calls = excluded.tool_calls, input_raw = excluded.input_raw,
       input_hmc = excluded.input_hmc, saved = excluded.saved, context_peak = excluded.context_peak,
@@ -302,6 +302,7 @@ function prepareWrite(db: Database.Database): (recs: readonly CleanRecord[]) => 
         id: r.id,
         project_path: r.project_path,
         platform: r.platform,
+        owner: r.owner,
         model: r.model,
         started_at: r.started_at,
         ended_at: r.ended_at,

@@ -27,7 +27,7 @@ import {
 } from './rows.js';
 import type { OutputTally } from './types.js';
 import { EMPTY_WORK, ViewQueries } from './views.js';
-import { DAY_MS, dayStart, Filtered, isoDay, weekStart, type Params, type Row, type Window } from './window.js';
+import { DAY_MS, dayStart, Filtered, isoDay, only, weekStart, type Params, type Row, type Window } from './window.js';
 
 export { projectParams } from './window.js';
 export const MAX_DAYS = 36_600;
@@ -181,7 +181,7 @@ export class Queries {
   /** The last `days` UTC days ending today, or the days from `since` to `until` (each day listed, empty ones too). */
   byDay(q: Calendar & { days?: number }): DayRow[] {
     const { start, count } = this.calendar(q, q.days ?? 30, MAX_DAYS, dayStart, (t) => t - DAY_MS);
-    const found = this.dayBuckets(q.project, start, start + count * DAY_MS);
+    const found = this.dayBuckets(q, start, start + count * DAY_MS);
     const out: DayRow[] = [];
     for (let i = count - 1; i >= 0; i--) {
       const r = found.get(i);
@@ -196,7 +196,7 @@ export class Queries {
     const { start, count } = this.calendar(q, q.weeks ?? 12, MAX_WEEKS, weekStart, (t) => t - week);
     const out: WeekRow[] = [];
     for (let i = count - 1; i >= 0; i--) out.push({ week: isoDay(start + i * week), saved: 0, input: 0, sessions: 0 });
-    for (const [d, r] of this.dayBuckets(q.project, start, start + count * week)) {
+    for (const [d, r] of this.dayBuckets(q, start, start + count * week)) {
       const row = out[count - 1 - Math.floor(d / 7)];
       if (!row) continue;
       row.saved += n(r.saved);
@@ -224,7 +224,7 @@ export class Queries {
       out.push(row);
       index.set(row.month, row);
     }
-    for (const [d, r] of this.dayBuckets(q.project, Math.max(start, q.since ?? start), Math.min(Date.UTC(y, m + 1, 1), q.until ?? Infinity))) {
+    for (const [d, r] of this.dayBuckets(q, Math.max(start, q.since ?? start), Math.min(Date.UTC(y, m + 1, 1), q.until ?? Infinity))) {
       const row = index.get(isoDay(Math.max(start, q.since ?? start) + d * DAY_MS).slice(0, 7));
       if (!row) continue;
       row.saved += n(r.saved);
@@ -254,9 +254,9 @@ export class Queries {
     }));
   }
 
-  /** Every project (whatever the window's project), by savings; `since`/`until` narrow the sessions. */
+  /** Every project (whatever the window's project), by savings; `since`/`until` (and an owner) narrow the sessions. */
   byProject(q: Window & { limit: number }): ProjectRow[] {
-    const w: Window = { ...(q.since !== undefined ? { since: q.since } : {}), ...(q.until !== undefined ? { until: q.until } : {}) };
+    const w: Window = only(q, ['since', 'until', 'owner']);
     return this.projects.rows(w, { limit: clampCount(q.limit, MAX_ROWS) }).map((r) => ({
       project_path: s(r.project_path),
       saved_tokens: n(r.saved),
@@ -330,11 +330,11 @@ export class Queries {
     return this.views.work(q);
   }
 
-  /** Day buckets (days after `start`) of the sessions started in [start, end). */
-  private dayBuckets(project: string | undefined, start: number, end: number): Map<number, Row> {
+  /** Day buckets (days after `start`) of the window's sessions (its project and owner) started in [start, end). */
+  private dayBuckets(w: Window, start: number, end: number): Map<number, Row> {
     const found = new Map<number, Row>();
     if (end <= start) return found;
-    for (const r of this.days.rows(project === undefined ? {} : { project }, { start, end })) found.set(n(r.d), r);
+    for (const r of this.days.rows(only(w, ['project', 'owner']), { start, end })) found.set(n(r.d), r);
     return found;
   }
 
@@ -358,9 +358,9 @@ export class Queries {
   }
 }
 
-/** The window names a date range. */
+/** The window names a date range or an owner: the running totals per project cannot answer it. */
 function ranged(w: Window): boolean {
-  return w.since !== undefined || w.until !== undefined;
+  return w.since !== undefined || w.until !== undefined || w.owner !== undefined;
 }
 
 function projectOnly(w: Window): Window {

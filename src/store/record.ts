@@ -17,6 +17,8 @@ export interface CleanRecord {
   id: string;
   project_path: string;
   platform: string;
+  /** Whose the session is ('' the machine's own; engine/owner.ts). */
+  owner: string;
   model: string;
   started_at: number;
   ended_at: number | null;
@@ -150,6 +152,7 @@ export function cleanRecord(rec: SessionRecord): CleanRecord {
     id: rec.session_id.slice(0, MAX_TEXT),
     project_path: text(rec.project_path),
     platform: text(rec.platform),
+    owner: text(rec.owner),
     model: text(rec.model),
     started_at: time(rec.started_at, 'started_at'),
     ended_at: rec.ended_at === null || rec.ended_at === undefined ? null : time(rec.ended_at, 'ended_at'),

@@ -42,6 +42,11 @@ export interface SessionRecord extends SavingsBreakdown {
   project_path: string;
   /** Host platform: cli, telegram, demo, replay… ('' when unknown). */
   platform: string;
+  /**
+   * Whose the session is (engine/owner.ts): `platform:user` for a user the host names (a gateway's
+   * sender), '' (or absent) for the machine's own. A gateway user's analytics show only their rows.
+   */
+  owner?: string;
   model: string;
   /** Milliseconds since the epoch. */
   started_at: number;

@@ -3,7 +3,7 @@
  * start times (issue 17, finding 7: since / until), plus the statements prepared once per shape of
  * window and the calendar arithmetic of days, weeks and months.
  *
- * Invariant: a project filter matches the exact path or anything under it, compared as a byte
+ * Invariant: an owner filter keeps only that owner's sessions, in every query built here; a project filter matches the exact path or anything under it, compared as a byte
  * range, so `*`, `?`, `[`, `%` and `_` in paths are ordinary characters; `since` is inclusive and
  * `until` exclusive (milliseconds, a session belongs to the moment it started); weeks start on
  * Monday, days and months are UTC calendar ones.
@@ -20,6 +20,11 @@ export interface Window {
   since?: number;
   /** Sessions started before this time (ms since the epoch). */
   until?: number;
+  /**
+   * Only this owner's sessions (engine/owner.ts: `platform:user`), for a gateway user asking;
+   * absent: every session (the machine's owner).
+   */
+  owner?: string;
 }
 
 export type Params = Record<string, string | number>;
@@ -42,6 +47,7 @@ function conditions(w: Window, alias: string): string[] {
   if (w.project !== undefined) out.push(`(${c}project_path = @p OR (${c}project_path >= @lo AND ${c}project_path < @hi))`);
   if (w.since !== undefined) out.push(`${c}started_at >= @since`);
   if (w.until !== undefined) out.push(`${c}started_at < @until`);
+  if (w.owner !== undefined) out.push(`${c}owner = @owner`);
   return out;
 }
 
@@ -51,6 +57,7 @@ export function windowParams(w: Window): Params {
     ...(w.project !== undefined ? projectParams(w.project) : {}),
     ...(w.since !== undefined ? { since: w.since } : {}),
     ...(w.until !== undefined ? { until: w.until } : {}),
+    ...(w.owner !== undefined ? { owner: w.owner } : {}),
   };
 }
 
@@ -69,7 +76,7 @@ export class Filtered {
   }
 
   private statement(w: Window): Database.Statement {
-    const key = `${w.project !== undefined}${w.since !== undefined}${w.until !== undefined}`;
+    const key = `${w.project !== undefined}${w.since !== undefined}${w.until !== undefined}${w.owner !== undefined}`;
     let st = this.cache.get(key);
     if (!st) {
       st = this.db.prepare(this.sql((and, alias = '') => {

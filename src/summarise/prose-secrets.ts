@@ -23,7 +23,8 @@ import { highEntropy, isPlaceholder, looksLikeCall, looksLikeCode, looksLikeIden
 const PREFIX = String.raw`(?:api|access|auth|bearer|refresh|bot|deploy|personal[ -]access|secret|private|signing|encryption|master|client|app|webhook|jwt|session|admin|root|db|database|smtp|mail|redis|ssh)`;
 /** Of those, the ones that make a `key` a credential (`API key`, not `ROOT_KEY` or `CACHE_KEY`). */
 const KEY_PREFIX = String.raw`(?:api|access|auth|secret|private|signing|encryption|master|client|app|webhook|jwt|ssh|deploy)`;
-const NOUN = String.raw`(?:${PREFIX}[ _-]?)?(?:pass(?:word|phrase|wd)?|pwd|secret|token|key|credentials?)`;
+/** `key id` counts only as a private key's (a GCP service-account key's `private_key_id`, issue 26): see `takes`. */
+const NOUN = String.raw`(?:${PREFIX}[ _-]?)?(?:pass(?:word|phrase|wd)?|pwd|secret|token|key[ _-]?id|key|credentials?)`;
 /** A name ending in the noun (`SMTP_PASSWORD`, `db-pass`): up to four parts before it. */
 const NAMED = String.raw`(?:[A-Za-z0-9]{1,20}[_-]){0,4}${NOUN}`;
 /** Links that assign: `:`, `=`, arrows. */
@@ -69,11 +70,14 @@ export function redactProseSecrets(text: string, hit: Hit): string {
 /** A member access (`cfg2.token`, `self.api_key`): code, digits or not. */
 const MEMBER = /^[A-Za-z_$][\w$]*(?:[?!]?\.[A-Za-z_$][\w$]*)+$/;
 const GENERIC = /(?:^|[ _-])(?:key|pass)$/i;
+const KEY_ID = /key[ _-]?id$/i;
 const CREDENTIAL_KEY = new RegExp(String.raw`${KEY_PREFIX}[ _-]?(?:key|pass)$`, 'i');
 
 /** Whether `value`, linked to the noun of `named` by `link`, quoted or bare, is a secret. */
 function takes(named: string, value: string, link: Link, quoted: boolean): boolean {
   if (value.length < 4 || value.includes(REDACTED) || isPlaceholder(value) || TYPE_WORDS.has(value.toLowerCase())) return false;
+  // A key id names a key; only a private key's (a service account's `private_key_id`) is kept secret.
+  if (KEY_ID.test(named) && !/private/i.test(named)) return false;
   // An example's shape (`user:password@host`): one of its parts is a placeholder word.
   if (value.split(/[:@/.]/).some((part) => part.length > 2 && isPlaceholder(part))) return false;
   if (/^(?:\/|\.{1,2}\/|~\/)|:\/\/|^\d{1,9}$|^v?\d+(?:\.\d+)+$|^\$/.test(value) || looksLikeCall(value)) return false;

@@ -42,7 +42,7 @@ export interface Redaction {
 }
 
 /** Name endings whose value is a secret whatever it looks like (`DB_PASSWORD`, `apiKey`, `client_secret`). */
-const STRONG_SUFFIX = String.raw`(?:password|passwd|passphrase|secret|token|(?:api|access|secret|private|auth|encryption|signing|master|client|account)[_-]?key|[_.-]pass|[_.-]pwd)`;
+const STRONG_SUFFIX = String.raw`(?:password|passwd|passphrase|secret|token|(?:api|access|secret|private|auth|encryption|signing|master|client|account)[_-]?key|private[_-]?key[_-]?id|[_.-]pass|[_.-]pwd)`;
 const STRONG_NAME = String.raw`[A-Za-z0-9_.-]{0,40}?${STRONG_SUFFIX}`;
 /** An environment variable's name: upper case by convention (`OPENAI_API_KEY`). */
 const ENV_NAME = String.raw`[A-Z0-9_]{0,40}?${STRONG_SUFFIX.toUpperCase()}`;
@@ -131,6 +131,7 @@ export function redactSecrets(text: string): Redaction {
   };
   let out = text;
   if (out.includes('PRIVATE KEY')) out = redactKeyBlocks(out, hit);
+  out = redactKeyLines(out, hit);
   if (out.includes('://')) {
     out = out.replace(URL_USERINFO, (m, scheme: string, user: string, pass: string) => (isPlaceholder(pass) ? m : `${scheme}${user}:${hit(pass)}@`));
   }
@@ -212,6 +213,49 @@ function redactKeyBlocks(text: string, hit: (value: string) => string): string {
     last = end.index + end[0].length;
   }
   return result + out.slice(last);
+}
+
+/**
+ * A run of base64 of 40 characters or more, as a key block's body lines are (64 or 70 characters,
+ * the last one shorter), standing alone: not glued to a word, a `sha512-` prefix or a path. A tool
+ * output that shows part of a key (`sed -n 2,4p key.pem`, `tail -2 id_rsa`) has no BEGIN/END to
+ * find it by (issue 26, finding 6).
+ */
+const KEY_LINE = /(?<![A-Za-z0-9+/=_.:$-])[A-Za-z0-9+/]{40,200}={0,2}(?![A-Za-z0-9+/=_.-])/g;
+
+/** Body lines of a key without their BEGIN/END: random base64 (both cases, a digit, about 4.5 bits a character or more). */
+function redactKeyLines(text: string, hit: (value: string) => string): string {
+  return text.replace(KEY_LINE, (m: string, offset: number, whole: string) => {
+    // After a backslash, `n`, `r` or `t` is an escaped line break or tab (a JSON string): the run starts after it.
+    if (whole.charAt(offset - 1) === '\\' && /^[nrt]/.test(m)) return randomBase64(m.slice(1)) ? `${m[0]}${hit(m.slice(1))}` : m;
+    // A data URI's payload (`data:image/png;base64,…`) is a file, not a key.
+    if (whole.slice(Math.max(0, offset - 7), offset) === 'base64,') return m;
+    return randomBase64(m) ? hit(m) : m;
+  });
+}
+
+function randomBase64(value: string): boolean {
+  const run = value.replace(/=+$/, '');
+  if (run.length < 40 || !/[a-z]/.test(run) || !/[A-Z]/.test(run) || !/\d/.test(run)) return false;
+  // An alphabet table (`ABCDEFGHIJ…`), an SSH public key (`AAAA…`: its length prefix), text someone
+  // encoded (decodes to printable text; a key decodes to binary): none is a key's body.
+  if (/ABCDEFGHIJ|abcdefghij|0123456789/.test(run) || run.startsWith('AAAA') || decodesToText(run)) return false;
+  const freq = new Map<string, number>();
+  for (const ch of run) freq.set(ch, (freq.get(ch) ?? 0) + 1);
+  let bits = 0;
+  for (const n of freq.values()) {
+    const p = n / run.length;
+    bits -= p * Math.log2(p);
+  }
+  return bits >= 4.5;
+}
+
+/** Whether base64 `run` (from a 4-character boundary) decodes to mostly printable text (90% or more of its bytes). */
+function decodesToText(run: string): boolean {
+  const bytes = Buffer.from(run.slice(0, run.length - (run.length % 4)), 'base64');
+  let printable = 0;
+  for (const b of bytes) if ((b >= 0x20 && b < 0x7f) || b === 0x0a || b === 0x0d || b === 0x09) printable++;
+  return bytes.length > 0 && printable / bytes.length >= 0.9;
 }
 
 /** Values shorter than this are not scrubbed by value alone: too many ordinary words are that short. */

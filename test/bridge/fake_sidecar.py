@@ -13,7 +13,7 @@ and `--call-edits forged` sends those with the first call's id changed (an edit 
 refuse); `--schema FILE`
 sends that JSON file as hello's `control_schema`, `--host-config JSON` that value as its
 `host_config`. `--slow-hello S` answers hello after S seconds; `--started-line` says on stderr what
-the real sidecar says when it starts; `--crash-on METHOD` dies on that method the way Node does on an
+the real sidecar says when it starts; `--slow-on METHOD S` answers that method S seconds late; `--crash-on METHOD` dies on that method the way Node does on an
 uncaught error (a message, a stack, its version on stderr; exit code 1). Every request is
 appended to $HMC_FAKE_LOG when set.
 Invariant: stdout carries protocol lines only.
@@ -33,6 +33,8 @@ host_config = json.loads(args[args.index("--host-config") + 1]) if "--host-confi
 call_edits = args[args.index("--call-edits") + 1] if "--call-edits" in args else None  # short | forged
 slow_hello = float(args[args.index("--slow-hello") + 1]) if "--slow-hello" in args else 0.0
 crash_on = args[args.index("--crash-on") + 1] if "--crash-on" in args else None
+slow_on = args[args.index("--slow-on") + 1] if "--slow-on" in args else None  # --slow-on METHOD SECONDS: answers it late
+slow_for = float(args[args.index("--slow-on") + 2]) if "--slow-on" in args else 0.0
 if "--started-line" in args:
     sys.stderr.write("hmc sidecar: started (node fake, state dir /nowhere)\n")
     sys.stderr.flush()
@@ -87,6 +89,8 @@ def handle(req):
     method, params = req.get("method"), req.get("params") or {}
     if method == hang:
         time.sleep(3600)
+    if method == slow_on:
+        time.sleep(slow_for)
     if method == die_on:
         sys.exit(3)
     if method == crash_on:

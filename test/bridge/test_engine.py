@@ -7,6 +7,8 @@ nothing ever raised into Hermes."""
 import abc
 import copy
 import json
+import os
+import signal
 import sqlite3
 import sys
 import threading
@@ -292,3 +294,78 @@ class HungSidecar(EngineCase):
         logs = self.hmc_logs()
         self.assertTrue([line for line in logs if "did not answer compress" in line], logs)
         self.assertTrue([line for line in logs if "failed too" in line], logs)
+
+
+@needs_node
+@needs_build
+class StoppedSidecar(EngineCase):
+    """Issue 26, finding 7: a compaction through a SIGSTOPped sidecar waited the whole
+    HMC_COMPRESS_TIMEOUT (180 s) before Hermes' compressor took over, while hooks passed through in
+    2 s; and one None in the message list handed the whole compaction to Hermes' compressor."""
+
+    def test_a_compaction_through_a_stopped_sidecar_falls_back_within_5_s_saying_so_once(self):
+        ctx = FakeCtx()
+        ctx._llm = NoteLlm()
+        engine, bridge, _ = self.engine(ctx)
+        self.assertEqual(sys.modules[type(engine).__module__].COMPRESS_TIMEOUT, 180.0)
+        messages = conversation()
+        bridge.pre_llm_call(session_id="S1", conversation_history=copy.deepcopy(messages), user_message="L5")
+        proc = bridge.sidecar.proc
+        os.kill(proc.pid, signal.SIGSTOP)
+        self.addCleanup(lambda: proc.poll() is None and os.kill(proc.pid, signal.SIGKILL))
+        started = time.monotonic()
+        out = engine.compress(copy.deepcopy(messages), current_tokens=60000)
+        took = time.monotonic() - started
+        self.assertLessEqual(took, 5.0)
+        self.assertEqual(out[0]["content"], "[builtin summary]")
+        handed = [line for line in self.hmc_logs() if "built-in compressor" in line]
+        self.assertEqual(len(handed), 1, self.hmc_logs())
+        self.assertIn("ping", handed[0])
+        print("\n[fault] engine: compaction through a stopped sidecar handed to Hermes' compressor after %.2f s (before: 180 s)" % took)
+
+    def test_a_message_that_cannot_be_read_is_left_out_not_the_whole_compaction(self):
+        ctx = FakeCtx()
+        ctx._llm = NoteLlm()
+        engine, bridge, _ = self.engine(ctx)
+        messages = conversation()
+        messages.insert(3, None)
+        messages.insert(7, "not a message")
+        out = engine.compress(messages, current_tokens=60000)
+        self.assertLess(len(out), len(messages))
+        self.assertTrue([m for m in out if str(m.get("content")).startswith("[Summary of earlier work")], out[:3])
+        self.assertNotIn(None, out)
+        self.assertEqual(BuiltinCompressor.instances[-1].calls.count(("compress",)), 0)
+        self.assertEqual([c for c in BuiltinCompressor.instances[-1].calls if c[0] == "compress"], [])
+
+
+@needs_node
+@needs_build
+class HostileUsage(EngineCase):
+    """Issue 26, finding 9: the provider's usage figures as a host or a proxy may send them. A NaN
+    made the line no JSON (the sidecar could not answer it and was restarted at the hook limit);
+    a word raised inside the bridge; a negative figure was stored as 0 tokens."""
+
+    def test_hostile_usage_figures_are_refused_with_one_line_and_never_stored(self):
+        ctx = FakeCtx()
+        engine, bridge, _ = self.engine(ctx)
+        host = FakeHermes(ctx, session_id="S1")
+        host.run_turn("L0: read", [("read_file", {"path": "a.py"}, "print('x')\n" * 200)])
+        generation = bridge.sidecar.generation
+        hostile = [-5, float("nan"), float("inf"), "abc", 1e300, "-3", 10.5, True, {"n": 1}, [1]]
+        for value in hostile:
+            engine.update_from_response({"prompt_tokens": value, "completion_tokens": 7})
+            engine.update_from_response({"prompt_tokens": 900, "completion_tokens": 7, "cache_read_tokens": value})
+        engine.update_from_response({"prompt_tokens": "900", "completion_tokens": 7.0, "cache_read_tokens": None})
+        host.finalize()
+        self.assertEqual(bridge.sidecar.generation, generation)  # never restarted
+        self.assertIsNotNone(bridge.sidecar.proc)
+        lines = [l for l in self.hmc_logs() if "usage" in l]
+        self.assertEqual(len(lines), 1, self.hmc_logs())
+        self.assertIn("not a whole number of tokens", lines[0])
+        bridge.sidecar.close()
+        db = sqlite3.connect(self.home / "hmc_state" / "analytics.db")
+        try:
+            rows = db.execute("SELECT prompt_tokens, completion_tokens, cache_read_tokens FROM provider_usage").fetchall()
+        finally:
+            db.close()
+        self.assertEqual(rows, [(900, 7, 0)])  # the one good call; no wrong figure stored

@@ -2,7 +2,7 @@
  * No secret of a session reaches the summariser or anything layer 1 stores (issue 19, finding 3):
  * a real engine summarises a tool loop seeded with credentials (as tool outputs show them and as
  * prose) through the real summariser, whose model knows every secret some other way and writes
- * each of them into its note. Neither the request, nor the index file, the session file,
+ * each of them into its note, and echoes what it read (issue 26, finding 6). Neither the request, nor the index file, the session file,
  * SQLite, the index answer nor what the dashboard's /api/phases reads holds any of them. (The
  * recall copies and the inspector keep raw tool outputs on purpose, as the host's own session
  * store does: DESIGN §8.)
@@ -20,7 +20,7 @@ import { createPhaseIndex } from '../../src/store/phase-index.js';
 import { createRecorder } from '../../src/store/recorder.js';
 import { createSummariser } from '../../src/summarise/summariser.js';
 import { assistantCall, config, toolResult, user } from '../helpers/conversation.js';
-import { fakeSecrets, proseForm, type FakeSecret } from '../summarise/fake-secrets.js';
+import { echoSeeds, fakeSecrets, proseForm, type FakeSecret } from '../summarise/fake-secrets.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -49,15 +49,18 @@ describe('layer 1 on a session full of secrets', () => {
   it('sends none to the summariser and stores none, in the note, the index file, the session file, SQLite or the index answer', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'hmc-l1-secrets-'));
     dirs.push(dir);
-    const secrets = fakeSecrets(19, 40);
+    // Issue 26, finding 6: also a key's body lines without BEGIN/END and a service account's fields, echoed back.
+    const secrets = [...fakeSecrets(19, 40), ...echoSeeds(19)];
     const recorder = createRecorder({ path: join(dir, 'analytics.db'), retentionDays: 90, log: () => {} });
     const index = createPhaseIndex({ stateDir: dir, log: () => {}, mirror: () => (e) => recorder.recordPhase(e) });
     const requests: string[] = [];
     const note = ['## Goal', 'Mail and cache configured', '## Done', '1. Wrote the .env.', '## Files', '- .env', '## Commands', '- make deploy', '## Facts', ...secrets.map((s, i) => `- ${proseForm(s, 500 + i)}`)].join('\n');
     const summariser = createSummariser({
       complete: async (ms) => {
-        requests.push(ms.map((m) => String(m.content)).join('\n'));
-        return { text: note, model: 'leaky' };
+        const request = ms.map((m) => String(m.content)).join('\n');
+        requests.push(request);
+        // It knows every secret some other way, and it echoes what it read.
+        return { text: `${note}\n${request.split('\n').map((l) => `- ${l}`).join('\n')}`, model: 'leaky' };
       },
       timeoutMs: 10_000,
       log: () => {},

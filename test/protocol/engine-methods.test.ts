@@ -1,7 +1,7 @@
 /**
  * The context engine's methods on the wire (issue 16): each line is checked before use and a bad
- * one is answered with an error naming the field; a usage figure left out counts as 0 and a cache
- * figure is kept; an API that is no context engine answers an error (the host hands over), never
+ * one is answered with an error naming the field; a usage figure left out counts as 0, one that is
+ * no token count refuses the usage (issue 26, finding 9), and a cache figure is kept; an API that is no context engine answers an error (the host hands over), never
  * a crash; the sidecar's hello lists the capability.
  */
 import { describe, expect, it } from 'vitest';
@@ -38,10 +38,19 @@ describe('the context engine on the wire', () => {
   });
 
   it('takes usage with missing figures as 0 and refuses usage that is no object', () => {
-    const ok = request({ id: 7, method: 'update_from_response', params: { session_id: 's', model: 'claude', usage: { prompt_tokens: 100.4, cache_read_tokens: 60, cache_write_tokens: 'x' } } });
-    expect(ok.params).toEqual({ session_id: 's', model: 'claude', provider: '', usage: { prompt_tokens: 100, completion_tokens: 0, cache_read_tokens: 60, cache_write_tokens: 0, reasoning_tokens: 0 } });
+    const ok = request({ id: 7, method: 'update_from_response', params: { session_id: 's', model: 'claude', usage: { prompt_tokens: 100, cache_read_tokens: 60, cache_write_tokens: null, completion_tokens: '7' } } });
+    expect(ok.params).toEqual({ session_id: 's', model: 'claude', provider: '', usage: { prompt_tokens: 100, completion_tokens: 7, cache_read_tokens: 60, cache_write_tokens: 0, reasoning_tokens: 0 } });
     expect(error({ id: 8, method: 'update_from_response', params: { session_id: 's', usage: [1] } })).toContain('params.usage');
     expect(error({ id: 9, method: 'engine_session', params: { session_id: 's', event: 'finish' } })).toContain('params.event');
+  });
+
+  // Issue 26, finding 9: a figure that is no token count was stored as 0 (or rounded): a wrong figure.
+  it.each([
+    ['negative', -5], ['fractional', 100.4], ['huge', 1e300], ['past a trillion', 2e12], ['a word', 'abc'], ['a negative string', '-3'],
+    ['an object', { n: 1 }], ['true', true], ['an empty string', ''],
+  ])('refuses usage with a figure that is %s, naming it', (_name, value) => {
+    const message = error({ id: 11, method: 'update_from_response', params: { session_id: 's', usage: { prompt_tokens: 100, cache_read_tokens: value } } });
+    expect(message).toContain('params.usage.cache_read_tokens must be a whole number');
   });
 
   it('answers an error, not a crash, when the API is no context engine; the sidecar lists the capability', async () => {

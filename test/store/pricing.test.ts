@@ -54,11 +54,12 @@ describe('pricing.models in config.yaml', () => {
     expect(config.pricing.models).toEqual({ 'gpt-4.1': { input: 2 }, 'claude-x': { input: 1, cache_read: 0.1, cache_write: 1.25, output: 5 } });
   });
 
-  it('refuses a field it does not know or a negative price, naming the key', () => {
+  it('refuses a field it does not know or a negative price, naming the key and the model (issue 26: the entry alone is left out)', () => {
     for (const bad of [{ m: { input: -1 } }, { m: { inptu: 1 } }, { m: 'cheap' }]) {
       const { config, issues } = resolveConfig({ pricing: { models: bad } });
-      expect(issues[0]?.message).toMatch(/^pricing\.models: expected a map of model name to a price/);
+      expect(issues[0]?.message).toMatch(/^pricing\.models: left out "m" /);
       expect(config.pricing.models).toEqual({});
     }
+    expect(resolveConfig({ pricing: { models: 'cheap' } }).issues[0]?.message).toMatch(/^pricing\.models: expected a map of model name to a price/);
   });
 });

@@ -231,3 +231,34 @@ export function nonSecretLines(seed: number, n: number): string[] {
   ];
   return Array.from({ length: n }, () => pick(makers)());
 }
+
+const ECHO_B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const ECHO_HEX = '0123456789abcdef';
+
+function echoStr(r: () => number, alphabet: string, n: number): string {
+  let s = '';
+  for (let i = 0; i < n; i++) s += alphabet[Math.floor(r() * alphabet.length)];
+  return s;
+}
+
+/** Issue 26, finding 6: key body lines shown without BEGIN/END, and a GCP service-account key's fields, in every phrasing. */
+export function echoSeeds(seed: number): FakeSecret[] {
+  const r = rng(seed);
+  const body = Array.from({ length: 6 }, () => echoStr(r, ECHO_B64, 64));
+  const last = `${echoStr(r, ECHO_B64, 42)}==`;
+  const keyId = echoStr(r, ECHO_HEX, 40);
+  const gcpKey = echoStr(r, ECHO_B64, 64);
+  const email = `deploy-bot@acme-prod-${seed}.iam.gserviceaccount.com`;
+  const sa = JSON.stringify({ type: 'service_account', project_id: `acme-prod-${seed}`, private_key_id: keyId, private_key: `-----BEGIN PRIVATE KEY-----\n${gcpKey}\n-----END PRIVATE KEY-----\n`, client_email: email, client_id: '104729384756102938475' }, null, 2);
+  return [
+    { kind: 'pem-body-lines', secret: body[1] as string, text: `$ sed -n 2,4p deploy.pem\n${body[1]}\n${body[2]}\n${body[3]}` },
+    { kind: 'pem-last-line', secret: last, text: `$ tail -2 id_rsa | head -1\n${last}` },
+    { kind: 'pem-body-indented', secret: body[4] as string, text: `    ${body[4]}\n    ${body[5]}` },
+    { kind: 'pem-body-prose', secret: body[5] as string, text: `The key file starts with ${body[5]} after its header.` },
+    { kind: 'gcp-json', secret: keyId, text: sa },
+    { kind: 'gcp-json-key', secret: gcpKey, text: sa },
+    { kind: 'gcp-prose-id', secret: keyId, text: `The service account's private key id is ${keyId}.` },
+    { kind: 'gcp-prose-id-colon', secret: keyId, text: `- Private key ID: \`${keyId}\`` },
+    { kind: 'gcp-fields-prose', secret: keyId, text: `Service account deploy-bot uses private_key_id ${keyId} (type service_account).` },
+  ];
+}
