@@ -36,12 +36,14 @@ const MIN_RANGE_TOKENS = 2000;
 /** A summary is asked for this many calls ahead of the pass that can send it, at most. */
 const ASK_AHEAD_CALLS = 3;
 /**
- * A summary whose request went out at model call n may go out from call n + READY_AFTER_CALLS on,
- * not earlier, however soon it is back (issue 25: replays must give the same figures on every
- * run). A host that answers at once (a replay) has answered, and the answer has been read, before
- * the third hook after the request, so the call a summary goes out at depends on the hooks alone.
+ * A summary whose request went out after hook h may go out at a model call from hook
+ * h + READY_AFTER_HOOKS on, not earlier, however soon it is back (issue 25: replays must give
+ * the same figures on every run). A host that answers at once (a replay) writes its answer after
+ * hook h + 1's request and before hook h + 2's, so it has been read before hook h + 3 whatever the
+ * pipe's chunks: the call a summary goes out at depends on the hooks alone. In a tool loop
+ * (pre_tool_call, post_tool_call, then the next model call) that is the very next model call.
  */
-export const READY_AFTER_CALLS = 3;
+export const READY_AFTER_HOOKS = 3;
 /** Near this share of the window a pass comes whatever the budget (batch.ts): a summary can go out then. */
 const OVERFLOW_SHARE = 0.85;
 /** Tokens of a summary's head line (its phase and recall id) and of one stub. */
@@ -55,7 +57,7 @@ export interface StagedPhase {
   updated: boolean;
   /** Per message of the range: what it is sent as (null: left as it is, e.g. a protected tool's output). */
   views: { index: number; text: string }[];
-  /** The first model call it may go out at (READY_AFTER_CALLS after it was asked for). */
+  /** The first hook (by the engine's count) at whose model call it may go out (READY_AFTER_HOOKS after its request). */
   readyAt: number;
 }
 
@@ -70,7 +72,7 @@ export interface Layer1Deps {
 }
 
 interface Waiting {
-  /** The model call at which the request's last step of preparation ran (pacer.ts). */
+  /** The hook (by the engine's count) after which the request's last step of preparation ran (pacer.ts). */
   askedAt: number;
   from: number;
   to: number;
@@ -102,11 +104,14 @@ export class Layer1 {
   private readonly ready = new WeakMap<Session, StagedPhase>();
   private readonly counters = new WeakMap<Session, Counters>();
   private readonly pacer = new Pacer();
+  /** Hooks seen so far (afterHook), the clock a summary's readiness is measured by. */
+  private hooks = 0;
 
   constructor(private readonly deps: Layer1Deps) {}
 
   /** A hook has answered: a summary being prepared takes its next step (pacer.ts). */
   afterHook(): void {
+    this.hooks++;
     this.pacer.afterHook();
   }
 
@@ -136,7 +141,7 @@ export class Layer1 {
       s.stagedPhase = null;
       return null;
     }
-    return s.replies >= staged.readyAt ? staged : null;
+    return this.hooks >= staged.readyAt ? staged : null;
   }
 
   /** The staged phase went out: it is in force now. */
@@ -193,7 +198,7 @@ export class Layer1 {
       c.cooldownUntil = s.replies + bc.cooldown_calls;
       return;
     }
-    const waiting: Waiting = { askedAt: s.replies, from: range.from, to: range.to, digest: rangeDigest(s.messages, range.from, range.to), tokensBefore: range.tokens, ...(previous ? { extends: previous.id } : {}) };
+    const waiting: Waiting = { askedAt: this.hooks, from: range.from, to: range.to, digest: rangeDigest(s.messages, range.from, range.to), tokensBefore: range.tokens, ...(previous ? { extends: previous.id } : {}) };
     this.inFlight.set(s, waiting);
     this.deps.log(`hmc: layer 1: summarising messages ${range.from}-${range.to} of session ${s.id}: ${verdict.removed} tokens fewer per call expected over ~${verdict.callsAfter} calls (~${Math.round(verdict.saving)} input tokens' worth) for ~${Math.round(verdict.price)}`);
     const done = (result: SummaryResult): void => {
@@ -220,12 +225,12 @@ export class Layer1 {
     // where the request lands among the host's hooks must not depend on the machine's speed.
     const pace = async (): Promise<void> => {
       await this.pacer.wait();
-      waiting.askedAt = s.replies;
+      waiting.askedAt = this.hooks;
     };
     const first = this.pacer.wait();
     this.pacer.afterHook();
     void first.then(() => {
-      waiting.askedAt = s.replies;
+      waiting.askedAt = this.hooks;
       void summariser
         .summarise({ sessionId: s.id, messages, pace, ...(previous ? { previous: previous.summary } : {}), maxTokens: bc.max_summary_tokens })
         .then(done, (err: unknown) => done({ ok: false, reason: errorText(err), retryable: true, tokensIn: 0 }));
@@ -322,7 +327,7 @@ export class Layer1 {
       return;
     }
     this.deps.recall.put(s.id, phase.recallId, '(phase)', JSON.stringify(s.messages.slice(phase.from, phase.to + 1).map(asMessage)));
-    this.ready.set(s, { phase, updated: previous !== undefined, views, readyAt: waiting.askedAt + READY_AFTER_CALLS });
+    this.ready.set(s, { phase, updated: previous !== undefined, views, readyAt: waiting.askedAt + READY_AFTER_HOOKS });
     s.stagedPhase = { phase, updated: previous !== undefined };
     this.deps.staged?.(s);
   }
