@@ -11,14 +11,16 @@
  * when absent; any other folder of sessions is given as an argument (`npm run bench -- savings
  * DIR…`, then only those). The host-neutral figures (chars/4, the same for every plugin) come from
  * ../shared/bench/replay.py --driver ts: docs/engine.md gives both.
- * Each corpus also gets the share of its input by part (input-parts.ts).
+ * Each corpus also gets the share of its input by part, raw and as HMC sends it (input-parts.ts).
  * Run: `npm run bench -- savings`.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { defaultConfig } from '../src/config/keys.js';
 import { parseSession, replaySession } from '../src/app/replay.js';
-import { formatParts, inputParts, type InputParts } from './input-parts.js';
+import { Engine } from '../src/engine/engine.js';
+import { NULL_SINK } from '../src/events/types.js';
+import { formatParts, PartIndex, sentRequest, type PartTotals } from './input-parts.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const DEV = process.env.HMC_DEV_CORPUS ?? join(ROOT, '..', 'devcorpus');
@@ -35,8 +37,8 @@ export interface SavingsRow {
   breaks: number;
   exact: number;
   byStrategy: Record<string, number>;
-  /** The raw input by part (weighted by the calls each message is sent in). */
-  parts: InputParts;
+  /** The input by part over every model call: raw, and as HMC sends it. */
+  parts: PartTotals;
 }
 
 /** The corpora found: the folders given (`dirs`), else the shared one, then each agent folder of the development corpus. */
@@ -56,12 +58,23 @@ export function replayCorpus(name: string, dir: string): SavingsRow | null {
   if (!existsSync(dir)) return null;
   const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
   if (files.length === 0) return null;
-  const row: SavingsRow = { corpus: name, sessions: files.length, calls: 0, inputRaw: 0, inputHmc: 0, costRaw: 0, costHmc: 0, breaks: 0, exact: 0, byStrategy: {}, parts: {} };
+  const row: SavingsRow = { corpus: name, sessions: files.length, calls: 0, inputRaw: 0, inputHmc: 0, costRaw: 0, costHmc: 0, breaks: 0, exact: 0, byStrategy: {}, parts: { raw: {}, sent: {} } };
   const config = defaultConfig();
   for (const f of files) {
     const session = parseSession(readFileSync(join(dir, f), 'utf8'), f);
-    inputParts(session, row.parts);
-    const r = replaySession(session, { sessionId: f, config });
+    const engine = new Engine({ config: () => config, stateDir: null, sink: NULL_SINK, recorder: null, log: () => {}, autoSettle: false });
+    // Every model call's request, raw and as sent, by part.
+    const index = new PartIndex();
+    const original = engine.preModelCall.bind(engine);
+    engine.preModelCall = (p) => {
+      const result = original(p);
+      const messages = p.messages ?? [];
+      index.learn(messages);
+      index.add(messages, row.parts.raw);
+      index.add(sentRequest(messages, result.edits), row.parts.sent);
+      return result;
+    };
+    const r = replaySession(session, { sessionId: f, config, engine });
     row.calls += r.model_calls;
     row.inputRaw += r.input_tokens.raw;
     row.inputHmc += r.input_tokens.hmc;
@@ -89,7 +102,7 @@ export function runSavingsBench(dirs: readonly string[] = []): void {
     }
     rows.push([r.corpus, String(r.sessions), String(r.calls), pct(r.inputRaw, r.inputHmc), pct(r.costRaw, r.costHmc), ((r.breaks / Math.max(1, r.calls)) * 100).toFixed(2), `${r.exact}/${r.sessions}`]);
     const total = Object.values(r.byStrategy).reduce((a, b) => a + b, 0);
-    shares.push(`${name}: share of input by part (raw, weighted by the model calls each message is sent in)\n${formatParts(r.parts)}`);
+    shares.push(`${name}: input by part over every model call, raw → what HMC still sends (both as shares of all raw input)\n${formatParts(r.parts)}`);
     notes.push(`${name}: ${Object.entries(r.byStrategy).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${((v / Math.max(1, total)) * 100).toFixed(0)}%`).join(', ')} of what was saved`);
   }
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));

@@ -121,7 +121,7 @@ export async function compact(s: Session, p: CompressParams, deps: CompactionDep
   for (const m of made) {
     if (!m.fresh) continue;
     deps.recall.put(s.id, m.phase.recallId, '(phase)', JSON.stringify(messages.slice(m.range.from, m.range.to + 1)));
-    const staged = { phase: m.phase, updated: m.phase.updates > 0, views: [] };
+    const staged = { phase: m.phase, updated: m.phase.updates > 0, views: [], readyAt: 0 };
     deps.phases?.record(phaseEntry(s, staged));
     deps.sink.emit(phaseEvent(s, staged));
   }

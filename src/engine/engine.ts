@@ -285,6 +285,8 @@ export class Engine implements HmcHostApi, ContextEngineApi {
   }
 
   private session(id: string | undefined, hook = true): Session | null {
+    // Layer 1's summary in preparation takes a step after every hook (pacer.ts).
+    if (hook) this.layer1.afterHook();
     return this.table.get(id, hook);
   }
 

@@ -9,7 +9,7 @@
 import type { ToolCall } from '../core/message.js';
 import { toolKind } from '../hosts/index.js';
 import { parseArgs } from '../hosts/outputs/envelope.js';
-import { fileInputOf, type FileInput } from '../hosts/tool-inputs.js';
+import { bulkInputOf, type FileInput } from '../hosts/tool-inputs.js';
 import type { MessageState } from './held.js';
 
 /** One tool call of the conversation, as the index keeps it. */
@@ -21,19 +21,21 @@ export interface IndexedCall {
   /** Its place among all tool calls (0 = the first). */
   ordinal: number;
   call: ToolCall;
-  /** Its arguments, parsed, when it writes a file (else null: never cleared). */
+  /** Its arguments, parsed, when they may be bulky (else null: never cleared). */
   args: Record<string, unknown> | null;
   input: FileInput | null;
 }
 
 /** Tool kinds whose calls can carry a file's bulk in their arguments. */
 const WRITING_KINDS = new Set(['write', 'edit', 'editor', 'shell']);
+/** Any other call's arguments are read only from this length (no shorter one could save `min_chars`). */
+const PARSE_MIN_CHARS = 128;
 
 /** The conversation's tool calls, kept up to date as messages arrive (rebuilt after a cut). */
 export class InputIndex {
   length = 0;
   readonly calls: IndexedCall[] = [];
-  /** The calls that write a file, in order. */
+  /** The calls with bulky arguments (a file's bulk, a long command, a prompt…), in order. */
   readonly candidates: IndexedCall[] = [];
   readonly byId = new Map<string, IndexedCall>();
   /** The latest assistant message with tool calls: the current step. */
@@ -50,9 +52,9 @@ export class InputIndex {
         const id = typeof call?.id === 'string' ? call.id : '';
         const tool = typeof call?.function?.name === 'string' ? call.function.name : '';
         const text = call?.function?.arguments;
-        const writes = id !== '' && typeof text === 'string' && WRITING_KINDS.has(toolKind(tool) ?? '');
-        const args = writes ? parseArgs(text) : null;
-        const input = args ? fileInputOf(tool, args) : null;
+        const bulky = id !== '' && typeof text === 'string' && (WRITING_KINDS.has(toolKind(tool) ?? '') || text.length >= PARSE_MIN_CHARS);
+        const args = bulky ? parseArgs(text) : null;
+        const input = args ? bulkInputOf(tool, args) : null;
         const entry: IndexedCall = { id, tool, message: i, ordinal: this.calls.length, call, args, input };
         this.calls.push(entry);
         if (id) this.byId.set(id, entry);

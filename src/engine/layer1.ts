@@ -18,6 +18,7 @@ import { chooseRange, type RangeMessage } from '../strategies/list-wide/summary-
 import type { Summariser, SummaryResult } from '../summarise/types.js';
 import { estimateRequestChars } from '../summarise/prompt.js';
 import { nextPassCall, summaryVerdict, type SummaryVerdict } from './layer1-price.js';
+import { Pacer } from './pacer.js';
 import { protectionFor } from './protection.js';
 import { recallId, type RecallStore } from './recall.js';
 import type { MessageState, Phase } from './held.js';
@@ -34,6 +35,15 @@ export const PHASE_HEAD = '[Summary of earlier work';
 const MIN_RANGE_TOKENS = 2000;
 /** A summary is asked for this many calls ahead of the pass that can send it, at most. */
 const ASK_AHEAD_CALLS = 3;
+/**
+ * A summary whose request went out after hook h may go out at a model call from hook
+ * h + READY_AFTER_HOOKS on, not earlier, however soon it is back (issue 25: replays must give
+ * the same figures on every run). A host that answers at once (a replay) writes its answer after
+ * hook h + 1's request and before hook h + 2's, so it has been read before hook h + 3 whatever the
+ * pipe's chunks: the call a summary goes out at depends on the hooks alone. In a tool loop
+ * (pre_tool_call, post_tool_call, then the next model call) that is the very next model call.
+ */
+export const READY_AFTER_HOOKS = 3;
 /** Near this share of the window a pass comes whatever the budget (batch.ts): a summary can go out then. */
 const OVERFLOW_SHARE = 0.85;
 /** Tokens of a summary's head line (its phase and recall id) and of one stub. */
@@ -47,6 +57,8 @@ export interface StagedPhase {
   updated: boolean;
   /** Per message of the range: what it is sent as (null: left as it is, e.g. a protected tool's output). */
   views: { index: number; text: string }[];
+  /** The first hook (by the engine's count) at whose model call it may go out (READY_AFTER_HOOKS after its request). */
+  readyAt: number;
 }
 
 export interface Layer1Deps {
@@ -60,6 +72,8 @@ export interface Layer1Deps {
 }
 
 interface Waiting {
+  /** The hook (by the engine's count) after which the request's last step of preparation ran (pacer.ts). */
+  askedAt: number;
   from: number;
   to: number;
   extends?: number;
@@ -89,8 +103,17 @@ export class Layer1 {
   private readonly inFlight = new WeakMap<Session, Waiting>();
   private readonly ready = new WeakMap<Session, StagedPhase>();
   private readonly counters = new WeakMap<Session, Counters>();
+  private readonly pacer = new Pacer();
+  /** Hooks seen so far (afterHook), the clock a summary's readiness is measured by. */
+  private hooks = 0;
 
   constructor(private readonly deps: Layer1Deps) {}
+
+  /** A hook has answered: a summary being prepared takes its next step (pacer.ts). */
+  afterHook(): void {
+    this.hooks++;
+    this.pacer.afterHook();
+  }
 
   /** Figures for status, stats and replays. */
   stats(s: Session): Counters & { inFlight: boolean; phases: number } {
@@ -106,7 +129,7 @@ export class Layer1 {
     if (!staged && s.stagedPhase) {
       const { phase, updated } = s.stagedPhase;
       const valid = phase.to < s.messages.length && rangeDigest(s.messages, phase.from, phase.to) === phase.digest;
-      staged = valid ? { phase, updated, views: phaseViews(s, config, phase) } : undefined;
+      staged = valid ? { phase, updated, views: phaseViews(s, config, phase), readyAt: 0 } : undefined;
       if (staged) this.ready.set(s, staged);
       else s.stagedPhase = null;
     }
@@ -118,7 +141,7 @@ export class Layer1 {
       s.stagedPhase = null;
       return null;
     }
-    return staged;
+    return this.hooks >= staged.readyAt ? staged : null;
   }
 
   /** The staged phase went out: it is in force now. */
@@ -175,7 +198,7 @@ export class Layer1 {
       c.cooldownUntil = s.replies + bc.cooldown_calls;
       return;
     }
-    const waiting: Waiting = { from: range.from, to: range.to, digest: rangeDigest(s.messages, range.from, range.to), tokensBefore: range.tokens, ...(previous ? { extends: previous.id } : {}) };
+    const waiting: Waiting = { askedAt: this.hooks, from: range.from, to: range.to, digest: rangeDigest(s.messages, range.from, range.to), tokensBefore: range.tokens, ...(previous ? { extends: previous.id } : {}) };
     this.inFlight.set(s, waiting);
     this.deps.log(`hmc: layer 1: summarising messages ${range.from}-${range.to} of session ${s.id}: ${verdict.removed} tokens fewer per call expected over ~${verdict.callsAfter} calls (~${Math.round(verdict.saving)} input tokens' worth) for ~${Math.round(verdict.price)}`);
     const done = (result: SummaryResult): void => {
@@ -198,9 +221,20 @@ export class Layer1 {
       c.answered++;
       this.stage(s, config, waiting, previous, result);
     };
-    void summariser
-      .summarise({ sessionId: s.id, messages, ...(previous ? { previous: previous.summary } : {}), maxTokens: bc.max_summary_tokens })
-      .then(done, (err: unknown) => done({ ok: false, reason: errorText(err), retryable: true, tokensIn: 0 }));
+    // Prepared in steps, one after each hook (pacer.ts), starting right after this hook's answer:
+    // where the request lands among the host's hooks must not depend on the machine's speed.
+    const pace = async (): Promise<void> => {
+      await this.pacer.wait();
+      waiting.askedAt = this.hooks;
+    };
+    const first = this.pacer.wait();
+    this.pacer.afterHook();
+    void first.then(() => {
+      waiting.askedAt = this.hooks;
+      void summariser
+        .summarise({ sessionId: s.id, messages, pace, ...(previous ? { previous: previous.summary } : {}), maxTokens: bc.max_summary_tokens })
+        .then(done, (err: unknown) => done({ ok: false, reason: errorText(err), retryable: true, tokensIn: 0 }));
+    });
   }
 
   /** Phases saved by an earlier process go back on the held messages they were made from. */
@@ -293,7 +327,7 @@ export class Layer1 {
       return;
     }
     this.deps.recall.put(s.id, phase.recallId, '(phase)', JSON.stringify(s.messages.slice(phase.from, phase.to + 1).map(asMessage)));
-    this.ready.set(s, { phase, updated: previous !== undefined, views });
+    this.ready.set(s, { phase, updated: previous !== undefined, views, readyAt: waiting.askedAt + READY_AFTER_HOOKS });
     s.stagedPhase = { phase, updated: previous !== undefined };
     this.deps.staged?.(s);
   }

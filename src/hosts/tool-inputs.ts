@@ -34,10 +34,14 @@ export interface BulkArgument {
   items?: number;
 }
 
-/** A call that writes files, as its arguments say. */
+/** A call that writes files, as its arguments say (or, from `bulkInputOf`, any call with bulky arguments). */
 export interface FileInput {
-  /** `write`: whole files; `edit`: part of a file (an edit, a patch); `shell`: a command writing files by here-document. */
-  kind: 'write' | 'edit' | 'shell';
+  /**
+   * `write`: whole files; `edit`: part of a file (an edit, a patch); `shell`: a command writing
+   * files by here-document; from `bulkInputOf` only: `command`, a shell command that writes no
+   * file (`python -c`, a pipeline, SQL); `agent`, a subagent's prompt; `other`, any other tool.
+   */
+  kind: 'write' | 'edit' | 'shell' | 'command' | 'agent' | 'other';
   /** The files it writes, as the arguments name them (none known: SWE-agent edits the file it has open). */
   paths: string[];
   /** The arguments that are bulk, in their order. */
@@ -60,6 +64,46 @@ export function fileInputOf(tool: string, args: Readonly<Record<string, unknown>
   }
   if (kind === 'shell') return fromShell(args);
   return null;
+}
+
+/** Tools whose arguments are never shortened: HMC's own (what it is asked is small, and exactly as made). */
+const OWN_TOOLS = new Set(['hmc_control']);
+/** An outline (a command's or a prompt's first line) is cut to this many characters. */
+const OUTLINE_CHARS = 160;
+
+/**
+ * The bulky arguments of a call (issue 25): a file write or edit as `fileInputOf` says; else a
+ * shell command that writes no file (a long inline script, a pipeline, a query: `command`), a
+ * subagent's prompt (`agent`), or any other tool's arguments of at least BULK_MIN_CHARS
+ * (`other`), outlined by the first line of the first bulky text. Reads and searches (their
+ * arguments name what they looked at) and HMC's own tool: never. Null when nothing is bulky.
+ */
+export function bulkInputOf(tool: string, args: Readonly<Record<string, unknown>>): FileInput | null {
+  const file = fileInputOf(tool, args);
+  if (file) return file;
+  const kind = toolKind(tool);
+  if (OWN_TOOLS.has(tool.toLowerCase()) || kind === 'read' || kind === 'search' || kind === 'write' || kind === 'edit' || kind === 'editor') return null;
+  const bulk: BulkArgument[] = [];
+  let outline: string | undefined;
+  for (const [key, value] of Object.entries(args)) {
+    if (PATH_KEYS.includes(key)) continue;
+    const size = sizeOf(value);
+    if (size === null || size.chars < BULK_MIN_CHARS) continue;
+    bulk.push({ key, ...size });
+    const text = key === 'command' || key === 'cmd' ? commandOf(args) : typeof value === 'string' ? value : '';
+    if (outline === undefined && text.trim()) outline = firstLine(text);
+  }
+  if (bulk.length === 0) return null;
+  return { kind: kind === 'shell' ? 'command' : kind === 'agent' ? 'agent' : 'other', paths: [], bulk, ...(outline !== undefined ? { outline } : {}) };
+}
+
+/** A text's first non-blank line, cut to OUTLINE_CHARS, with `…` when anything was left out. */
+function firstLine(text: string): string {
+  const trimmed = text.trimStart();
+  const end = trimmed.indexOf('\n');
+  const line = (end < 0 ? trimmed : trimmed.slice(0, end)).trimEnd();
+  const cut = line.length > OUTLINE_CHARS ? line.slice(0, OUTLINE_CHARS) : line;
+  return cut.length < trimmed.trimEnd().length ? `${cut}…` : cut;
 }
 
 function fromFileTool(kind: 'write' | 'edit', args: Readonly<Record<string, unknown>>): FileInput | null {

@@ -45,6 +45,8 @@ export interface PromptInput {
   focus?: string;
   /** A memory provider's notes for the handoff. */
   notes?: string;
+  /** Waited for between steps of the rendering (types.ts SummaryRequest.pace). */
+  pace?: () => Promise<void>;
 }
 
 /** The most characters of a focus topic and of memory notes a request carries. */
@@ -65,7 +67,7 @@ export async function buildPrompt(input: PromptInput, budgetChars = DEFAULT_REQU
   const notes = input.notes?.trim() ? redactSecrets(cutMiddle(input.notes.trim(), NOTES_CHARS)) : null;
   redactions += (focus?.count ?? 0) + (notes?.count ?? 0);
   for (const v of [...(focus?.values ?? []), ...(notes?.values ?? [])]) values.add(v);
-  const range = await renderRange(input.messages, Math.max(1000, budgetChars - previous.length - (notes?.text.length ?? 0)));
+  const range = await renderRange(input.messages, Math.max(1000, budgetChars - previous.length - (notes?.text.length ?? 0)), input.pace);
   redactions += range.redactions;
   for (const v of range.values) values.add(v);
   if (previous && range.values.length > 0) {

@@ -42,8 +42,8 @@ const WINDOW_HEAD_CHARS = 12_000;
 const WINDOW_TAIL_CHARS = 6_000;
 /** Marks the windowing gap until the final cut removes it (never part of any tool output we keep). */
 const GAP = '\u0000';
-/** Yield to the event loop after this much rendering work, so hooks keep flowing (issue 10). */
-const SLICE_MS = 8;
+/** Characters of text redacted per step of the work (about 10–30 ms), between hooks. */
+export const STEP_CHARS = 192 * 1024;
 
 export interface RenderedRange {
   /** The transcript text. */
@@ -71,15 +71,18 @@ interface Prepared {
 }
 
 /**
- * Renders `messages` (numbered from 1) within `budgetChars`. Asynchronous only to give the event
- * loop back every few milliseconds on a long range; the result depends on the messages alone.
+ * Renders `messages` (numbered from 1) within `budgetChars`. The work is cut into steps of about
+ * STEP_CHARS of text, and between steps it waits for `pace` (the engine gives one step after each
+ * hook, so where the request lands among the host's hooks depends on the hooks alone, never on the
+ * machine's speed: issue 25), else for a turn of the event loop. Steps used to be cut by the clock
+ * (8 ms), and replays of one build differed run to run. The result depends on the messages alone.
  */
-export async function renderRange(messages: readonly Message[], budgetChars: number): Promise<RenderedRange> {
+export async function renderRange(messages: readonly Message[], budgetChars: number, pace?: () => Promise<void>): Promise<RenderedRange> {
   let redactions = 0;
   const values = new Set<string>();
   const names = toolNames(messages);
   const prepared: Prepared[] = [];
-  let sliceStart = performance.now();
+  let work = 0;
   for (let i = 0; i < messages.length; i++) {
     const p = prepare(messages[i] as Message, i + 1, names);
     for (const piece of p.pieces) {
@@ -89,11 +92,12 @@ export async function renderRange(messages: readonly Message[], budgetChars: num
       for (const v of r.values) values.add(v);
       piece.text = r.text;
       piece.hidden = w.hidden;
+      work += w.text.length;
     }
     prepared.push(p);
-    if (performance.now() - sliceStart > SLICE_MS) {
-      await new Promise((resolve) => setImmediate(resolve));
-      sliceStart = performance.now();
+    if (work >= STEP_CHARS && i < messages.length - 1) {
+      work = 0;
+      await (pace ? pace() : new Promise((resolve) => setImmediate(resolve)));
     }
   }
   // A secret found in one place goes wherever else it appears, in any context (issue 19: the value

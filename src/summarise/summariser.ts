@@ -50,7 +50,7 @@ async function summarise(request: SummaryRequest, opts: SummariserOptions): Prom
   try {
     if (request.messages.length === 0) return fail('nothing to summarise: the range is empty', false);
     const maxTokens = Number.isInteger(request.maxTokens) && request.maxTokens > 0 ? request.maxTokens : 1500;
-    const extra = { ...(request.previous ? { previous: request.previous } : {}), ...(request.focus ? { focus: request.focus } : {}), ...(request.notes ? { notes: request.notes } : {}) };
+    const extra = { ...(request.pace ? { pace: request.pace } : {}), ...(request.previous ? { previous: request.previous } : {}), ...(request.focus ? { focus: request.focus } : {}), ...(request.notes ? { notes: request.notes } : {}) };
     const prompt = await buildPrompt({ messages: request.messages, maxTokens, ...extra }, opts.requestBudgetChars ?? DEFAULT_REQUEST_BUDGET_CHARS);
     tokensIn = requestTokens(prompt.messages);
     const answer = await withTimeout((signal) => opts.complete(prompt.messages, maxTokens, signal), opts.timeoutMs);

@@ -30,6 +30,11 @@ export interface SummaryRequest {
   focus?: string;
   /** Notes a memory provider handed over for the summary (Hermes' `memory_context`). */
   notes?: string;
+  /**
+   * Waited for between steps of preparing the request (the engine: one step after each hook, so a
+   * replay asks at the same hook on any machine; issue 25). Without it, a turn of the event loop.
+   */
+  pace?: () => Promise<void>;
 }
 
 export type SummaryResult =

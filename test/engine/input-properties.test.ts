@@ -1,5 +1,6 @@
 /**
- * Properties of input clearing on random tool loops (issue 15): every `tool_calls` edit keeps each
+ * Properties of input clearing on random tool loops (issue 15; issue 25 added long commands,
+ * subagent prompts and other tools' bulky arguments): every `tool_calls` edit keeps each
  * call's id, type, name and place with JSON object arguments, and passes the invariant checker
  * (answered, not failed, not the current step, not protected, shorter, paths kept); the recall id
  * of every cleared call gives back its exact arguments; restore stays exact; no rewrite of a
@@ -23,7 +24,7 @@ const text = fc.integer({ min: 0, max: 90 }).chain((lines) =>
 
 /** One call and how its result comes back. */
 const callStep = fc.record({
-  kind: fc.constantFrom('write', 'edit', 'heredoc', 'read', 'run', 'multiedit'),
+  kind: fc.constantFrom('write', 'edit', 'heredoc', 'read', 'run', 'multiedit', 'script', 'agent', 'other'),
   path: fc.constantFrom(...PATHS),
   body: text,
   outcome: fc.constantFrom('ok', 'ok', 'ok', 'error-flag', 'error-text'),
@@ -43,6 +44,13 @@ function toolCall(id: string, s: CallStep): { call: ToolCall; result: string } {
       return { call: fn('MultiEdit', { file_path: s.path, edits: [{ old_string: s.body, new_string: 'x' }, { old_string: 'a', new_string: 'b' }] }), result: fail ? 'Error: edit failed' : `Applied 2 edits to ${s.path}` };
     case 'heredoc':
       return { call: fn('Bash', { command: `cd /w && cat > ${s.path} << 'EOF'\n${s.body.replace(/^EOF$/gm, 'E0F')}\nEOF\nwc -l ${s.path}`, description: 'write it' }), result: fail ? 'bash: line 1: syntax error\nexit code 2' : `3 ${s.path}` };
+    // Issue 25: a long inline script, a subagent's prompt, another tool's bulky arguments.
+    case 'script':
+      return { call: fn('Bash', { command: `python3 -c "\n${s.body.replace(/"/g, "'")}\n" | tee /tmp/out.txt | head -50`, description: 'run a script' }), result: fail ? 'Traceback (most recent call last):\nNameError: x' : 'ok: 3 rows' };
+    case 'agent':
+      return { call: fn('Task', { description: 'explore', prompt: `Find where ${s.path} is used.\n${s.body}`, subagent_type: 'general-purpose' }), result: fail ? 'Error: the subagent failed' : `Found 3 uses of ${s.path}.` };
+    case 'other':
+      return { call: fn('mcp__db__query', { sql: `SELECT *\nFROM t\nWHERE body = '${s.body.replace(/'/g, '"')}'`, limit: 10 }), result: fail ? 'ERROR: syntax error at or near' : '(2 rows)' };
     case 'read':
       return { call: fn('Read', { file_path: s.path }), result: s.body.split('\n').map((l, i) => `${String(i + 1).padStart(6)}→${l}`).join('\n') };
     default:
@@ -67,7 +75,7 @@ const RECALL = /hmc_control action=recall id=(r[0-9a-f]{10})/;
 
 describe('input clearing on random tool loops', () => {
   it('keeps the wire rule and every invariant, recalls exact arguments, restores exactly, within the break budget', async () => {
-    const seen = { cleared: 0, recalled: 0 };
+    const seen = { cleared: 0, recalled: 0, kinds: [] as string[] };
     await fc.assert(
       fc.asyncProperty(
         fc.array(fc.array(callStep, { minLength: 1, maxLength: 3 }), { minLength: 2, maxLength: 30 }),
@@ -98,6 +106,8 @@ describe('input clearing on random tool loops', () => {
                 const after = call.function?.arguments ?? '';
                 if (after === before) continue;
                 seen.cleared++;
+                if (!seen.kinds.includes(call.function?.name ?? '')) seen.kinds.push(call.function?.name ?? '');
+                expect(typeof JSON.parse(after)).toBe('object');
                 if (knobs.protect) expect(call.function?.name).not.toBe('Write');
                 const id = RECALL.exec(after)?.[1];
                 expect(id).toBeDefined();
@@ -112,6 +122,7 @@ describe('input clearing on random tool loops', () => {
       { numRuns: 120 },
     );
     expect(seen.cleared, JSON.stringify(seen)).toBeGreaterThan(0);
+    expect(seen.kinds.sort(), JSON.stringify(seen)).toEqual(expect.arrayContaining(['Bash', 'Task', 'mcp__db__query']));
     expect(seen.recalled).toBe(seen.cleared);
   });
 });

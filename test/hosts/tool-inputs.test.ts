@@ -3,7 +3,7 @@
  * Claude Code, Codex, OpenCode, Gemini CLI, SWE-agent and mini-swe-agent (input clearing, issue 15).
  */
 import { describe, expect, it } from 'vitest';
-import { fileInputOf } from '../../src/hosts/tool-inputs.js';
+import { bulkInputOf, fileInputOf } from '../../src/hosts/tool-inputs.js';
 
 const BODY = Array.from({ length: 12 }, (_, i) => `line ${i} of the new text`).join('\n');
 
@@ -64,5 +64,38 @@ describe('fileInputOf', () => {
     ['TodoWrite', { todos: [{ content: BODY, status: 'pending' }] }],
   ])('%s %j writes no file by its arguments (or carries no bulk)', (tool, args) => {
     expect(fileInputOf(tool, args)).toBeNull();
+  });
+});
+
+describe('bulkInputOf (issue 25: every answered call with bulky arguments)', () => {
+  const script = `python3 -c "\nimport json\n${BODY}\nprint(json.dumps(rows))\n" | head -20`;
+  it.each([
+    ['Bash', { command: script, description: 'count rows' }, 'command', ['command'], 'python3 -c "…'],
+    ['terminal', { command: `psql -c "${'SELECT id, name FROM users WHERE active; '.repeat(6)}"` }, 'command', ['command'], `psql -c "${'SELECT id, name FROM users WHERE active; '.repeat(6)}"`.slice(0, 160) + '…'],
+    ['Task', { description: 'explore', prompt: `Find every caller of load().\n${BODY}`, subagent_type: 'general-purpose' }, 'agent', ['prompt'], 'Find every caller of load().…'],
+    ['delegate_task', { goal: `Write the migration.\n${BODY}` }, 'agent', ['goal'], 'Write the migration.…'],
+    ['TodoWrite', { todos: [{ content: BODY, status: 'pending' }] }, 'other', ['todos'], undefined],
+    ['mcp__db__query', { sql: `SELECT *\n${BODY}`, limit: 5 }, 'other', ['sql'], 'SELECT *…'],
+  ])('%s: kind, bulk and outline', (tool, args, kind, bulk, outline) => {
+    const input = bulkInputOf(tool, args);
+    expect(input?.kind).toBe(kind);
+    expect(input?.paths).toEqual([]);
+    expect(input?.bulk.map((b) => b.key)).toEqual(bulk);
+    expect(input?.outline).toBe(outline);
+  });
+
+  it('is fileInputOf for a call that writes a file', () => {
+    const args = { command: `cat > t.py << 'EOF'\n${BODY}\nEOF` };
+    expect(bulkInputOf('Bash', args)).toEqual(fileInputOf('Bash', args));
+  });
+
+  it.each([
+    ['Read', { file_path: `/r/${'deep/'.repeat(20)}a.ts` }],
+    ['Grep', { pattern: 'x'.repeat(100), path: 'src' }],
+    ['hmc_control', { action: 'recall', id: 'r0123456789', query: 'q'.repeat(100) }],
+    ['Bash', { command: 'npm test', description: 'run the tests' }],
+    ['Edit', { file_path: 'a', old_string: 'x', new_string: 'y' }],
+  ])('%s: never (reads, searches, HMC\'s own tool, small arguments, edits without bulk)', (tool, args) => {
+    expect(bulkInputOf(tool, args)).toBeNull();
   });
 });

@@ -44,7 +44,7 @@ describe('the harm suite is well formed', () => {
   it('has at least 120 cases and names every class', () => {
     expect(HARM_CASES.length).toBeGreaterThanOrEqual(120);
     const classes = new Set<HarmClass>(HARM_CASES.map((c) => c.klass));
-    expect([...classes].sort()).toEqual(['chained', 'false-success', 'install-warning', 'language', 'lint-message', 'log-failure', 'prose', 'repetitive', 'search', 'test-title', 'traceback', 'warning-detail']);
+    expect([...classes].sort()).toEqual(['chained', 'false-success', 'install-warning', 'language', 'lint-all-messages', 'lint-message', 'log-failure', 'prose', 'rare-kind', 'repetitive', 'search', 'test-title', 'traceback', 'warning-detail']);
     expect(new Set(HARM_CASES.map((c) => c.name)).size).toBe(HARM_CASES.length);
   });
 

@@ -87,15 +87,28 @@ export function lineScores(lines: readonly string[], count: number, hot: Uint8Ar
 export interface LineContext {
   scores: Uint8Array;
   partners: Int32Array;
+  /**
+   * 1 on a diagnostic's message line (issue 25): the message above a location (`--> path:1:2`,
+   * `╭─[path:1:2]`, deno's `at path:1:2`, under shellcheck's `In path line 1:`), or a line that is
+   * a diagnostic and its location at once (`src/a.c:1:2: error: …`, `error: … at src/a.ts:1:2`).
+   * A cut keeps every one of them, whatever happens to their snippets.
+   */
+  messages: Uint8Array;
 }
+
+/** A diagnostic and its location on one line: gcc/tsc/go vet style, or a codeframe's `error: … at path:1:2`. */
+const INLINE_DIAGNOSTIC = /^\S+:\d+:\d+:?\s+(?:fatal error|error|warning)\b|^(?:error|warning)(?:\[[\w-]+\])?:\s.*\s(?:at\s)?\S+:\d+:\d+:?\s*$/i;
 
 export function lineContext(lines: readonly string[], count: number, hot: Uint8Array = linesToCheck(lines, count)): LineContext {
   const scores = new Uint8Array(count);
   const partners = new Int32Array(count).fill(-1);
+  const messages = new Uint8Array(count);
+  // `a` is a location, `b` its diagnostic's message.
   const pair = (a: number, b: number): void => {
     if (a < 0 || b < 0 || a >= count || b >= count) return;
     partners[a] = b;
     partners[b] = a;
+    messages[b] = 1;
   };
   // A passing test's line stays 0 whatever its title names or its neighbours say.
   const passing = new Uint8Array(count);
@@ -114,6 +127,7 @@ export function lineContext(lines: readonly string[], count: number, hot: Uint8A
     const s = importance(line);
     scores[i] = s;
     if (s >= 2) failing = true;
+    if (s >= 1 && INLINE_DIAGNOSTIC.test(line)) messages[i] = 1;
   }
 
   for (let i = 0; i < count; i++) {
@@ -206,7 +220,7 @@ export function lineContext(lines: readonly string[], count: number, hot: Uint8A
       }
     }
   }
-  return { scores, partners };
+  return { scores, partners, messages };
 
   /** The line naming the diagnostic whose location `i` is: the nearest line above that is not blank nor detail. */
   function messageAbove(i: number): number {

@@ -23,7 +23,7 @@ import type { HmcConfig } from '../../config/keys.js';
 import type { LinePlanItem, StrategyResult, ToolOutput } from '../../core/strategy.js';
 import { keptLines, skipped } from '../../core/strategy.js';
 import { isDocument } from '../shared/documents.js';
-import { lineContext } from '../shared/line-scores.js';
+import { lineContext, type LineContext } from '../shared/line-scores.js';
 import { findRepetition, KEPT, REPEAT, SIMILAR, type Repetition } from '../shared/repetition.js';
 import { sampleListing } from '../shared/search-listing.js';
 import { failureTokens, isFailingTestTitle, isSummaryLine, linesToCheck } from '../shared/signals.js';
@@ -86,9 +86,10 @@ function fromBothEnds<T>(items: readonly T[]): T[] {
  * Picks from the middle: what must stay (failing-test titles, one line per new failure word, the
  * last summary), then up to `limit` more important lines. Runs of one importance are visited
  * strongest first, from both ends inwards; a first pass takes only lines that say something not
- * yet kept (by signature), a second pass fills the rest of the budget in the same order.
+ * yet kept (by signature), a second pass fills the rest of the budget in the same order. Lines
+ * of a rare kind (`rare`) are taken before any of them.
  */
-function pickImportant(lines: readonly string[], middle: readonly number[], scores: Uint8Array, partners: Int32Array, hot: Uint8Array, covered: Set<string>, limit: number): number[] {
+function pickImportant(lines: readonly string[], middle: readonly number[], scores: Uint8Array, partners: Int32Array, hot: Uint8Array, covered: Set<string>, limit: number, rare: readonly number[] = []): number[] {
   const picked = new Set<number>();
   // A line goes with its partner (a diagnostic's message and its location): never one without the other.
   const pick = (i: number): number => {
@@ -119,6 +120,13 @@ function pickImportant(lines: readonly string[], middle: readonly number[], scor
   const seen = new Set<string>();
   for (const i of picked) seen.add(signature(lines[i] ?? ''));
   let room = limit;
+  // Lines of a rare kind among a ruling one come first (rareKindLines).
+  for (const i of rare) {
+    if (room <= 0) break;
+    if (picked.has(i)) continue;
+    seen.add(signature(lines[i] ?? ''));
+    room -= pick(i);
+  }
   for (const run of order) {
     for (const i of run.lines) {
       if (room <= 0) break;
@@ -242,8 +250,73 @@ function documentWindow(lines: readonly string[], visible: readonly number[], ho
   return [...new Set([...ends, ...failuresToKeep(lines, middle, covered, hot)])].sort((a, b) => a - b);
 }
 
+/** A log is ruled by one kind of line when that kind is at least this share of its lines… */
+const DOMINANT_SHARE = 0.5;
+/** …and a kind of at most this share of them (and fewer lines than the ruling kind) is rare among it. */
+const RARE_SHARE = 0.05;
+/** Rare lines are a few facts, not a second log: past this many in all, none is singled out. */
+const RARE_MAX_LINES = 40;
+
+/** A line's kind: its first three words, each that is not a plain word (a name, a number, a path) read as `*`. */
+function kindOf(line: string): string {
+  const words = line.trim().split(/\s+/, 3);
+  return words.map((w) => (/^[A-Za-z][A-Za-z_-]*:?$/.test(w) ? w : '*')).join(' ');
+}
+
+/** Lines sampled, evenly spaced, to find whether one kind rules a log (linear time on any size). */
+const KIND_SAMPLE = 512;
+
+/**
+ * Lines of a rare kind in a log ruled by one kind (issue 25): hundreds of `npm WARN deprecated`
+ * lines with a five-line `npm WARN EBADENGINE` block among them. The ruling kind is what a cut
+ * should thin; the rare kind is a different fact (this Node is too old), so its lines are the
+ * first the budget of important lines takes. Only scored lines (a warning, a failure, their
+ * detail) can be rare facts; the ruling kind is found on a sample of all visible lines.
+ */
+function rareKindLines(lines: readonly string[], visible: readonly number[], middle: readonly number[], scores: Uint8Array): number[] {
+  const sampled = new Map<string, number>();
+  const step = Math.max(1, Math.floor(visible.length / KIND_SAMPLE));
+  let samples = 0;
+  for (let k = 0; k < visible.length; k += step, samples++) {
+    const kind = kindOf(lines[visible[k] as number] ?? '');
+    sampled.set(kind, (sampled.get(kind) ?? 0) + 1);
+  }
+  let ruling = '';
+  let top = 0;
+  for (const [kind, n] of sampled) if (n > top) [ruling, top] = [kind, n];
+  if (top < DOMINANT_SHARE * samples || ruling === '' || /^[* ]+$/.test(ruling)) return [];
+  const kinds = new Map<number, string>();
+  const counts = new Map<string, number>();
+  for (const i of visible) {
+    if ((scores[i] ?? 0) === 0) continue;
+    const kind = kindOf(lines[i] ?? '');
+    if (kind === '' || kind === ruling || /^[* ]+$/.test(kind)) continue;
+    kinds.set(i, kind);
+    counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  }
+  const rare: number[] = [];
+  for (const i of middle) {
+    const kind = kinds.get(i);
+    if (kind !== undefined && (counts.get(kind) ?? 0) <= RARE_SHARE * visible.length) rare.push(i);
+  }
+  return rare.length <= RARE_MAX_LINES ? rare : [];
+}
+
+/** Every diagnostic's message line in `middle`, with its location (issue 25: a linter's findings are the facts). */
+function diagnosticMessages(middle: readonly number[], messages: Uint8Array, partners: Int32Array): number[] {
+  const out: number[] = [];
+  for (const i of middle) {
+    if (messages[i] !== 1) continue;
+    out.push(i);
+    const p = partners[i] ?? -1;
+    if (p >= 0) out.push(p);
+  }
+  return out;
+}
+
 /** A long log: head and tail of the visible lines, plus what matters from the middle. */
-function cutLog(lines: readonly string[], visible: readonly number[], scores: Uint8Array, partners: Int32Array, hot: Uint8Array, cfg: HmcConfig['truncation']): number[] {
+function cutLog(lines: readonly string[], visible: readonly number[], context: LineContext, hot: Uint8Array, cfg: HmcConfig['truncation']): number[] {
+  const { scores, partners, messages } = context;
   const { head, tail } = windowSizes(cfg);
   if (head + tail >= visible.length) return [...visible];
   const ends = [...visible.slice(0, head), ...visible.slice(visible.length - tail)];
@@ -251,8 +324,11 @@ function cutLog(lines: readonly string[], visible: readonly number[], scores: Ui
   for (const i of ends) if (hot[i] === 1) for (const t of failureTokens(lines[i] ?? '')) covered.add(t);
   const middle = visible.slice(head, visible.length - tail);
   // Without keep_important, failure words and failing-test titles still stay: no budget for the rest.
-  const picks = pickImportant(lines, middle, scores, partners, hot, covered, cfg.keep_important ? cfg.max_important_lines : 0);
-  return [...new Set([...ends, ...picks])].sort((a, b) => a - b);
+  const rare = cfg.keep_important ? rareKindLines(lines, visible, middle, scores) : [];
+  const picks = pickImportant(lines, middle, scores, partners, hot, covered, cfg.keep_important ? cfg.max_important_lines : 0, rare);
+  // Every diagnostic's message stays, whatever the budget (with keep_important: the user's switch for all of this).
+  const messageLines = cfg.keep_important ? diagnosticMessages(middle, messages, partners) : [];
+  return [...new Set([...ends, ...picks, ...messageLines])].sort((a, b) => a - b);
 }
 
 /** Cuts and collapses a long output; see the header for the rules. */
@@ -283,7 +359,8 @@ export function truncate(output: ToolOutput, cfg: HmcConfig['truncation'], weigh
     }
     // One scan of the whole text finds the lines that may matter; only those are read one by one.
     const hot = linesToCheck(lines, count, text);
-    const { scores, partners } = lineContext(lines, count, hot);
+    const context = lineContext(lines, count, hot);
+    const { scores } = context;
     // Past twice max_lines a cut is certain and the middle's similar runs go with it: looking for
     // them (masking every line) would cost more than it changes.
     rep = findRepetition(lines, count, scores, count <= 2 * cfg.max_lines);
@@ -294,7 +371,7 @@ export function truncate(output: ToolOutput, cfg: HmcConfig['truncation'], weigh
     const visible = visibleOf(rep, count);
     const long = visible.length > cfg.max_lines || text.length > cfg.keep_whole_chars;
     if (long && isDoc()) keep = text.length <= cfg.keep_whole_chars ? visible : documentWindow(lines, visible, hot, cfg.keep_whole_chars);
-    else if (visible.length > cfg.max_lines) keep = cutLog(lines, visible, scores, partners, hot, cfg);
+    else if (visible.length > cfg.max_lines) keep = cutLog(lines, visible, context, hot, cfg);
     else keep = visible;
   }
 

@@ -10,6 +10,7 @@ import { falseSuccessCases, logFailureCases } from './cases-logs.js';
 import { repetitiveCases } from './cases-repetitive.js';
 import { installShrinkCases, installWarningCases } from './cases-install.js';
 import { lintMessageCases } from './cases-lint.js';
+import { rareKindCases } from './cases-rare.js';
 
 export const HARM_CASES: readonly HarmCase[] = [
   ...searchCases,
@@ -25,5 +26,6 @@ export const HARM_CASES: readonly HarmCase[] = [
   ...installWarningCases,
   ...lintMessageCases,
   ...installShrinkCases,
+  ...rareKindCases,
 ];
 

@@ -16,7 +16,9 @@ export type HarmClass =
   | 'false-success'
   | 'repetitive'
   | 'install-warning'
-  | 'lint-message';
+  | 'lint-message'
+  | 'rare-kind'
+  | 'lint-all-messages';
 
 export interface HarmCase {
   name: string;
