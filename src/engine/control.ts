@@ -10,6 +10,7 @@ import { PERIODS, SCOPES } from '../store/action.js';
 import { createPhaseIndex } from '../store/phase-index.js';
 import { NULL_PHASE_INDEX, type PhaseIndex } from '../store/phase-types.js';
 import { indexAction, indexText } from './control-index.js';
+import { contextBreakdownAnswer, contextText } from './control-context.js';
 import type { IndexAccess } from './owner.js';
 import { parseEnvelope } from '../hosts/outputs/envelope.js';
 import type { Layer1 } from './layer1.js';
@@ -62,7 +63,7 @@ const ACTIONS = ['status', 'context', 'stats', 'index', 'recall', 'analytics', '
 
 export const CONTROL_HELP: Record<(typeof ACTIONS)[number], string> = {
   status: 'one-line summary: mode, context use, input saved over N model calls, context saved now, tools tracked and pruned',
-  context: 'context tokens, window and use of the current session',
+  context: 'context tokens, window and use of the current session, and where they go: the latest request by part (system prompt, tool schemas per tool with their calls over days=N, default 30, tool outputs, tool-call arguments, user, assistant), raw and sent; advice',
   stats: 'context saved (now) and input saved over N model calls, per strategy and per tool; recalls and re-reads',
   index: 'phases summarised by layer 1: this session\'s list; query=words searches (scope=global: all sessions, limit=N); phase=N one phase\'s whole summary; session=ID another session',
   recall: 'the exact original of a shortened tool output: id=<the id a marker prints> [lines=A-B, the lines a marker names]; of a cleared call, its exact arguments; of a summarised phase, its messages a page at a time [messages=A-B; message=N lines=A-B]',
@@ -114,6 +115,10 @@ export async function controlAction(engine: ControlTarget, sessionId: string | u
     case 'context': {
       const t = s.ledger.totals();
       const window = s.contextWindow || 0;
+      const other = typeof args.session === 'string' && args.session.trim() !== '' && args.session.trim() !== s.id;
+      if (other) return { error: `context shows this session only; \`hmc control context --session ${quoted(String(args.session).trim(), 40)}\` in a terminal reads another saved one` };
+      const breakdown = contextBreakdownAnswer(s, args, deps.analytics);
+      if (typeof breakdown.error === 'string') return breakdown;
       return {
         session_id: s.id,
         context_tokens_estimate: t.contextTokens,
@@ -126,6 +131,7 @@ export async function controlAction(engine: ControlTarget, sessionId: string | u
         tool_calls_tracked: s.records.size,
         pruned_tools: s.pruned.size,
         manual_mode: s.manual,
+        ...breakdown,
       };
     }
     case 'stats':
@@ -169,6 +175,7 @@ export async function commandText(engine: ControlTarget, sessionId: string | und
     return ['/hmc <action> [key=value…]', ...Object.entries(CONTROL_HELP).map(([k, v]) => `  ${k.padEnd(14)} ${v}`)].join('\n');
   }
   if (action === 'index') return indexText(result);
+  if (action === 'context') return contextText(result);
   if (action === 'dashboard' && typeof result.url === 'string') return `HMC dashboard: ${result.url} (${result.running ? 'running' : 'stopped'})`;
   if (typeof result.error === 'string') return `hmc: ${result.error}`;
   return JSON.stringify(result, null, 2);
