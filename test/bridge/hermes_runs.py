@@ -153,7 +153,8 @@ class Sandbox:
         or on with these `compression:` keys. `real_usage`: the model server reports a request's
         size as its prompt tokens, as a provider does. `shape`: the request shape Hermes sends
         (wire_shapes.CHAT, ANTHROPIC or RESPONSES; MODEL_CONFIG). `hermes_config`: more YAML for
-        Hermes' config.yaml (e.g. `context:` with `engine: hmc`)."""
+        Hermes' config.yaml (e.g. `context:` with `engine: hmc`). `toolsets` None: no `-t`, Hermes
+        offers its default toolsets (hermes-cli)."""
         self.install = install
         self.shape = shape
         self.toolsets = toolsets
@@ -188,7 +189,8 @@ class Sandbox:
                                                           "--state-dir", str(self.state), "--config", str(config)])
 
     def argv(self, *extra):
-        return [self.install["hermes"], "chat", *extra, "-t", self.toolsets, "--yolo", "--accept-hooks", "--ignore-rules", "--cli"]
+        toolsets = ["-t", self.toolsets] if self.toolsets else []
+        return [self.install["hermes"], "chat", *extra, *toolsets, "--yolo", "--accept-hooks", "--ignore-rules", "--cli"]
 
     def run_q(self, text, session=None, timeout=240, during=None):
         """One turn in its own process: (returncode, stdout, stderr, session id)."""
