@@ -23,6 +23,7 @@ import { apiProjects } from './routes/api-projects.js';
 import { apiSessions } from './routes/api-sessions.js';
 import { apiSession } from './routes/api-session.js';
 import { apiUsage } from './routes/api-usage.js';
+import { apiContext } from './routes/api-context.js';
 import { apiInspect } from './routes/api-inspect.js';
 import { apiEvents } from './routes/api-events.js';
 import { apiHealth } from './routes/api-health.js';
@@ -58,6 +59,7 @@ const ROUTES: readonly { path: string | RegExp; query: readonly string[]; handle
   { path: '/api/phases', query: ['session', 'q', 'phase', 'limit'], handler: apiPhases },
   { path: /^\/api\/sessions\/([^/]+)$/, query: [], handler: apiSession },
   { path: /^\/api\/sessions\/([^/]+)\/usage$/, query: [], handler: apiUsage },
+  { path: /^\/api\/sessions\/([^/]+)\/context$/, query: ['days'], handler: apiContext },
   { path: /^\/api\/inspect\/([^/]+)$/, query: [], handler: apiInspect },
 ];
 
