@@ -13,6 +13,9 @@ import { CONTEXT_PARTS, schemaName, type ContextBreakdown, type ContextPartName,
 import { countTokens } from '../core/tokens.js';
 import type { Session } from './session.js';
 
+/** The placeholder Hermes 0.16's hooks put for a value nested too deep (run_agent._hook_jsonable). */
+const DEPTH_LIMITED = /"<[a-z]+ depth limit>"/;
+
 /** Per-tool counts of one list of schemas (by reference): counted once per list the host sends. */
 const schemaCosts = new WeakMap<readonly unknown[], { rows: { name: string; tokens: number }[]; problems: string[] }>();
 
@@ -35,15 +38,19 @@ function costsOf(tools: readonly unknown[]): { rows: { name: string; tokens: num
   const known = schemaCosts.get(tools);
   if (known) return known;
   const problems: string[] = [];
+  let limited = 0;
   const rows = tools.map((schema, i) => {
     const name = schemaName(schema, i);
+    const json = serialise(schema);
+    if (DEPTH_LIMITED.test(json)) limited++;
     if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
       problems.push(`tool schema ${i + 1} is not an object (it is ${kindOf(schema)}); counted as sent, under the name ${name}`);
     } else if (name === `#${i + 1}`) {
       problems.push(`tool schema ${i + 1} names no tool (no function.name or name); shown as ${name}`);
     }
-    return { name, tokens: countTokens(serialise(schema)) };
+    return { name, tokens: countTokens(json) };
   });
+  if (limited > 0) problems.push(`${limited} tool schema${limited === 1 ? ' was' : 's were'} shown to HMC cut short (values below a depth replaced by "<… depth limit>", as Hermes 0.16's hooks show them): their tokens here are fewer than were sent`);
   const costs = { rows, problems };
   schemaCosts.set(tools, costs);
   return costs;

@@ -49,7 +49,15 @@ class ContextViewInHermes(unittest.TestCase):
                 self.assertEqual(sorted(t["name"] for t in view["tools"]), sorted(wire))
                 schemas = next(p for p in view["parts"] if p["part"] == "tool_schemas")
                 tools_only = wire_tokens([{"messages": [], "tools": asked["body"]["tools"]}])[0]
-                self.assertEqual(schemas["sent"], tools_only)
+                # Hermes 0.16's hooks show the schemas cut below depth 8; when the bridge cannot
+                # rebuild them from the registry (the default toolsets' schemas are edited after
+                # the registry makes them), the count is short, and the breakdown says so.
+                cut = [p for p in view["problems"] if "depth limit" in p]
+                if install["version"].startswith("0.16") and cut:
+                    self.assertLess(schemas["sent"], tools_only)
+                else:
+                    self.assertEqual(cut, [])
+                    self.assertEqual(schemas["sent"], tools_only)
                 self.assertEqual(sum(p["sent"] for p in view["parts"]), view["total"]["sent"])
 
                 # terminal was called in turn 1: the analytics store counts it over the period.
@@ -73,8 +81,8 @@ class ContextViewInHermes(unittest.TestCase):
                 saved = json.loads(cli.stdout)["breakdown"]
                 self.assertEqual(sorted(t["name"] for t in saved["tools"]), sorted(wire))
                 share = 100.0 * schemas["sent"] / view["total"]["sent"]
-                print("\nHermes %s: %d tools sent (%d tokens, %.1f %% of the request); %d never called; advice: %s"
-                      % (install["version"], len(wire), schemas["sent"], share, len(unused), advice[:160]))
+                print("\nHermes %s: %d tools sent (%d tokens on the wire, %d counted, %.1f %% of the request); %d never called; advice: %s"
+                      % (install["version"], len(wire), tools_only, schemas["sent"], share, len(unused), advice[:160]))
 
 
 if __name__ == "__main__":

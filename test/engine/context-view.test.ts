@@ -142,3 +142,13 @@ describe('hmc_control context: where the context goes', () => {
     }
   });
 });
+
+describe('a tool schema shown cut short', () => {
+  it('says the counts are short when the host showed the schemas depth-limited (Hermes 0.16 hooks)', async () => {
+    const e = engine();
+    const cut = { type: 'function', function: { name: 'terminal', description: 'Runs a command.', parameters: { type: 'object', properties: { command: '<dict depth limit>' } } } };
+    e.preModelCall({ session_id: S, messages: turn(1), system: SYSTEM, tools: [cut, schema('read_file', 3)] });
+    const b = (await contextOf(e)).breakdown as ContextView;
+    expect(b.problems).toEqual(['1 tool schema was shown to HMC cut short (values below a depth replaced by "<… depth limit>", as Hermes 0.16\'s hooks show them): their tokens here are fewer than were sent']);
+  });
+});
