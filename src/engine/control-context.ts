@@ -88,12 +88,11 @@ export function contextText(result: Record<string, unknown>): string {
     const label = name === 'tool_schemas' ? `${PART_LABELS[name]} (${b.tools.length})` : PART_LABELS[name];
     rows.push([label, k(p.raw), k(p.sent), `${sharePercent(p.sent, b.total.sent).toFixed(1)} %`]);
   }
-  rows.push(['total', k(b.total.raw), k(b.total.sent), window ? `${sharePercent(b.total.sent, window).toFixed(1)} % of window` : '']);
+  rows.push(['total', k(b.total.raw), k(b.total.sent), b.total.sent > 0 ? '100.0 %' : '']);
   out.push(...aligned(rows));
   if (!b.request_seen) out.push('  (the host sent no system prompt or tool schemas: only the messages are known)');
   if (b.tools.length > 0) {
-    const period = b.tools.some((t) => t.calls_period !== null) ? `calls ${b.period_days} d` : 'calls (period unknown)';
-    const trows: string[][] = [['tool schema', 'tokens', period, 'calls session']];
+    const trows: string[][] = [['tool schema', 'tokens', `calls ${b.period_days} d`, 'calls session']];
     for (const t of b.tools) trows.push([t.name, k(t.tokens), t.calls_period === null ? '--' : String(t.calls_period), String(t.calls_session)]);
     out.push('Tool schemas, largest first:', ...aligned(trows));
     if (b.period_note) out.push(`  ${b.period_note}`);

@@ -6,7 +6,8 @@ the `hermes-cli` toolsets), once per Hermes install (hermes_runs.py):
   with the same names, and the tool schemas' tokens are the wire's tools by the engine's own rule.
 - Its advice names tools never called (and not `terminal`, called in turn 1 and counted by the
   analytics store over the period, nor HMC's own tool).
-- `hermes hmc control context` in a terminal answers the breakdown the session file kept.
+- `hermes hmc control context` in a terminal answers the breakdown the session file kept, and
+  `/hmc context` in Hermes' CLI on the resumed session shows it as aligned text.
 """
 import json
 import subprocess
@@ -80,9 +81,21 @@ class ContextViewInHermes(unittest.TestCase):
                 self.assertEqual(cli.returncode, 0, cli.stderr[-2000:])
                 saved = json.loads(cli.stdout)["breakdown"]
                 self.assertEqual(sorted(t["name"] for t in saved["tools"]), sorted(wire))
+                # `/hmc context` in Hermes' CLI, on the resumed session: the same view as aligned text.
+                hermes = box.interactive("--resume", session)
+                try:
+                    hermes.wait_for("❯", 120)
+                    text = hermes.say("/hmc context", r"Advice: [^\n]*\n", 120)
+                finally:
+                    hermes.close()
+                self.assertRegex(text, r"HMC context: [\d.]+K? tokens sent")
+                self.assertRegex(text, r"tool schemas \(%d\) +[\d.]+K? +[\d.]+K? +[\d.]+ %%" % len(wire))
+                self.assertIn("Tool schemas, largest first:", text)
+                self.assertRegex(text, r"\n +terminal +[\d.]+K? +[1-9]\d* +\d+")
                 share = 100.0 * schemas["sent"] / view["total"]["sent"]
                 print("\nHermes %s: %d tools sent (%d tokens on the wire, %d counted, %.1f %% of the request); %d never called; advice: %s"
                       % (install["version"], len(wire), tools_only, schemas["sent"], share, len(unused), advice[:160]))
+                print("\n".join(line for line in text.splitlines() if line.strip())[:1600])
 
 
 if __name__ == "__main__":

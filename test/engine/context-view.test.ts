@@ -118,7 +118,10 @@ describe('hmc_control context: where the context goes', () => {
     const end = (parts[0] as string).indexOf('sent') + 4;
     for (const l of parts.slice(1)) expect(l.slice(0, end)).toMatch(/[\dK]$/);
     expect(text).toContain('<img src=x onerror=alert(1)>');
-    expect(text).toContain('calls (period unknown)'); // no analytics here: the period's calls are not known
+    expect(text).toMatch(/calls 7 d +calls session\n/);
+    // No analytics here: the period's calls are unknown ("--"), and the text says why.
+    expect(text).toMatch(/\n  terminal +\d+ +-- +2\n/);
+    expect(text).toContain('analytics is off: calls are counted in this session only');
     expect(text).toMatch(/\nAdvice: tool schemas are/);
   });
 
