@@ -81,7 +81,13 @@ describe.skipIf(!HAS_CHROMIUM)('where the context goes, in Chromium', () => {
     expect(body.breakdown.unused_tools).not.toContain('terminal');
     const missing = await fetch(`${s.dash.url}api/sessions/no-such-session/context`);
     expect(missing.status).toBe(404);
-    expect(await missing.text()).toMatch(/No saved session with that id/);
+    expect((await missing.text()).trim()).toBe('No session with that id (HMC saves a session at the end of each turn).');
+    // A session the store knows but no file was saved for: no breakdown, said why (no 404 for the page to log).
+    const api: unknown = await (await fetch(`${s.dash.url}api/sessions?limit=20&sort=started_at&order=desc`)).json();
+    if (!sessionsResponse(api)) throw new Error('bad API answer');
+    const unsaved = api.rows[3]?.session_id ?? '';
+    const noFile: unknown = await (await fetch(`${s.dash.url}api/sessions/${encodeURIComponent(unsaved)}/context`)).json();
+    expect(noFile).toMatchObject({ session_id: unsaved, breakdown: null, breakdown_note: expect.stringMatching(/no saved breakdown/) });
     const badDays = await fetch(`${s.dash.url}api/sessions/${encodeURIComponent(id)}/context?days=0`);
     expect(badDays.status).toBe(400);
     expect(await badDays.text()).toMatch(/days must be a whole number from 1 to 3650/);

@@ -2,8 +2,9 @@
  * GET /api/sessions/:id/context?days=N — where the session's latest request went (issue 24, part
  * 5; core/context-view.ts): the breakdown its session file keeps (the engine writes it at each
  * turn's end, from counts it already holds), each tool schema's calls over the last N days (default
- * 30) from the analytics store, and the advice. 404 when no session file has that id; `breakdown`
- * null (with `breakdown_note`) when the session has sent no request yet.
+ * 30) from the analytics store, and the advice. 404 when neither a session file nor the store
+ * nor the live state knows the id; `breakdown` null (with `breakdown_note`) when the session has
+ * sent no request yet or has no file here.
  *
  * Invariant: read-only; the id is only a lookup key (made a safe file name); no new wire traffic.
  */
@@ -25,8 +26,14 @@ export const apiContext: RouteHandler = async (ctx, req, res, url, params) => {
   try {
     file = JSON.parse(await readFile(join(ctx.stateDir, 'sessions', `${safeFileName(id)}.json`), 'utf8'));
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') sendText(req, res, 404, 'No saved session with that id (HMC saves a session at the end of each turn).');
-    else sendText(req, res, 500, `The session file could not be read: ${errorText(err)}`);
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
+      sendText(req, res, 500, `The session file could not be read: ${errorText(err)}`);
+      return;
+    }
+    // A session the store or the live state knows, with no file (yet, or kept elsewhere): no breakdown.
+    const known = ctx.live.get(id) !== undefined || (await ctx.store.get()).session(id) !== null;
+    if (known) sendJson(req, res, { session_id: id, breakdown: null, breakdown_note: 'HMC has no saved breakdown of this session (its session file is written at the end of each turn, in the state dir of the HMC that ran it)' });
+    else sendText(req, res, 404, 'No session with that id (HMC saves a session at the end of each turn).');
     return;
   }
   const saved = typeof file === 'object' && file !== null ? (file as Record<string, unknown>) : {};
