@@ -51,7 +51,7 @@ export function contextBreakdownAnswer(s: Session, args: Record<string, unknown>
   const { calls, note } = periodCalls(analytics, days, s.projectPath, now);
   const view = contextView(b, calls, days, note);
   const live = b !== s.savedContext;
-  return { breakdown: view, ...(live ? {} : { breakdown_note: `as saved at ${new Date(b.at).toISOString()} (no request in this process yet)` }) };
+  return { breakdown: view, ...(live ? {} : { breakdown_note: `as saved at ${new Date(b.at).toISOString()}; no request in this process yet` }) };
 }
 
 function k(n: number): string {

@@ -139,7 +139,7 @@ describe('hmc_control context: where the context goes', () => {
       const b = new Engine({ ...opts, sink: { emit() {}, inspect() {} } as never });
       const r = await b.control({ session_id: S, args: { action: 'context' } });
       expect((r.breakdown as ContextView).total).toEqual(live.total);
-      expect(r.breakdown_note).toMatch(/^as saved at .* \(no request in this process yet\)$/);
+      expect(r.breakdown_note).toMatch(/^as saved at \S+; no request in this process yet$/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
