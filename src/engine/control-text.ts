@@ -11,6 +11,7 @@
  */
 import { keyValues, num, table } from '../core/text-table.js';
 import { renderText as analyticsText } from '../store/analytics-text.js';
+import { breakdownText } from './control-context.js';
 import { indexText } from './control-index.js';
 
 type Answer = Record<string, unknown>;
@@ -32,7 +33,7 @@ export function controlText(action: string, result: Answer, how = '/hmc', help: 
     case 'help':
       return [`${how} <action> [key=value…] [--json]`, keyValues(Object.entries(help), '  ')].join('\n');
     case 'context':
-      return contextText(result);
+      return typeof result.error === 'string' ? `hmc: ${result.error}` : `${contextText(result)}\n\n${breakdownText(result)}`;
     case 'stats':
       return statsText(result);
     case 'index':

@@ -11,6 +11,7 @@ import { PERIODS, SCOPES } from '../store/action.js';
 import { createPhaseIndex } from '../store/phase-index.js';
 import { NULL_PHASE_INDEX, type PhaseIndex } from '../store/phase-types.js';
 import { indexAction } from './control-index.js';
+import { contextBreakdownAnswer } from './control-context.js';
 import { controlText } from './control-text.js';
 import { analyticsOwner, type IndexAccess } from './owner.js';
 import type { Layer1 } from './layer1.js';
@@ -75,7 +76,7 @@ const ACTIONS = ['status', 'context', 'stats', 'index', 'recall', 'analytics', '
 
 export const CONTROL_HELP: Record<(typeof ACTIONS)[number], string> = {
   status: 'one-line summary: mode, context use, input saved over N model calls, context saved now, tools tracked and pruned',
-  context: 'context tokens, window and use of the current session',
+  context: 'context tokens, window and use of the current session, and where they go: the latest request by part (system prompt, tool schemas per tool with their calls over days=N, default 30, tool outputs, tool-call arguments, user, assistant), raw and sent; advice',
   stats: 'context saved (now) and input saved over N model calls, per strategy and per tool; recalls and re-reads',
   index: 'phases summarised by layer 1: this session\'s list; query=words searches (scope=global: all sessions, limit=N); phase=N one phase\'s whole summary; session=ID another session',
   recall: 'the exact original of a shortened tool output: id=<the id a marker prints> [lines=A-B, the lines a marker names]; of a cleared call, its exact arguments; of a summarised phase, its messages a page at a time [messages=A-B; message=N lines=A-B]',
@@ -124,6 +125,10 @@ export async function controlAction(engine: ControlTarget, sessionId: string | u
     case 'context': {
       const t = s.ledger.totals();
       const window = s.contextWindow || 0;
+      const other = typeof args.session === 'string' && args.session.trim() !== '' && args.session.trim() !== s.id;
+      if (other) return { error: `context shows this session only; \`hmc control context --session ${quoted(String(args.session).trim(), 40)}\` in a terminal reads another saved one` };
+      const breakdown = contextBreakdownAnswer(s, args, deps.analytics);
+      if (typeof breakdown.error === 'string') return breakdown;
       return {
         session_id: s.id,
         context_tokens_estimate: t.contextTokens,
@@ -136,6 +141,7 @@ export async function controlAction(engine: ControlTarget, sessionId: string | u
         tool_calls_tracked: s.records.size,
         pruned_tools: s.pruned.size,
         manual_mode: s.manual,
+        ...breakdown,
       };
     }
     case 'stats':

@@ -34,7 +34,13 @@ interface MessageTokens {
   sent: number;
   tool: string;
   byStrategy: Saved;
+  /** Of `raw` and `sent`: what the message's tool calls, call id and name cost (the context view splits them off). */
+  callsRaw: number;
+  callsSent: number;
 }
+
+/** One held message's tokens as the context view reads them (`Ledger.perMessage`). */
+export type MessageCost = Readonly<Pick<MessageTokens, 'raw' | 'sent' | 'callsRaw' | 'callsSent'>>;
 
 export interface LedgerTotals {
   inputRaw: number;
@@ -301,6 +307,11 @@ export class Ledger {
     };
   }
 
+  /** Each held message's tokens, and the fixed part (for the context view; read-only). */
+  perMessage(): { messages: readonly (MessageCost | undefined)[]; fixed: Readonly<Record<'system' | 'tools', number>> } {
+    return { messages: this.messages, fixed: this.fixed };
+  }
+
   /** The context as the next call would send it (the fixed part included), raw and with HMC. */
   private contextNow(): { sent: number; raw: number } {
     if (this.messages.length === 0) return this.restored;
@@ -385,7 +396,7 @@ function tokensOf(view: ViewSteps, tool: string, extra: string): MessageTokens {
   }
   const byStrategy: Saved = {};
   for (const c of credits) byStrategy[c.strategy] = (byStrategy[c.strategy] ?? 0) + c.saved;
-  return { raw, sent: previous, tool, byStrategy };
+  return { raw, sent: previous, tool, byStrategy, callsRaw: overhead - 4, callsSent: calls - 4 };
 }
 
 function positive(record: Saved): Saved {

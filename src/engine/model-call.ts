@@ -17,6 +17,9 @@ import { messageTokens, toolsTokens } from '../core/tokens.js';
  * first `stable` messages the previous call sent unchanged (HMC's model of the prompt cache).
  */
 export function countCallAtSend(s: Session, p: PreModelCallParams, stable = -1): void {
+  // Kept by reference for the context view (context-breakdown.ts), which counts them when asked.
+  if (p.system !== undefined) s.request.system = p.system;
+  if (p.tools) s.request.tools = p.tools;
   if (p.system !== undefined) {
     const system = p.system;
     s.ledger.defer(() => s.ledger.setFixed('system', typeof system === 'string' ? messageTokens({ content: system }) : 0), [system]);

@@ -9,6 +9,7 @@ import type { LedgerSnapshot } from './ledger.js';
 import type { WorkSnapshot } from './work.js';
 import { PRUNE_KINDS, type Phase, type PruneKind, type StaleDetail, type ToolRecord } from './held.js';
 import type { InputClearing } from '../strategies/list-wide/input-clearing.js';
+import { parseContextBreakdown, type ContextBreakdown } from '../core/context-view.js';
 
 /** Kinds whose words quote the output or name a path: regenerated from the conversation, never saved. */
 export const WORDS_NOT_SAVED: ReadonlySet<PruneKind> = new Set(['error_purge', 'stale_reads', 'clearing']);
@@ -64,6 +65,8 @@ export interface PersistedSession {
   ledger: LedgerSnapshot;
   /** Outputs per tool and program, recalls and re-reads (work.ts; absent in older files). */
   work?: WorkSnapshot;
+  /** Where the latest request's context went (tool names and token counts only; the dashboard's context view reads it). */
+  context?: ContextBreakdown;
 }
 
 /** A session's context-engine figures (issue 16), saved with it. */
@@ -151,7 +154,13 @@ export function parsePersisted(value: unknown): PersistedSession | null {
     ledger: (typeof v.ledger === 'object' && v.ledger !== null ? v.ledger : {}) as LedgerSnapshot,
     // Checked field by field when the tally is rebuilt (WorkTally.from).
     ...(typeof v.work === 'object' && v.work !== null ? { work: v.work } : {}),
+    ...contextOf(v.context),
   };
+}
+
+function contextOf(value: unknown): { context?: ContextBreakdown } {
+  const context = parseContextBreakdown(value);
+  return context ? { context } : {};
 }
 
 function inputsCleared(value: unknown): Record<string, InputClearing> {

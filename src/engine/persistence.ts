@@ -13,6 +13,7 @@ import type { PersistedSession } from './persisted.js';
 import { cleanupRecall, type RecallStore } from './recall.js';
 import type { Session } from './session.js';
 import { SessionFiles } from './session-files.js';
+import { contextBreakdown } from './context-breakdown.js';
 
 export interface PersistenceOptions {
   /** Where sessions are saved; null keeps everything in memory. */
@@ -46,9 +47,15 @@ export class Persistence {
     this.opts.recorder.record(sessionRecord(s));
   }
 
-  /** Saves the session file (atomic, private, off the hook path). */
+  /**
+   * Saves the session file (atomic, private, off the hook path), with the context view's breakdown
+   * of the latest request (made now, from counts the ledger holds; the one an earlier process saved
+   * while this one has none, or while its accounting is still queued).
+   */
   save(s: Session): void {
-    if (this.files && this.opts.config().enabled) this.files.save(s.id, JSON.stringify(s.persist()));
+    if (!this.files || !this.opts.config().enabled) return;
+    const context = (s.ledger.pending === 0 ? contextBreakdown(s, Date.now()) : null) ?? s.savedContext;
+    this.files.save(s.id, JSON.stringify({ ...s.persist(), ...(context ? { context } : {}) }));
   }
 
   /** Waits until every save in flight has reached the disk. */

@@ -14,6 +14,7 @@ import { RewriteIndex } from './rewrite-index.js';
 import { InputIndex } from './input-index.js';
 import type { ToolCall } from '../core/message.js';
 import type { InputClearing } from '../strategies/list-wide/input-clearing.js';
+import type { ContextBreakdown } from '../core/context-view.js';
 
 export class Session {
   readonly id: string;
@@ -100,6 +101,13 @@ export class Session {
   inputIndex = new InputIndex();
   /** Calls whose arguments are sent short, and why (saved, so a new process sends the same bytes). */
   inputsCleared = new Map<string, InputClearing>();
+  /**
+   * The system prompt and tool schemas the host last sent with pre_model_call, by reference (it
+   * sends them only when they change): what the context view splits, when asked. Not saved.
+   */
+  request: { system?: string | null; tools?: readonly unknown[] } = {};
+  /** The context view's breakdown an earlier process saved, shown until this one sees a request. */
+  savedContext: ContextBreakdown | null = null;
   /** What HMC keeps as the host's context engine (issue 16): compactions, phase ids, usage rows. */
   engine: EngineState = { host_reduction: 0, last_phase_id: 0, compactions: 0, usage_seq: 0, usage_calls: 0 };
 
@@ -138,6 +146,7 @@ export class Session {
       for (const k of saved.swept) this.swept.add(k);
       for (const k of saved.accounted) this.accounted.add(k);
       if (saved.context_engine) this.engine = { ...saved.context_engine };
+      this.savedContext = saved.context ?? null;
     }
   }
 

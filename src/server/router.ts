@@ -23,6 +23,7 @@ import { apiProjects } from './routes/api-projects.js';
 import { apiSessions } from './routes/api-sessions.js';
 import { apiSession } from './routes/api-session.js';
 import { apiUsage } from './routes/api-usage.js';
+import { apiContext } from './routes/api-context.js';
 import { apiInspect } from './routes/api-inspect.js';
 import { apiEvents } from './routes/api-events.js';
 import { apiHealth } from './routes/api-health.js';
@@ -88,6 +89,8 @@ const ROUTES: readonly Route[] = [
     answers: 'one session: its stored record with its timeline, its live point, its state' },
   { path: /^\/api\/sessions\/([^/]+)\/usage$/, shown: '/api/sessions/:id/usage', query: [], handler: apiUsage,
     answers: 'the provider\'s own usage of a session\'s model calls, where the host reported it' },
+  { path: /^\/api\/sessions\/([^/]+)\/context$/, shown: '/api/sessions/:id/context', query: ['days'], handler: apiContext,
+    answers: 'where a session\'s latest request goes: system prompt, tool schemas per tool with their calls, messages by part, raw and sent, with advice' },
   { path: /^\/api\/inspect\/([^/]+)$/, shown: '/api/inspect/:id', query: [], handler: apiInspect,
     answers: 'one tool output before and after HMC, by its inspector id' },
 ];

@@ -156,7 +156,7 @@ class Sandbox:
         (wire_shapes.CHAT, ANTHROPIC or RESPONSES; MODEL_CONFIG). `hermes_config`: more YAML for
         Hermes' config.yaml (e.g. `context:` with `engine: hmc`). `plugin_copy`: the plugin is a copy
         of the package's files (what an install puts there; `hermes plugins remove` deletes it), not
-        a link to the repo."""
+        a link to the repo. `toolsets` None: no `-t`, Hermes offers its default toolsets (hermes-cli)."""
         self.install = install
         self.shape = shape
         self.toolsets = toolsets
@@ -194,7 +194,8 @@ class Sandbox:
                                                           "--state-dir", str(self.state), "--config", str(config)])
 
     def argv(self, *extra):
-        return [self.install["hermes"], "chat", *extra, "-t", self.toolsets, "--yolo", "--accept-hooks", "--ignore-rules", "--cli"]
+        toolsets = ["-t", self.toolsets] if self.toolsets else []
+        return [self.install["hermes"], "chat", *extra, *toolsets, "--yolo", "--accept-hooks", "--ignore-rules", "--cli"]
 
     def run_q(self, text, session=None, timeout=240, during=None):
         """One turn in its own process: (returncode, stdout, stderr, session id)."""

@@ -107,7 +107,7 @@ describe('/hmc status, context and the small actions', () => {
     expect(t!.rows.map((r) => r[0]!.trim())).toEqual(['context now', 'context without HMC', 'context saved now', `input saved over ${String(answer.model_calls)} model calls`]);
     expect(t!.rows[0]![1]!.trim()).toBe(num(answer.context_tokens_estimate as number));
     expect(rightAligned(t!, 1)).toBe(true);
-    expect(out).toMatch(/\ncontext use {10}unknown \(no context window known\)\ntool calls tracked {3}\d+\ntool outputs pruned {2}\d+\nmanual mode {10}off$/);
+    expect(out).toMatch(/\ncontext use {10}unknown \(no context window known\)\ntool calls tracked {3}\d+\ntool outputs pruned {2}\d+\nmanual mode {10}off\n\nLatest request: /);
     expect(JSON.parse(await text('context --json'))).toEqual(answer);
   });
 

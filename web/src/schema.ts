@@ -169,3 +169,13 @@ export const usageResponse = shape({ session_id: str, usage: nullable(sessionUsa
 
 export const eventsResponse = shape({ events: arrayOf((v: unknown): v is unknown => true), found: bool });
 export const helloData = shape({ time: num, resumed: optional(bool), version: optional(str) });
+
+/** GET /api/sessions/:id/context: where the latest request went (src/core/context-view.ts). */
+const contextPart = shape({ part: str, raw: num, sent: num });
+const contextTool = shape({ name: str, tokens: num, calls_session: num, calls_period: nullable(num) });
+export const contextViewData = shape({
+  at: num, context_window: nullable(num), total: shape({ raw: num, sent: num }), parts: arrayOf(contextPart), tools: arrayOf(contextTool),
+  request_seen: bool, problems: arrayOf(str), period_days: num, period_note: nullable(str), unused_tools: arrayOf(str), unused_tokens: num, advice: arrayOf(str),
+});
+export type ContextViewData = Infer<typeof contextViewData>;
+export const contextResponse = shape({ session_id: str, breakdown: nullable(contextViewData), breakdown_note: optional(str) });

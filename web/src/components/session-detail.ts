@@ -1,7 +1,8 @@
 /**
  * The drill-down of one session, its deep link `#/session/<id>`: its figures, its turn-by-turn
  * charts, what each strategy and tool saved (from /api/sessions/:id: the stored record, else
- * the live view) and the provider's usage where the host reported it (provider-usage.ts). An id the server does not know (a mistyped or old link) says so plainly.
+ * the live view), where its latest request's context went (context-card.ts) and the provider's
+ * usage where the host reported it (provider-usage.ts). An id the server does not know (a mistyped or old link) says so plainly.
  *
  * Invariant: focus moves to the heading when it opens; the id is shown only as text and sent
  * only percent-encoded; Close hands control back to the caller (`onClose`).
@@ -16,6 +17,7 @@ import { BarList } from './bar-list.js';
 import { CardTitle } from './card-title.js';
 import { CopyLink } from './copy-link.js';
 import { ProviderUsage } from './provider-usage.js';
+import { ContextCard } from './context-card.js';
 import { statClass } from './stat-class.js';
 import { TurnCharts, type TurnSeries } from './turn-charts.js';
 import { StatePill } from './state-pill.js';
@@ -81,6 +83,7 @@ export function SessionDetail({ id, epoch, onClose }: { id: string; epoch: numbe
         <div><h3>By strategy</h3><${BarList} items=${sortedEntries(byStrategy)} label="Saved by strategy" empty="No strategy fired." /></div>
         <div><h3>By tool</h3><${BarList} items=${sortedEntries(byTool)} label="Saved by tool" alt=${true} empty="No tool output compressed." /></div>
       </div>
+      <${ContextCard} id=${id} epoch=${epoch} />
       <${ProviderUsage} id=${id} epoch=${epoch} />`}
   </section>`;
 }
