@@ -104,20 +104,30 @@ function safeEnd(text: string, end: number): number {
 
 /**
  * Where the stretch starting at `from` ends: the first exact cut point at or after
- * `from + STRETCH` (a space followed by an ASCII letter: whatever comes before it, a pre-token
- * starts at that space), else a forced cut at `from + STRETCH`.
+ * `from + STRETCH`, else a forced cut at `from + STRETCH`. Two cut points are exact, whatever
+ * comes before them: a space followed by an ASCII letter (a pre-token starts at that space), and
+ * the start of a line that begins with a character other than whitespace or `/` (no pre-token
+ * runs on past a line break, except into whitespace or a `/`: o200k's punctuation pattern ends
+ * in `[\r\n/]*`). The second finds a cut in a table of figures, which has no word for a
+ * thousand characters (docs/configuration.md's price table: one token too many before).
  */
 export function stretchEnd(text: string, from: number): number {
   const nominal = from + STRETCH;
   if (nominal >= text.length) return text.length;
   const limit = Math.min(text.length - 1, nominal + CUT_SEARCH);
   for (let i = nominal; i < limit; i++) {
-    if (text.charCodeAt(i) !== 32) continue;
-    const after = text.charCodeAt(i + 1);
-    if ((after >= 65 && after <= 90) || (after >= 97 && after <= 122)) return i;
+    const c = text.charCodeAt(i);
+    if (c === 32) {
+      const after = text.charCodeAt(i + 1);
+      if ((after >= 65 && after <= 90) || (after >= 97 && after <= 122)) return i;
+    } else if (text.charCodeAt(i - 1) === 10 && c !== 47 && !WHITESPACE.test(text[i] as string)) {
+      return i;
+    }
   }
   return safeEnd(text, nominal);
 }
+
+const WHITESPACE = /\s/;
 
 /** A count in progress: `advance` until done, then `total`. */
 export class TokenCounter {
