@@ -6,7 +6,7 @@
  * Invariant: nothing is cast; a usage figure the host left out or sent as something else counts as
  * 0 (a hint never fails a call), but a figure the method decides on must be a number.
  */
-import type { CompressParams, ContextMeasure, EngineSessionParams, ShouldCompressParams, UpdateFromResponseParams } from '../core/context-engine.js';
+import type { CompressParams, ContextMeasure, EngineSessionParams, HostPrice, ShouldCompressParams, UpdateFromResponseParams } from '../core/context-engine.js';
 import type { Message } from '../core/message.js';
 
 type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
@@ -84,7 +84,21 @@ export function updateFromResponseParams(p: Record<string, unknown>): Checked<Up
       cache_write_tokens: n('cache_write_tokens'),
       reasoning_tokens: n('reasoning_tokens'),
     },
+    ...(text(p, 'call_id') ? { call_id: text(p, 'call_id')!.slice(0, 200) } : {}),
+    ...(text(p, 'turn_id') ? { turn_id: text(p, 'turn_id')!.slice(0, 200) } : {}),
+    ...(count(p.call_count) ? { call_count: Math.round(p.call_count) } : {}),
+    ...(p.source === 'hook' || p.source === 'engine' ? { source: p.source } : {}),
+    ...(count(p.at) && p.at > 0 ? { at: Math.round(p.at) } : {}),
+    ...(hostPrice(p.price) ? { price: hostPrice(p.price)! } : {}),
   });
+}
+
+/** A host's price when every figure is a number of 0 or more (anything else: none, never a partial price). */
+function hostPrice(v: unknown): HostPrice | null {
+  if (!isRecord(v)) return null;
+  const { input, output, cache_read, cache_write } = v;
+  if (!count(input) || !count(output) || !count(cache_read) || !count(cache_write)) return null;
+  return { input, output, cache_read, cache_write, source: typeof v.source === 'string' ? v.source.slice(0, 100) : '' };
 }
 
 export function engineSessionParams(p: Record<string, unknown>): Checked<EngineSessionParams> {
