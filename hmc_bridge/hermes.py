@@ -40,6 +40,8 @@ def features(ctx):
         # message dicts, copies made for that one call, so editing them changes that request only.
         "pre_api_request": not middleware and "pre_api_request" in VALID_HOOKS,
         "on_session_reset": "on_session_reset" in VALID_HOOKS,
+        # The provider's usage of every API call (0.16.0 and 0.19.0): issue 24.
+        "post_api_request": "post_api_request" in VALID_HOOKS,
     }
 
 

@@ -329,6 +329,16 @@ export class Queries {
     return this.views.providerByModel(q);
   }
 
+  /** The provider usage rows of the window's sessions (a period's reconcile). */
+  usageCalls(q: Window = {}): ReturnType<ViewQueries['usageCalls']> {
+    return this.views.usageCalls(q);
+  }
+
+  /** The prices the host reported, by model. */
+  hostPrices(): ReturnType<ViewQueries['hostPrices']> {
+    return this.views.hostPrices();
+  }
+
   /** Did compression cost the agent work: recalls and re-reads over the window. */
   work(q: Window = {}): ReturnType<ViewQueries['work']> {
     return this.views.work(q);
@@ -389,6 +399,8 @@ export const EMPTY_ANSWERS: StoreQueries = {
   byModel: () => [],
   byOutput: () => [],
   providerByModel: () => [],
+  usageCalls: () => [],
+  hostPrices: () => new Map(),
   work: () => ({ ...EMPTY_WORK, top: [] }),
   usage: () => null,
 };

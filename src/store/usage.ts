@@ -190,7 +190,14 @@ export class UsageQueries {
         breaks: n(t.breaks),
       },
       models: (this.models.all(sessionId) as Row[]).map((r) => ({ model: s(r.model), calls: n(r.calls) })),
-      calls: (this.calls.all(sessionId) as Row[]).map((r) => ({
+      calls: (this.calls.all(sessionId) as Row[]).map(usageRow),
+    };
+  }
+}
+
+/** A stored row read back: every field present. */
+export function usageRow(r: Record<string, unknown>): StoredUsage {
+  return {
         seq: n(r.seq),
         at: n(r.at),
         model: s(r.model),
@@ -210,7 +217,5 @@ export class UsageQueries {
         source: r.source === 'hook' ? 'hook' : 'engine',
         break_tokens: n(r.break_tokens),
         break_cause: cause(r.break_cause),
-      })),
-    };
-  }
+  };
 }

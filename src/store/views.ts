@@ -11,6 +11,7 @@ import type Database from 'better-sqlite3';
 import { pct } from './rows.js';
 import { Filtered, type Row, type Window } from './window.js';
 import type { HostPrice } from '../core/context-engine.js';
+import { usageRow, type StoredUsage } from './usage.js';
 
 /** The tokens of one model's sessions (docs/glossary.md); priced by `priceModels` (pricing.ts). */
 export interface ModelRow {
@@ -71,6 +72,9 @@ export interface WorkSummary {
   top: { session_id: string; started_at: number; model: string; recalls: number; rereads: number; elided: number }[];
 }
 
+/** The most calls a period's reconcile reads (its latest). */
+export const MAX_PERIOD_CALLS = 20_000;
+
 const n = (x: unknown): number => (typeof x === 'number' ? x : typeof x === 'bigint' ? Number(x) : 0);
 const s = (x: unknown): string => (typeof x === 'string' ? x : '');
 
@@ -82,6 +86,7 @@ export class ViewQueries {
   private readonly workTop: Filtered;
   private readonly provider: Filtered;
   private readonly hostPrice: Database.Statement;
+  private readonly calls: Filtered;
 
   constructor(db: Database.Database) {
     this.models = new Filtered(db, (w) => `SELECT model, COUNT(*) AS sessions, SUM(model_calls) AS calls, SUM(input_raw) AS input,
@@ -110,7 +115,15 @@ export class ViewQueries {
     this.provider = new Filtered(db, (w) => `SELECT u.model AS model, COUNT(*) AS calls, SUM(u.prompt_tokens) AS prompt,
       SUM(u.cache_read_tokens) AS cache_read, SUM(u.cache_write_tokens) AS cache_write, SUM(u.completion_tokens) AS completion
       FROM provider_usage u JOIN sessions s ON s.id = u.session_id${w(false, 's')} GROUP BY u.model ORDER BY calls DESC, u.model`);
+    // The latest calls of the window's sessions (a period's reconcile; the most it reads).
+    this.calls = new Filtered(db, (w) => `SELECT * FROM (SELECT u.* FROM provider_usage u JOIN sessions s ON s.id = u.session_id${w(false, 's')}
+      ORDER BY u.at DESC, u.id DESC LIMIT ${MAX_PERIOD_CALLS}) ORDER BY at, id`);
     this.hostPrice = db.prepare('SELECT model, input, output, cache_read, cache_write, source FROM host_prices');
+  }
+
+  /** The provider usage rows of the window's sessions, oldest first (the latest MAX_PERIOD_CALLS). */
+  usageCalls(w: Window = {}): (StoredUsage & { session_id: string })[] {
+    return this.calls.rows(w).map((r) => ({ ...usageRow(r), session_id: s(r.session_id) }));
   }
 
   /** The prices the host reported, by model (exact name). */
