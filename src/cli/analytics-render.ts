@@ -6,6 +6,7 @@
  */
 import { pct } from '../store/rows.js';
 import { num } from './io.js';
+import { renderUsageText, usageCsv } from './analytics-usage.js';
 
 type Result = Record<string, unknown>;
 type Row = Record<string, unknown>;
@@ -75,8 +76,9 @@ export function renderText(r: Result): string {
           num(n(x.saved)), money(cost.spent, x.currency), money(cost.saved, x.currency)];
       });
       const total = (r.cost_saved ?? {}) as Row;
-      return `Cost per model (estimate: list prices, HMC's cache model), ${where}\n\n${table(
-        ['model', 'sessions', 'model calls', 'input', 'cache read', 'cache write', 'input saved', 'input cost', 'cost saved'], rows)}\n\ncost saved in all: ${money(total.amount, total.currency)}\n`;
+      const unknown = Array.isArray(total.unknown_models) && total.unknown_models.length > 0 ? `\nunknown models, priced at pricing.default_*: ${(total.unknown_models as string[]).join(', ')}` : '';
+      return `Cost per model (modelled: list prices, HMC's cache model of both requests), ${where}\n\n${table(
+        ['model', 'sessions', 'model calls', 'input', 'cache read', 'cache write', 'input saved', 'input cost', 'cost saved'], rows)}\n\ncost saved in all: ${money(total.amount, total.currency)}${unknown}\n`;
     }
     case 'output': {
       const by = str(r.by) || 'tool';
@@ -84,6 +86,8 @@ export function renderText(r: Result): string {
       return `Tool outputs per ${by === 'program' ? 'shell program' : by}, ${where} (tokens as they arrived and as first sent)\n\n${table(
         [by === 'program' ? 'program' : by, 'kind', 'outputs', 'tokens in', 'tokens sent', 'saved per output', '%'], rows)}\n`;
     }
+    case 'usage':
+      return renderUsageText(r, where, table);
     case 'work': {
       return `Did compression cost the agent work? ${where}\n\n${table(['', 'count'], [
         ['tool outputs HMC shortened', num(n(r.elided))],
@@ -137,6 +141,8 @@ export function renderCsv(r: Result): string {
       const price = (x.price ?? {}) as Row;
       return [x.model, x.sessions, x.model_calls, x.input, x.sent, x.saved, x.cached_input, x.cached_sent, cost.spent, cost.without_hmc, cost.saved, x.currency, price.source];
     });
+  } else if (r.period === 'usage') {
+    ({ header, records } = usageCsv(r));
   } else if (r.period === 'work') {
     header = ['sessions', 'model_calls', 'tool_calls', 'elided', 'recalls', 'rereads', 'per_100_elided'];
     records = [[r.sessions, r.model_calls, r.tool_calls, r.elided, r.recalls, r.rereads, r.per_100_elided]];

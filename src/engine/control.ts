@@ -5,6 +5,7 @@
  * mode off, numbers given as strings work, a bad value is an error naming it, never a throw).
  */
 import type { ConfigIssue, HmcConfig } from '../config/keys.js';
+import { moneyLine, sessionMoney, type SessionMoney } from './money.js';
 import type { Saved } from '../core/savings.js';
 import { PERIODS, SCOPES } from '../store/action.js';
 import { createPhaseIndex } from '../store/phase-index.js';
@@ -110,7 +111,7 @@ export async function controlAction(engine: ControlTarget, sessionId: string | u
   engine.settle();
   switch (action) {
     case 'status':
-      return { status: statusText(s) + layer1Line(engine, s) };
+      return { status: statusText(s) + moneyLine(money(engine, s, deps)) + layer1Line(engine, s) };
     case 'context': {
       const t = s.ledger.totals();
       const window = s.contextWindow || 0;
@@ -129,7 +130,7 @@ export async function controlAction(engine: ControlTarget, sessionId: string | u
       };
     }
     case 'stats':
-      return statsAnswer(engine, s);
+      return { ...statsAnswer(engine, s), money: money(engine, s, deps) };
     case 'recall':
       return recallAction(engine, s, args);
     case 'sweep':
@@ -175,6 +176,17 @@ export async function commandText(engine: ControlTarget, sessionId: string | und
 }
 
 /** Nothing happened in the session yet: no turn, no tool call, no model call (here or saved). */
+/** The session's money, the provider's side from the analytics store when there is one (never failing the answer). */
+function money(engine: ControlTarget, s: Session, deps: ControlDeps): SessionMoney {
+  let usage: Record<string, unknown> | null = null;
+  try {
+    usage = deps.analytics ? deps.analytics({ period: 'usage', session: s.id }, s.projectPath || deps.projectPath) : null;
+  } catch {
+    usage = null;
+  }
+  return sessionMoney(s, engine.config.pricing, usage && !('error' in usage) ? usage : null);
+}
+
 function untouched(s: Session): boolean {
   return s.turn === 0 && s.records.size === 0 && s.ledger.totals().modelCalls === 0;
 }

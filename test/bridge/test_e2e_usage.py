@@ -10,6 +10,7 @@ HMC's modelled cached share of what it sent within 10 points of the server's; th
 cached figures filled (its input priced with the cache, none as plain input). Prints the figures
 (docs/analytics.md "The provider's own numbers").
 """
+import os
 import sqlite3
 import unittest
 
@@ -20,6 +21,8 @@ from test_e2e_hermes import files
 from test_e2e_shapes import SCRIPT, TURNS
 
 ENGINE = "context:\n  engine: hmc\n"
+# HMC_E2E_SHAPES=anthropic_messages,…: only these shapes (a quicker run); all three by default.
+SHAPES = [x for x in os.environ.get("HMC_E2E_SHAPES", "").split(",") if x in W.SHAPES] or list(W.SHAPES)
 
 
 def usage_rows(box, session):
@@ -62,7 +65,7 @@ class ProviderUsage(unittest.TestCase):
 
     def test_hook_mode_every_shape(self):
         for install in INSTALLS:
-            for shape in W.SHAPES:
+            for shape in SHAPES:
                 with self.subTest(version=install["version"], shape=shape):
                     self.check(install, shape)
 

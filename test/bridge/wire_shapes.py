@@ -116,13 +116,23 @@ def _responses_view(body):
 
 # -- the provider's prompt cache ----------------------------------------------------------------
 
+def _unmarked(block):
+    if isinstance(block, dict):
+        return {k: v for k, v in block.items() if k != "cache_control"}
+    if isinstance(block, list):
+        return [_unmarked(b) for b in block]
+    return block
+
+
 def _blocks(shape, body):
     """The request as the provider's cache sees it: [(serialised block, is a breakpoint)], in
     prefix order (tools, system, messages)."""
     out = []
 
     def add(block, marked=False):
-        out.append((json.dumps(block, sort_keys=True), marked))
+        # A marker is no part of what is cached (a provider keys its cache on the content): a block
+        # marked in one request and not in the next is the same block.
+        out.append((json.dumps(_unmarked(block), sort_keys=True), marked))
 
     for tool in body.get("tools") or []:
         add(tool, isinstance(tool, dict) and "cache_control" in tool)

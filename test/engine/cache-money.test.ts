@@ -18,6 +18,7 @@ import { NULL_SINK } from '../../src/events/types.js';
 import { openStore } from '../../src/store/index.js';
 import { priceModels } from '../../src/store/pricing.js';
 import type { UsageRecord } from '../../src/store/usage.js';
+import { moneyLine, sessionMoney } from '../../src/engine/money.js';
 import { assistantCall, config, longLog, readFile, reply, terminal, toolResult, user } from '../helpers/conversation.js';
 
 const dirs: string[] = [];
@@ -146,5 +147,23 @@ describe('provider usage matched to HMC\u2019s record of the call', () => {
     e.settle();
     expect(usage[3]).toMatchObject({ call_id: 'U-3', break_cause: 'hermes', break_tokens: 6000 - 900 });
     expect(usage[4]).toMatchObject({ call_id: 'U-4', break_cause: 'ttl', break_tokens: 1500 });
+  });
+});
+
+describe('/hmc status and stats: the session\u2019s money', () => {
+  it('prices its input with the cache (modelled), the provider\u2019s figures beside it (measured), and names an unknown model', () => {
+    const e = make();
+    run(e, 'P', loop(4), 4);
+    const s = e.sessions.get('P')!;
+    const t = s.ledger.totals();
+    const m = sessionMoney(s, config().pricing, null);
+    const cost = (tokens: number, cached: number) => ((tokens - cached) * 3.75 + cached * 0.3) / 1e6;
+    expect(m.modelled.saved).toBeCloseTo(cost(t.inputRaw, t.cachedRaw) - cost(t.inputHmc, t.cachedHmc), 7);
+    expect(m.measured).toBeNull();
+    expect(moneyLine(m)).toMatch(/saved [0-9.]+ \(modelled, with the prompt cache\)$/);
+    const measured = sessionMoney(s, config().pricing, { calls: 4, cost: { measured_input: 0.02, measured_output: 0.001, saved: 0.01 }, cached_share: { measured: 0.7 }, breaks: { count: 0 } });
+    expect(moneyLine(measured)).toContain('provider: input 0.0200 + output 0.0010 over 4 calls, saved 0.0100 (measured sent side)');
+    s.model = 'my-local-llama';
+    expect(moneyLine(sessionMoney(s, config().pricing, null))).toContain('unknown model: priced at pricing.default_*');
   });
 });
