@@ -19,6 +19,8 @@ import * as catchUp from './catch-up.js';
 import { phaseEntry, phaseEvent } from './events.js';
 import type { Layer1, StagedPhase } from './layer1.js';
 import { countCallAtSend, sortedEdits } from './model-call.js';
+import { trackCall } from './cache-track.js';
+import type { BreakCause } from './ledger.js';
 import type { RecallStore } from './recall.js';
 import type { Session } from './session.js';
 import { syncConversation, type SyncDeps } from './sync.js';
@@ -98,12 +100,12 @@ export function prepareCall(s: Session, p: PreLlmCallParams, hook: CallHook, mes
   // A history rewritten by a compaction HMC made as the host's context engine is HMC's, planned and priced.
   const compacted = s.engine.compactions > s.compactionsAtCall;
   s.compactionsAtCall = s.engine.compactions;
-  const stable = switched ? 0 : unchangedPrefix(s, pass?.changed, caughtUp);
-  const rawStable = switched ? 0 : s.previousCallLength;
-  const cause = switched || (hostCut && !compacted) ? 'hermes' : hostCut || pass?.breaks || caughtUp ? 'hmc' : undefined;
+  const cause: BreakCause | undefined = switched || (hostCut && !compacted) ? 'hermes' : hostCut || pass?.breaks || caughtUp ? 'hmc' : undefined;
+  const step = { before: before.sent, cutTo: s.previousCallLength, stable: unchangedPrefix(s, pass?.changed, caughtUp), switched, ...(cause ? { cause } : {}) };
+  const send = trackCall(s.cacheTrack, step, hook.name === 'pre_model_call', s.messages.length);
   s.previousCallLength = s.messages.length;
   if (s.turn !== previousTurn || s.ledger.timeline.length === 0) deferTurnStart(s, deps.now());
-  if (hook.name === 'pre_model_call') countCallAtSend(s, hook.params, { stable, rawStable, at: callTime, ...(cause ? { cause } : {}) });
+  if (hook.name === 'pre_model_call' && send) countCallAtSend(s, hook.params, { ...send, at: callTime });
   // A summary for a later pass is prepared now, off the hook path (it comes back by itself).
   if (!catchUp.catchingUp(s)) layer1.maybeStart(s, config, s.contextWindow || DEFAULT_CONTEXT_WINDOW, s.hostThreshold);
   return true;

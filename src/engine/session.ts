@@ -13,6 +13,7 @@ import type { Compression } from './compress.js';
 import { RewriteIndex } from './rewrite-index.js';
 import { InputIndex } from './input-index.js';
 import type { UsageTrail } from './usage-match.js';
+import { newTrack, type CacheTrack } from './cache-track.js';
 import type { ToolCall } from '../core/message.js';
 import type { InputClearing } from '../strategies/list-wide/input-clearing.js';
 
@@ -90,6 +91,8 @@ export class Session {
   usageTrail: UsageTrail | undefined;
   /** Compactions HMC had made as the context engine at the previous model call (a rewrite since is HMC's). Not saved. */
   compactionsAtCall = 0;
+  /** What the next counted call's cache model knows of the changes since the last one (cache-track.ts). Not saved. */
+  cacheTrack: CacheTrack = newTrack();
   /** The view last answered to pre_model_call, so the next answer can be what changed since. */
   lastView: { id: number; edits: Map<number, string>; calls: Map<number, ToolCall[]> } | null = null;
   /** The last turn event sent: its turn and the input figures it showed. */

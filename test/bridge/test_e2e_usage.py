@@ -21,6 +21,8 @@ from test_e2e_hermes import files
 from test_e2e_shapes import SCRIPT, TURNS
 
 ENGINE = "context:\n  engine: hmc\n"
+# HMC's list-wide passes may break the cache at once (as test_e2e_engine.py has them).
+BREAKS = "cache:\n  min_batch_tokens: 0\n  max_breaks_per_100_calls: 100\n  first_break_after: 0\n"
 # HMC_E2E_SHAPES=anthropic_messages,…: only these shapes (a quicker run); all three by default.
 SHAPES = [x for x in os.environ.get("HMC_E2E_SHAPES", "").split(",") if x in W.SHAPES] or list(W.SHAPES)
 
@@ -68,6 +70,38 @@ class ProviderUsage(unittest.TestCase):
             for shape in SHAPES:
                 with self.subTest(version=install["version"], shape=shape):
                     self.check(install, shape)
+
+    def test_cache_breaks_are_attributed_to_hmc_and_to_hermes(self):
+        """Turn 2 reads the file again: HMC's dedup rewrites the earlier read, which the provider had
+        cached: the provider's figures show the break, attributed to HMC. Then `/compress`: Hermes'
+        own compressor replaces two messages in the middle by one (0.19.0 compacts in place): the
+        next turn's first call breaks the cache, attributed to Hermes."""
+        install = INSTALLS[0]
+        box = Sandbox(self, install, SCRIPT, files(), hmc_config=BREAKS, toolsets="file,terminal", real_usage=True,
+                      compression={"threshold": 0.9})
+        hermes = box.interactive()
+        try:
+            hermes.wait_for("\u276f", 120)
+            for n, text in enumerate(TURNS[:2], 1):
+                hermes.say(text, lambda: any(e["turn"] == n for e in box.events(None, "turn")), 240)
+            hermes.say("/compress", r"Compress(ed|ion)[^\n]*\n", 240)
+            hermes.wait_for("\u276f", 60)
+            hermes.say(TURNS[2], lambda: any(e["turn"] >= 3 for e in box.events(None, "turn")), 240)
+            session = hermes.quit()
+        finally:
+            hermes.close()
+        db = sqlite3.connect(box.state / "analytics.db")
+        try:
+            rows = db.execute("SELECT session_id, seq, call_id, prompt_tokens, cache_read_tokens, break_tokens, break_cause FROM provider_usage ORDER BY at, seq").fetchall()
+        finally:
+            db.close()
+        print("\n%s breaks: %s" % (install["version"], [(r[1], r[3], r[4], r[5], r[6]) for r in rows if r[6]]))
+        calls = box.hmc_session(session)["ledger"]["calls"]
+        print("HMC's calls (raw, sent, cached raw, cached sent, cause): %s" % [(c.get("raw"), c.get("hmc"), c.get("cached_raw"), c.get("cached"), c.get("cause")) for c in calls])
+        causes = [r[6] for r in rows if r[6]]
+        self.assertIn("hmc", causes, rows)
+        self.assertIn("hermes", causes, rows)
+        self.assertTrue(session)
 
     def test_engine_mode(self):
         for install in INSTALLS:

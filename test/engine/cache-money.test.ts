@@ -105,6 +105,21 @@ describe('the cache model fills the cached figures, and cost is priced with it',
     expect(last.cached_raw).toBeLessThan(calls[1]!.cached_raw!);
   });
 
+  it('keeps a rewrite seen at the turn\u2019s pre_llm_call for the pre_model_call that follows (failed before: read whole)', () => {
+    const e = make();
+    const messages = loop(4);
+    run(e, 'T', messages, 2);
+    // Hermes' /compress replaces two messages in the middle by one; the next turn opens with
+    // pre_llm_call (it sees the rewrite), then its first model call.
+    const compacted = [...messages.slice(0, 4), user('[CONTEXT COMPACTION] earlier work'), ...messages.slice(6), reply('All done.'), user('next')];
+    e.preLlmCall({ session_id: 'T', messages: compacted });
+    e.preModelCall({ session_id: 'T', messages: compacted, call_id: 'T-3', model: 'claude-sonnet-4' });
+    e.settle();
+    const last = e.sessions.get('T')!.ledger.calls.at(-1)!;
+    expect(last).toMatchObject({ id: 'T-3', cause: 'hermes' });
+    expect(last.cached_raw).toBeLessThan(last.raw * 0.9);
+  });
+
   it('names a model switch and a changed tool list as the host\u2019s breaks, reading nothing', () => {
     const e = make();
     const messages = loop(2);
