@@ -16,7 +16,7 @@ import json
 import logging
 import threading
 
-from . import control_schema, hermes, shapes, views
+from . import control_schema, hermes, shapes, usage, views
 
 log = logging.getLogger("hmc")
 
@@ -45,6 +45,7 @@ class Bridge:
         self._tools_cache = {}
         self._told = set()  # sessions already told of the config's problems
         self.main_model = None  # (model, provider, base_url) of the last model call: what a summary is priced against
+        self.usage_hook = False  # post_api_request is registered: every call's usage comes from there (usage.py)
 
     def hello_answered(self, result):
         """What the sidecar's hello answer tells the host: the hmc_control schema, the stretch size
@@ -243,6 +244,16 @@ class Bridge:
         params = dict(kw)
         params["session_id"] = sid or ""
         self.sidecar.call(method, params)
+
+    def post_api_request(self, **kw):
+        """The provider's usage of one model call (usage.py), stored beside HMC's record of it."""
+        self._guard("post_api_request", self._post_api_request, kw)
+
+    def _post_api_request(self, kw):
+        params = usage.params(kw)
+        # Never starts the sidecar: a call it was not up for has no record of HMC's to stand beside.
+        if params is not None and self.sidecar.generation:
+            self.sidecar.call("update_from_response", params)
 
     # -- every model call: pre_model_call, its edits applied to that request only ---------------
     def llm_request(self, request=None, session_id=None, **kw):

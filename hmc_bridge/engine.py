@@ -326,7 +326,9 @@ class _Engine:
             self.awaiting_real_usage_after_compression = False
             if self._fallback is not None:
                 self._fallback.update_from_response(usage)
-            if usage:
+            # With the post_api_request hook (usage.py) the bridge stores every call's usage with its
+            # ids; this one names no call, so it is stored only where that hook is missing.
+            if usage and not getattr(self._bridge, "usage_hook", False):
                 self._ask("update_from_response", {"session_id": self.session_id, "model": self.model, "provider": self.provider,
                                                    "usage": figures}, start=False)
         except Exception as exc:

@@ -41,6 +41,8 @@ def features(ctx):
         "pre_api_request": not middleware and "pre_api_request" in VALID_HOOKS,
         "on_session_reset": "on_session_reset" in VALID_HOOKS,
         "pre_gateway_dispatch": "pre_gateway_dispatch" in VALID_HOOKS,
+        # The provider's usage of every API call (0.16.0 and 0.19.0): issue 24.
+        "post_api_request": "post_api_request" in VALID_HOOKS,
     }
 
 

@@ -109,7 +109,8 @@ def register(ctx, **_kw):
         bridge.sidecar = sidecar
         atexit.register(sidecar.close)
         hooks = ["pre_tool_call", "post_tool_call", "pre_llm_call", "on_session_end", "on_session_finalize"]
-        hooks += [name for name in ("pre_api_request", "on_session_reset", "pre_gateway_dispatch") if features[name]]
+        hooks += [name for name in ("pre_api_request", "on_session_reset", "pre_gateway_dispatch", "post_api_request") if features[name]]
+        bridge.usage_hook = features["post_api_request"]  # the engine's update_from_response then stores nothing twice
         for name in hooks:
             ctx.register_hook(name, getattr(bridge, name))
         # transform_tool_result exists in Hermes but is deliberately not used: a string returned

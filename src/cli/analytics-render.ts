@@ -4,6 +4,7 @@
  *
  * Invariant: pure; every form of the action has a CSV header, even with no rows.
  */
+import { usageCsv } from '../store/analytics-usage.js';
 
 type Result = Record<string, unknown>;
 type Row = Record<string, unknown>;
@@ -41,6 +42,8 @@ export function renderCsv(r: Result): string {
       const price = (x.price ?? {}) as Row;
       return [x.model, x.sessions, x.model_calls, x.input, x.sent, x.saved, x.cached_input, x.cached_sent, cost.spent, cost.without_hmc, cost.saved, x.currency, price.source];
     });
+  } else if (r.period === 'usage') {
+    ({ header, records } = usageCsv(r));
   } else if (r.period === 'work') {
     header = ['sessions', 'model_calls', 'tool_calls', 'elided', 'recalls', 'rereads', 'per_100_elided'];
     records = [[r.sessions, r.model_calls, r.tool_calls, r.elided, r.recalls, r.rereads, r.per_100_elided]];

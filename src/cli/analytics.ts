@@ -25,11 +25,12 @@ export { csvField } from './analytics-render.js';
 import { errorText } from '../core/errors.js';
 
 const USAGE = `usage: hmc analytics [--scope global|project] [--period ${PERIODS.join('|')}]
-                     [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--by tool|kind|program] [--limit N]
+                     [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--by tool|kind|program] [--limit N] [--session ID]
                      [--project PATH] [--state-dir D] [--db PATH] [--config PATH] [--json|--csv]
        hmc analytics --push [--endpoint URL] [--state-dir D] [--db PATH] [--config PATH]
   the savings history (docs/analytics.md; its words: docs/glossary.md); --since and --until are
-  UTC days, both included; --by groups --period output; costs use the config's price table;
+  UTC days, both included; --by groups --period output; --session picks --period usage's session
+  (the provider's figures beside HMC's); costs use the config's price table;
   --push sends the lifetime figures once as OTLP to dashboard.otlp.endpoint or --endpoint
 `;
 
@@ -65,6 +66,7 @@ export const command: Command = {
         since: { type: 'string' },
         until: { type: 'string' },
         by: { type: 'string' },
+        session: { type: 'string' },
         config: { type: 'string' },
         project: { type: 'string' },
         'state-dir': { type: 'string' },
@@ -87,7 +89,7 @@ export const command: Command = {
       return 2;
     }
     const dbPath = values.db?.trim() ? resolve(expandHome(values.db.trim())) : resolveDbPath('', resolveStateDir(values['state-dir']));
-    const args = { scope: values.scope ?? (values.project ? 'project' : undefined), period: values.period, limit: values.limit, since: values.since, until: values.until, by: values.by };
+    const args = { scope: values.scope ?? (values.project ? 'project' : undefined), period: values.period, limit: values.limit, since: values.since, until: values.until, by: values.by, session: values.session };
     // Checked before the database is opened: a bad argument is the same usage error with or without one.
     const checked = checkAnalyticsArgs(args);
     if ('error' in checked) {

@@ -20,7 +20,7 @@ import { hermesStateDir } from '../hosts/hermes/paths.js';
 import { HOSTS, type HostName } from '../hosts/index.js';
 import { resolveStateDir } from '../hosts/state-dir.js';
 import { formatCheck, installChecks, type Check } from '../../bin/install-check.js';
-import { checkDatabase } from './doctor-db.js';
+import { checkDatabase, checkPrices } from './doctor-db.js';
 import type { Command } from './command.js';
 import { errorLine } from '../core/errors.js';
 
@@ -102,7 +102,11 @@ export async function runChecks(opts: DoctorOptions = {}): Promise<Check[]> {
   checks.push(checkStateDir(stateDir));
   const configPath = opts.configPath ?? join(root, 'config.yaml');
   checks.push(await checkConfig(configPath));
-  checks.push(await checkDatabase(resolveDbPath(loadConfigFile(configPath).config.analytics.db_path, stateDir)));
+  const loaded = loadConfigFile(configPath).config;
+  const dbPath = resolveDbPath(loaded.analytics.db_path, stateDir);
+  checks.push(await checkDatabase(dbPath));
+  const prices = await checkPrices(dbPath, loaded.pricing);
+  if (prices) checks.push(prices);
   for (const host of HOSTS) {
     const keys = hostOptions(host.name);
     if (opts[keys.skip] !== true) checks.push(...(await host.doctor(opts[keys.home])));

@@ -89,6 +89,30 @@ export interface UpdateFromResponseParams {
   /** The host's provider name ('' when unknown). */
   provider: string;
   usage: ProviderUsage;
+  /**
+   * Which call it was, as the host names it (issue 24): Hermes' `api_request_id` (the `call_id` its
+   * pre_model_call carried), its turn id and call count. Without `call_id` the row is the latest
+   * call HMC counted (the engine's `update_from_response`, which names none).
+   */
+  call_id?: string;
+  turn_id?: string;
+  call_count?: number;
+  /** Where the figures came from: the `post_api_request` hook, or the engine's `update_from_response`. */
+  source?: 'hook' | 'engine';
+  /** When the response came (ms since the epoch); the sidecar's clock when absent. */
+  at?: number;
+  /** The host's own price of the model (Hermes' pricing data), per million tokens. */
+  price?: HostPrice;
+}
+
+/** A model's price as the host knows it, per million tokens, and where the host has it from. */
+export interface HostPrice {
+  input: number;
+  output: number;
+  cache_read: number;
+  cache_write: number;
+  /** The host's name for its source (Hermes: `official_docs_snapshot`, `provider_models_api`…). */
+  source: string;
 }
 
 /** The engine's session boundaries as the host announces them (none of them ends HMC's session). */

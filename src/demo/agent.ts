@@ -157,6 +157,9 @@ export async function playSession(opts: PlayOptions): Promise<Message[]> {
     if (opts.signal?.aborted) break;
     conversation.push({ role: 'user', content: turn.user });
     host.preLlmCall(sessionId, conversation, extra);
+    // Each model call is sent as a host with per-call hooks sends it (Hermes 0.19's middleware), so
+    // it is counted with HMC's cache model and its money priced with the prompt cache (issue 24).
+    host.preModelCall(sessionId, conversation, extra);
     for (const step of turn.steps) {
       if (opts.signal?.aborted) break;
       const id = `call_${script.name}_${++calls}`;
@@ -166,10 +169,10 @@ export async function playSession(opts: PlayOptions): Promise<Message[]> {
       const result = await runTool(root, step.call);
       host.postToolCall(sessionId, step.call.tool, args, result, id);
       conversation.push({ role: 'tool', tool_call_id: id, name: step.call.tool, content: result });
+      host.preModelCall(sessionId, conversation, extra);
       await wait();
     }
     conversation.push({ role: 'assistant', content: turn.reply });
-    // The demo host does not call preModelCall: it hands over the turn, so its replies count now.
     host.onSessionEnd(sessionId, conversation);
     await wait();
   }

@@ -19,6 +19,8 @@ import * as catchUp from './catch-up.js';
 import { phaseEntry, phaseEvent } from './events.js';
 import type { Layer1, StagedPhase } from './layer1.js';
 import { countCallAtSend, sortedEdits } from './model-call.js';
+import { trackCall } from './cache-track.js';
+import type { BreakCause } from './ledger.js';
 import type { RecallStore } from './recall.js';
 import type { Session } from './session.js';
 import { syncConversation, type SyncDeps } from './sync.js';
@@ -62,6 +64,7 @@ export function conversationOf(s: Session, p: PreLlmCallParams): { messages: Mes
  */
 export function prepareCall(s: Session, p: PreLlmCallParams, hook: CallHook, messages: readonly Message[], base: number, deps: CallDeps): boolean {
   const { config, layer1 } = deps;
+  const before = { sent: s.previousCallLength, model: s.model };
   keepHints(s, p);
   // From the first pre_model_call on, calls are counted when sent, never again from replies.
   if (hook.name === 'pre_model_call') s.callsAtSend = true;
@@ -90,10 +93,19 @@ export function prepareCall(s: Session, p: PreLlmCallParams, hook: CallHook, mes
   for (const i of pass?.changed ?? []) s.refreshEdit(i);
   // A message the previous call already sent was rewritten: the provider's cache breaks there.
   if (pass?.breaks || caughtUp) s.cacheBreaks++;
-  const stable = unchangedPrefix(s, pass?.changed, caughtUp);
+  // The host's own changes break both requests' caches: its history rewritten (sync cut what the
+  // previous call sent: its compaction, an edit) or another model; HMC's rewrites only the one it sends.
+  const switched = before.model !== '' && s.model !== before.model;
+  const hostCut = s.previousCallLength < before.sent;
+  // A history rewritten by a compaction HMC made as the host's context engine is HMC's, planned and priced.
+  const compacted = s.engine.compactions > s.compactionsAtCall;
+  s.compactionsAtCall = s.engine.compactions;
+  const cause: BreakCause | undefined = switched || (hostCut && !compacted) ? 'hermes' : hostCut || pass?.breaks || caughtUp ? 'hmc' : undefined;
+  const step = { before: before.sent, cutTo: s.previousCallLength, stable: unchangedPrefix(s, pass?.changed, caughtUp), switched, ...(cause ? { cause } : {}) };
+  const send = trackCall(s.cacheTrack, step, hook.name === 'pre_model_call', s.messages.length);
   s.previousCallLength = s.messages.length;
   if (s.turn !== previousTurn || s.ledger.timeline.length === 0) deferTurnStart(s, deps.now());
-  if (hook.name === 'pre_model_call') countCallAtSend(s, hook.params, stable);
+  if (hook.name === 'pre_model_call' && send) countCallAtSend(s, hook.params, { ...send, at: callTime });
   // A summary for a later pass is prepared now, off the hook path (it comes back by itself).
   if (!catchUp.catchingUp(s)) layer1.maybeStart(s, config, s.contextWindow || DEFAULT_CONTEXT_WINDOW, s.hostThreshold);
   return true;

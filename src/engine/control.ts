@@ -6,6 +6,7 @@
  */
 import type { ConfigIssue, HmcConfig } from '../config/keys.js';
 import { problemsLine } from '../config/problems.js';
+import { moneyLine, sessionMoney, type SessionMoney } from './money.js';
 import type { Saved } from '../core/savings.js';
 import { PERIODS, SCOPES } from '../store/action.js';
 import { createPhaseIndex } from '../store/phase-index.js';
@@ -121,7 +122,7 @@ export async function controlAction(engine: ControlTarget, sessionId: string | u
   engine.settle();
   switch (action) {
     case 'status':
-      return { status: statusText(engine, s) };
+      return { status: statusText(engine, s) + moneyLine(money(engine, s, deps)) };
     case 'context': {
       const t = s.ledger.totals();
       const window = s.contextWindow || 0;
@@ -145,7 +146,7 @@ export async function controlAction(engine: ControlTarget, sessionId: string | u
       };
     }
     case 'stats':
-      return statsAnswer(engine, s);
+      return { ...statsAnswer(engine, s), money: money(engine, s, deps) };
     case 'recall':
       return recallAction(engine.recall, s, args);
     case 'sweep':
@@ -212,6 +213,17 @@ function accessOf(engine: ControlTarget, s: Session | null, deps: ControlDeps): 
 }
 
 /** Nothing happened in the session yet: no turn, no tool call, no model call (here or saved). */
+/** The session's money, the provider's side from the analytics store when there is one (never failing the answer). */
+function money(engine: ControlTarget, s: Session, deps: ControlDeps): SessionMoney {
+  let usage: Record<string, unknown> | null = null;
+  try {
+    usage = deps.analytics ? deps.analytics({ period: 'usage', session: s.id }, s.projectPath || deps.projectPath) : null;
+  } catch {
+    usage = null;
+  }
+  return sessionMoney(s, engine.config.pricing, usage && !('error' in usage) ? usage : null);
+}
+
 function untouched(s: Session): boolean {
   return s.turn === 0 && s.records.size === 0 && s.ledger.totals().modelCalls === 0;
 }

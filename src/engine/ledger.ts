@@ -18,6 +18,9 @@
 import type { Saved } from '../core/savings.js';
 import type { TurnPoint } from '../store/types.js';
 import { contentAhead, contentTokens, overheadTokens } from '../core/tokens.js';
+import { fullPoint, isCallPoint, isTurnPoint, num, numbers, positive, type BreakCause, type CallPoint, type SendInfo } from './ledger-points.js';
+
+export type { BreakCause, CallPoint, SendInfo } from './ledger-points.js';
 
 /**
  * How a message is sent: its raw content and the contents after each strategy step. A step may
@@ -51,20 +54,15 @@ export interface LedgerTotals {
   contextTokens: number;
   contextRawTokens: number;
   contextPeak: number;
-}
-
-/** One model call as counted: its turn and its input without and with HMC. */
-export interface CallPoint {
-  turn: number;
-  raw: number;
-  hmc: number;
   /**
-   * HMC's model of the provider's prompt cache for this call (DESIGN §6): the tokens of the request
-   * that the previous request already sent unchanged (its system prompt and tool schemas, and the
-   * leading messages no rewrite touched since), which a provider can read from its cache; the rest
-   * of `hmc` is written. Absent for calls counted before this was kept.
+   * HMC's model of the provider's prompt cache (DESIGN §6, docs/glossary.md "cache model"): of
+   * inputRaw and inputHmc, the tokens a provider could read from its cache (the rest is written),
+   * and the input of calls counted without a cache model (`plain*`: priced as plain input).
    */
-  cached?: number;
+  cachedRaw: number;
+  cachedHmc: number;
+  plainRaw: number;
+  plainHmc: number;
 }
 
 export interface LedgerSnapshot extends LedgerTotals {
@@ -85,6 +83,10 @@ export class Ledger {
   byTool: Saved = {};
   modelCalls = 0;
   contextPeak = 0;
+  cachedRaw = 0;
+  cachedHmc = 0;
+  plainRaw = 0;
+  plainHmc = 0;
   timeline: TurnPoint[] = [];
   calls: CallPoint[] = [];
   /** Context now, as sent and as it would be raw: sums over `messages`. */
@@ -109,6 +111,12 @@ export class Ledger {
     ledger.byTool = numbers(snapshot.byTool);
     ledger.modelCalls = num(snapshot.modelCalls);
     ledger.contextPeak = num(snapshot.contextPeak);
+    // A file from before the cache model was kept: its calls had none (priced as plain input).
+    const modelled = snapshot.cachedRaw !== undefined || snapshot.plainRaw !== undefined;
+    ledger.cachedRaw = Math.min(num(snapshot.cachedRaw), ledger.inputRaw);
+    ledger.cachedHmc = Math.min(num(snapshot.cachedHmc), ledger.inputHmc);
+    ledger.plainRaw = modelled ? num(snapshot.plainRaw) : ledger.inputRaw;
+    ledger.plainHmc = modelled ? num(snapshot.plainHmc) : ledger.inputHmc;
     ledger.timeline = Array.isArray(snapshot.timeline) ? snapshot.timeline.filter(isTurnPoint).map(fullPoint) : [];
     ledger.calls = Array.isArray(snapshot.calls) ? snapshot.calls.filter(isCallPoint) : [];
     const sent = num(snapshot.contextTokens);
@@ -212,17 +220,23 @@ export class Ledger {
 
   /**
    * A model call sent now: its input is every message held plus the fixed part (DESIGN §7). The
-   * first `stable` messages were sent unchanged by the previous call (-1: unknown): they and the
-   * fixed part are what HMC's cache model counts as read from the provider's cache.
+   * first `info.stable` messages were sent unchanged by the previous call (-1: unknown): they and
+   * the fixed part are what HMC's cache model counts as read from the provider's cache; the raw
+   * request likewise with `info.rawStable` (its messages as the host gave them).
    */
-  accountSend(turn: number, stable = -1): void {
+  accountSend(turn: number, info: SendInfo = { stable: -1, rawStable: -1 }): void {
     const fixed = this.fixed.system + this.fixed.tools;
-    let cached: number | undefined;
-    if (stable > 0) {
-      cached = fixed;
-      for (let i = 0; i < Math.min(stable, this.messages.length); i++) cached += this.messages[i]?.sent ?? 0;
-    } else if (stable === 0) cached = 0;
-    this.credit(turn, this.rawNow + fixed, this.sentNow + fixed, this.strategyNow, this.toolNow, cached);
+    const prefix = (n: number, side: 'raw' | 'sent'): number | undefined => {
+      if (n < 0) return undefined;
+      if (n === 0 || info.fixedChanged) return 0;
+      let t = fixed;
+      for (let i = 0; i < Math.min(n, this.messages.length); i++) t += this.messages[i]?.[side] ?? 0;
+      return t;
+    };
+    const cached = prefix(info.stable, 'sent');
+    const cachedRaw = prefix(info.rawStable, 'raw');
+    const meta = { ...(info.id ? { id: info.id } : {}), ...(info.at ? { at: info.at } : {}), ...(info.cause ? { cause: info.cause } : {}) };
+    this.credit(turn, this.rawNow + fixed, this.sentNow + fixed, this.strategyNow, this.toolNow, cached, cachedRaw, meta);
   }
 
   /** What is sent with every call besides the messages (tokens; `messageTokens` of the system message, `toolsTokens`). */
@@ -236,11 +250,21 @@ export class Ledger {
     return point ? Math.max(0, point.input_raw - point.input_hmc) : 0;
   }
 
-  private credit(turn: number, raw: number, sent: number, byStrategy: Saved, byTool: Saved, cached?: number): void {
+  private credit(turn: number, raw: number, sent: number, byStrategy: Saved, byTool: Saved, cached?: number, cachedRaw?: number, meta: Partial<CallPoint> = {}): void {
     const hmc = Math.min(sent, raw);
     this.modelCalls++;
     this.inputRaw += raw;
     this.inputHmc += hmc;
+    // Both sides modelled, or neither: a call priced with the cache on one side only would skew the saving.
+    const modelled = cached !== undefined && cachedRaw !== undefined;
+    const cache = modelled ? { hmc: Math.min(cached, hmc), raw: Math.min(cachedRaw, raw) } : null;
+    if (cache) {
+      this.cachedHmc += cache.hmc;
+      this.cachedRaw += cache.raw;
+    } else {
+      this.plainRaw += raw;
+      this.plainHmc += hmc;
+    }
     for (const [k, v] of Object.entries(byStrategy)) if (v !== 0) this.byStrategy[k] = (this.byStrategy[k] ?? 0) + v;
     for (const [k, v] of Object.entries(byTool)) if (v !== 0) this.byTool[k] = (this.byTool[k] ?? 0) + v;
     const point = this.timeline.find((p) => p.turn === turn);
@@ -248,8 +272,12 @@ export class Ledger {
       point.input_raw += raw;
       point.input_hmc += hmc;
       point.model_calls = (point.model_calls ?? 0) + 1;
+      if (cache) {
+        point.cached_raw = (point.cached_raw ?? 0) + cache.raw;
+        point.cached_hmc = (point.cached_hmc ?? 0) + cache.hmc;
+      }
     }
-    this.calls.push(cached === undefined ? { turn, raw, hmc } : { turn, raw, hmc, cached: Math.min(cached, hmc) });
+    this.calls.push({ turn, raw, hmc, ...(cache ? { cached: cache.hmc, cached_raw: cache.raw } : {}), ...meta });
     if (this.calls.length > MAX_CALLS) this.calls.splice(0, this.calls.length - MAX_CALLS);
     this.contextPeak = Math.max(this.contextPeak, sent);
   }
@@ -304,6 +332,10 @@ export class Ledger {
       contextTokens: context.sent,
       contextRawTokens: context.raw,
       contextPeak: Math.max(this.contextPeak, context.sent),
+      cachedRaw: this.cachedRaw,
+      cachedHmc: this.cachedHmc,
+      plainRaw: this.plainRaw,
+      plainHmc: this.plainHmc,
     };
   }
 
@@ -397,40 +429,4 @@ function tokensOf(view: ViewSteps, tool: string, extra: string): MessageTokens {
   const byStrategy: Saved = {};
   for (const c of credits) byStrategy[c.strategy] = (byStrategy[c.strategy] ?? 0) + c.saved;
   return { raw, sent: previous, tool, byStrategy, callsRaw: overhead - 4, callsSent: calls - 4 };
-}
-
-function positive(record: Saved): Saved {
-  const out: Saved = {};
-  for (const [k, v] of Object.entries(record)) if (v > 0) out[k] = v;
-  return out;
-}
-
-function num(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0;
-}
-
-function numbers(value: unknown): Saved {
-  const out: Saved = {};
-  if (typeof value === 'object' && value !== null) for (const [k, v] of Object.entries(value)) if (num(v) > 0) out[k] = num(v);
-  return out;
-}
-
-function isCallPoint(value: unknown): value is CallPoint {
-  if (typeof value !== 'object' || value === null) return false;
-  const v = value as Partial<CallPoint>;
-  return typeof v.turn === 'number' && typeof v.raw === 'number' && typeof v.hmc === 'number';
-}
-
-/** A point saved before a field existed gets it as 0 (its context raw: as sent, nothing known saved). */
-function fullPoint(p: TurnPoint): TurnPoint {
-  const n = (x: unknown): number => (typeof x === 'number' && Number.isFinite(x) && x > 0 ? x : 0);
-  const sent = n(p.context_tokens);
-  return {
-    turn: p.turn, time: n(p.time), context_tokens: sent, context_raw_tokens: Math.max(n(p.context_raw_tokens), sent),
-    context_percent: n(p.context_percent), input_raw: n(p.input_raw), input_hmc: n(p.input_hmc), model_calls: n(p.model_calls), tool_calls: n(p.tool_calls),
-  };
-}
-
-function isTurnPoint(value: unknown): value is TurnPoint {
-  return typeof value === 'object' && value !== null && typeof (value as { turn?: unknown }).turn === 'number';
 }

@@ -9,17 +9,25 @@
  */
 import type { Edit, ModelCallEdit, PreModelCallParams, PreModelCallResult } from '../core/host-api.js';
 import type { ToolCall } from '../core/message.js';
+import type { SendInfo } from './ledger.js';
 import type { Session } from './session.js';
 import { messageTokens, toolsTokens } from '../core/tokens.js';
 
 /**
  * Queues the call's accounting: the fixed part when the host sent it, then the call itself, whose
- * first `stable` messages the previous call sent unchanged (HMC's model of the prompt cache).
+ * first `info.stable` messages the previous call sent unchanged (HMC's model of the prompt cache).
+ * A system prompt or tool list other than the previous call's is the host's change: nothing of
+ * either request is read from the cache.
  */
-export function countCallAtSend(s: Session, p: PreModelCallParams, stable = -1): void {
+export function countCallAtSend(s: Session, p: PreModelCallParams, info: SendInfo = { stable: -1, rawStable: -1 }): void {
   // Kept by reference for the context view (context-breakdown.ts), which counts them when asked.
   if (p.system !== undefined) s.request.system = p.system;
   if (p.tools) s.request.tools = p.tools;
+  const tools = p.tools ? JSON.stringify(p.tools) : undefined;
+  const changed = (p.system !== undefined && s.fixedSent.system !== undefined && p.system !== s.fixedSent.system) ||
+    (tools !== undefined && s.fixedSent.tools !== undefined && tools !== s.fixedSent.tools);
+  if (p.system !== undefined) s.fixedSent.system = p.system;
+  if (tools !== undefined) s.fixedSent.tools = tools;
   if (p.system !== undefined) {
     const system = p.system;
     s.ledger.defer(() => s.ledger.setFixed('system', typeof system === 'string' ? messageTokens({ content: system }) : 0), [system]);
@@ -33,7 +41,8 @@ export function countCallAtSend(s: Session, p: PreModelCallParams, stable = -1):
   if (callId && callId === s.lastCallId) return;
   s.lastCallId = callId;
   const turn = s.turn;
-  s.ledger.defer(() => s.ledger.accountSend(turn, stable));
+  const send: SendInfo = { ...info, ...(callId ? { id: callId } : {}), ...(changed ? { fixedChanged: true, cause: 'hermes' as const } : {}) };
+  s.ledger.defer(() => s.ledger.accountSend(turn, send));
 }
 
 /**

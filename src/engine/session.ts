@@ -12,6 +12,8 @@ import { WORDS_NOT_SAVED, type EngineState, type PersistedSession } from './pers
 import type { Compression } from './compress.js';
 import { RewriteIndex } from './rewrite-index.js';
 import { InputIndex } from './input-index.js';
+import type { UsageTrail } from './usage-match.js';
+import { newTrack, type CacheTrack } from './cache-track.js';
 import type { ToolCall } from '../core/message.js';
 import type { InputClearing } from '../strategies/list-wide/input-clearing.js';
 import type { ContextBreakdown } from '../core/context-view.js';
@@ -84,6 +86,14 @@ export class Session {
   callsAtSend = false;
   /** The host's id of the last call counted (a retry of the same request is not counted again). */
   lastCallId = '';
+  /** The system prompt and tool schemas (JSON) of the last call that sent them: a change breaks the cache. Not saved. */
+  fixedSent: { system?: string | null; tools?: string } = {};
+  /** The previous provider usage row, for matching and cache breaks (usage-match.ts). Not saved. */
+  usageTrail: UsageTrail | undefined;
+  /** Compactions HMC had made as the context engine at the previous model call (a rewrite since is HMC's). Not saved. */
+  compactionsAtCall = 0;
+  /** What the next counted call's cache model knows of the changes since the last one (cache-track.ts). Not saved. */
+  cacheTrack: CacheTrack = newTrack();
   /** The view last answered to pre_model_call, so the next answer can be what changed since. */
   lastView: { id: number; edits: Map<number, string>; calls: Map<number, ToolCall[]> } | null = null;
   /** The last turn event sent: its turn and the input figures it showed. */

@@ -9,7 +9,7 @@
  * were stored as 0 tokens); a digit string is read as its number. A figure the method decides on
  * must be a number.
  */
-import type { CompressParams, ContextMeasure, EngineSessionParams, ShouldCompressParams, UpdateFromResponseParams } from '../core/context-engine.js';
+import type { CompressParams, ContextMeasure, EngineSessionParams, HostPrice, ShouldCompressParams, UpdateFromResponseParams } from '../core/context-engine.js';
 import type { Message } from '../core/message.js';
 
 type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
@@ -81,7 +81,18 @@ export function updateFromResponseParams(p: Record<string, unknown>): Checked<Up
     if (n === null) return bad(`params.usage.${key} must be a whole number of tokens from 0 to 1e12, got ${shown(u[key])}`);
     figures[key] = n;
   }
-  return ok({ session_id: sid.value, model: text(p, 'model') ?? '', provider: text(p, 'provider') ?? '', usage: figures });
+  return ok({
+    session_id: sid.value,
+    model: text(p, 'model') ?? '',
+    provider: text(p, 'provider') ?? '',
+    usage: figures,
+    ...(text(p, 'call_id') ? { call_id: text(p, 'call_id')!.slice(0, 200) } : {}),
+    ...(text(p, 'turn_id') ? { turn_id: text(p, 'turn_id')!.slice(0, 200) } : {}),
+    ...(count(p.call_count) ? { call_count: Math.round(p.call_count) } : {}),
+    ...(p.source === 'hook' || p.source === 'engine' ? { source: p.source } : {}),
+    ...(count(p.at) && p.at > 0 ? { at: Math.round(p.at) } : {}),
+    ...(hostPrice(p.price) ? { price: hostPrice(p.price)! } : {}),
+  });
 }
 
 const USAGE_KEYS = ['prompt_tokens', 'completion_tokens', 'cache_read_tokens', 'cache_write_tokens', 'reasoning_tokens'] as const;
@@ -98,6 +109,14 @@ function tokenCount(value: unknown): number | null {
 function shown(value: unknown): string {
   const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
+}
+
+/** A host's price when every figure is a number of 0 or more (anything else: none, never a partial price). */
+function hostPrice(v: unknown): HostPrice | null {
+  if (!isRecord(v)) return null;
+  const { input, output, cache_read, cache_write } = v;
+  if (!count(input) || !count(output) || !count(cache_read) || !count(cache_write)) return null;
+  return { input, output, cache_read, cache_write, source: typeof v.source === 'string' ? v.source.slice(0, 100) : '' };
 }
 
 export function engineSessionParams(p: Record<string, unknown>): Checked<EngineSessionParams> {

@@ -15,20 +15,24 @@ import type { HmcConfig } from '../config/keys.js';
 import type { AnalyticsStore } from './db.js';
 import { classify } from './errors.js';
 import { costSaved, priceModels, priceProvider } from './pricing.js';
+import { reconcile } from './reconcile.js';
+import { defaultConfig } from '../config/keys.js';
+
+const DEFAULT_PRICING = defaultConfig().pricing;
 import { MAX_DAYS, MAX_MONTHS, MAX_ROWS, MAX_WEEKS } from './queries.js';
 import { OUTPUT_BY, type OutputBy } from './views.js';
 import { DAY_MS, parseDay, type Window } from './window.js';
 import { errorText } from '../core/errors.js';
 
 export const SCOPES = ['global', 'project'] as const;
-export const PERIODS = ['all', 'day', 'week', 'month', 'recent', 'project', 'tool', 'strategy', 'model', 'output', 'work'] as const;
+export const PERIODS = ['all', 'day', 'week', 'month', 'recent', 'project', 'tool', 'strategy', 'model', 'output', 'work', 'usage'] as const;
 export type Scope = (typeof SCOPES)[number];
 export type Period = (typeof PERIODS)[number];
 export { OUTPUT_BY };
 
 export const DISABLED_ERROR = 'analytics is disabled (analytics.enabled: false)';
 
-const DEFAULT_LIMIT: Record<Period, number> = { all: 0, day: 30, week: 12, month: 12, recent: 10, project: 10, tool: 10, strategy: 0, model: 0, output: 20, work: 0 };
+const DEFAULT_LIMIT: Record<Period, number> = { all: 0, day: 30, week: 12, month: 12, recent: 10, project: 10, tool: 10, strategy: 0, model: 0, output: 20, work: 0, usage: 0 };
 const MAX_LIMIT: Record<Period, number> = {
   all: 0,
   day: MAX_DAYS,
@@ -41,6 +45,7 @@ const MAX_LIMIT: Record<Period, number> = {
   model: 0,
   output: MAX_ROWS,
   work: 0,
+  usage: 0,
 };
 
 export interface ActionContext {
@@ -184,6 +189,17 @@ export function analyticsAction(
         return { ...head, by, rows: store.byOutput({ ...w, by: by as OutputBy, limit }) };
       case 'work':
         return { ...head, ...store.work(w) };
+      case 'usage': {
+        // Reconcile (docs/analytics.md): one session's calls (`session`), else the window's.
+        const session = typeof args.session === 'string' && args.session !== '' ? args.session : null;
+        // A gateway user reads only their own sessions' calls (issue 26, finding 5), a named one too.
+        const calls = session === null ? store.usageCalls(w)
+          : ctx.owner === undefined ? (store.usage(session)?.calls ?? [])
+          : store.usageCalls({ owner: ctx.owner }).filter((c) => c.session_id === session);
+        const answer = { ...head, ...(session !== null ? { session } : {}) };
+        if (calls.length === 0) return { ...answer, calls: 0, note: 'no provider usage recorded here (HMC stores it from Hermes\' post_api_request hook, or as its context engine)' };
+        return { ...answer, ...reconcile(calls, pricing ?? DEFAULT_PRICING, store.hostPrices()) };
+      }
       case 'all': {
         const summary = store.summary(w);
         return pricing ? { ...head, ...summary, cost_saved: costSaved(priceModels(store.byModel(w), pricing), pricing) } : { ...head, ...summary };

@@ -6,6 +6,7 @@
  * Invariant: pure; every form of the action has a table, even with no rows.
  */
 import { num, table } from '../core/text-table.js';
+import { renderUsageText } from './analytics-usage.js';
 import { pct } from './rows.js';
 
 type Result = Record<string, unknown>;
@@ -67,9 +68,12 @@ export function renderText(r: Result): string {
           num(n(x.saved)), money(cost.spent, x.currency), money(cost.saved, x.currency)];
       });
       const total = (r.cost_saved ?? {}) as Row;
-      return `Cost per model (estimate: list prices, HMC's cache model), ${where}\n\n${table(
-        ['model', 'sessions', 'model calls', 'input', 'cache read', 'cache write', 'input saved', 'input cost', 'cost saved'], rows)}\n\ncost saved in all: ${money(total.amount, total.currency)}\n`;
+      const unknown = Array.isArray(total.unknown_models) && total.unknown_models.length > 0 ? `\nunknown models, priced at pricing.default_*: ${(total.unknown_models as string[]).join(', ')}` : '';
+      return `Cost per model (modelled: list prices, HMC's cache model of both requests), ${where}\n\n${table(
+        ['model', 'sessions', 'model calls', 'input', 'cache read', 'cache write', 'input saved', 'input cost', 'cost saved'], rows)}\n\ncost saved in all: ${money(total.amount, total.currency)}${unknown}\n`;
     }
+    case 'usage':
+      return renderUsageText(r, where, table);
     case 'output': {
       const by = str(r.by) || 'tool';
       const rows = rowsOf(r).map((x) => [str(x.name), str(x.kind), num(n(x.outputs)), num(n(x.tokens_raw)), num(n(x.tokens_sent)), num(n(x.saved_per_output)), percent(x.saved, x.tokens_raw)]);

@@ -23,6 +23,14 @@ import { guardShm, refusesOpen } from './shm-guard.js';
 import { cleanRecord, type CleanRecord } from './record.js';
 import type { SessionRecord } from './types.js';
 import { cleanUsage, prepareUsageWrite, USAGE_RETENTION_SQL, usageProblem, type UsageRecord } from './usage.js';
+import type { HostPrice } from '../core/context-engine.js';
+
+/** A model's price as the host reported it, and when. */
+export interface HostPriceRow {
+  model: string;
+  price: HostPrice;
+  at: number;
+}
 import { errorText } from '../core/errors.js';
 
 const DAY_MS = 86_400_000;
@@ -57,6 +65,8 @@ export interface AnalyticsStore extends StoreQueries {
   recordPhases(entries: readonly PhaseEntry[]): void;
   /** Adds or replaces provider usage rows (by session_id and seq), in one transaction. */
   recordUsage(rows: readonly UsageRecord[]): void;
+  /** Keeps the host's prices of models (Hermes' pricing data), replacing older ones. */
+  recordHostPrices(prices: readonly HostPriceRow[]): void;
   /** A session's phases, oldest first. */
   phases(sessionId: string): PhaseEntry[];
   phase(sessionId: string, phaseId: number): PhaseEntry | null;
@@ -245,6 +255,20 @@ class SqliteStore extends Queries implements AnalyticsStore {
     }
   }
 
+  recordHostPrices(prices: readonly HostPriceRow[]): void {
+    if (!this.writeUsage) throw new StoreError('HMC_READONLY', `analytics database ${this.path} is open read-only`);
+    try {
+      const put = this.db.prepare(`INSERT INTO host_prices (model, input, output, cache_read, cache_write, source, at)
+        VALUES (@model, @input, @output, @cache_read, @cache_write, @source, @at) ON CONFLICT (model) DO UPDATE SET input = excluded.input,
+        output = excluded.output, cache_read = excluded.cache_read, cache_write = excluded.cache_write, source = excluded.source, at = excluded.at`);
+      this.db.transaction(() => {
+        for (const p of prices) put.run({ ...p.price, model: p.model.slice(0, 200), source: p.price.source.slice(0, 100), at: p.at });
+      }).immediate();
+    } catch (err) {
+      throw StoreError.wrap(err, 'analytics write of host prices failed');
+    }
+  }
+
   phases(sessionId: string): PhaseEntry[] {
     return this.phaseQ.list(sessionId);
   }
@@ -276,21 +300,22 @@ function prepareWrite(db: Database.Database): (recs: readonly CleanRecord[]) => 
   );
   const upsert = db.prepare(`INSERT INTO sessions (id, project_path, platform, model, started_at, ended_at, turns,
       tool_calls, input_raw, input_hmc, saved, context_peak, recorded_at, model_calls, context_tokens, context_raw,
-      cached_raw, cached_hmc, recalls, rereads, elided, owner)
+      cached_raw, cached_hmc, plain_raw, plain_hmc, recalls, rereads, elided, owner)
     VALUES (@id, @project_path, @platform, @model, @started_at, @ended_at, @turns, @tool_calls, @input_raw,
       @input_hmc, @saved, @context_peak, @recorded_at, @model_calls, @context_tokens, @context_raw, @cached_raw,
-      @cached_hmc, @recalls, @rereads, @elided, @owner)
+      @cached_hmc, @plain_raw, @plain_hmc, @recalls, @rereads, @elided, @owner)
     ON CONFLICT (id) DO UPDATE SET project_path = excluded.project_path, platform = excluded.platform, owner = excluded.owner,
       model = excluded.model, started_at = excluded.started_at, ended_at = excluded.ended_at,
       turns = excluded.turns, tool_calls = excluded.tool_calls, input_raw = excluded.input_raw,
       input_hmc = excluded.input_hmc, saved = excluded.saved, context_peak = excluded.context_peak,
       recorded_at = excluded.recorded_at, model_calls = excluded.model_calls, context_tokens = excluded.context_tokens,
       context_raw = excluded.context_raw, cached_raw = excluded.cached_raw, cached_hmc = excluded.cached_hmc,
+      plain_raw = excluded.plain_raw, plain_hmc = excluded.plain_hmc,
       recalls = excluded.recalls, rereads = excluded.rereads, elided = excluded.elided`);
   const strategy = db.prepare('INSERT INTO session_strategy (session_id, strategy, saved) VALUES (?, ?, ?)');
   const tool = db.prepare('INSERT INTO session_tool (session_id, tool, saved) VALUES (?, ?, ?)');
   const turn = db.prepare(`INSERT INTO session_turn (session_id, turn, time, context_tokens, context_percent,
-    input_raw, input_hmc, tool_calls, context_raw, model_calls) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    input_raw, input_hmc, tool_calls, context_raw, model_calls, cached_raw, cached_hmc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const output = db.prepare(`INSERT INTO session_output (session_id, tool, program, kind, outputs, tokens_raw, tokens_sent)
     VALUES (?, ?, ?, ?, ?, ?, ?)`);
   const run = db.transaction((recs: readonly CleanRecord[]) => {
@@ -318,6 +343,8 @@ function prepareWrite(db: Database.Database): (recs: readonly CleanRecord[]) => 
         context_raw: r.context_raw,
         cached_raw: r.cached_raw,
         cached_hmc: r.cached_hmc,
+        plain_raw: r.plain_raw,
+        plain_hmc: r.plain_hmc,
         recalls: r.recalls,
         rereads: r.rereads,
         elided: r.elided,
@@ -325,7 +352,7 @@ function prepareWrite(db: Database.Database): (recs: readonly CleanRecord[]) => 
       for (const [name, saved] of r.strategies) strategy.run(r.id, name, saved);
       for (const [name, saved] of r.tools) tool.run(r.id, name, saved);
       for (const p of r.timeline) {
-        turn.run(r.id, p.turn, p.time, p.context_tokens, p.context_percent, p.input_raw, p.input_hmc, p.tool_calls, p.context_raw_tokens, p.model_calls);
+        turn.run(r.id, p.turn, p.time, p.context_tokens, p.context_percent, p.input_raw, p.input_hmc, p.tool_calls, p.context_raw_tokens, p.model_calls, p.cached_raw, p.cached_hmc);
       }
       for (const o of r.outputs) output.run(r.id, o.tool, o.program, o.kind, o.outputs, o.tokens_raw, o.tokens_sent);
     }

@@ -227,6 +227,38 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX sessions_by_owner ON sessions (owner, started_at);
     `,
   },
+  {
+    version: 9,
+    name: 'money with the prompt cache (issue 24): the cache model per turn, input without a cache model, provider usage matched to calls',
+    // Sessions recorded before never filled cached_raw/cached_hmc: their input had no cache model,
+    // so it is marked plain (priced as plain input on both sides), never guessed into cache writes.
+    // A usage row says which call it is (the host's ids), whether HMC saw that call (`seen` 0: an
+    // auxiliary call, a subagent's, the summariser's: never in a session's savings), HMC's model of
+    // the raw request's cache, and the cache break the provider's figures show (its cause).
+    sql: `
+      ALTER TABLE sessions ADD COLUMN plain_raw INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE sessions ADD COLUMN plain_hmc INTEGER NOT NULL DEFAULT 0;
+      UPDATE sessions SET plain_raw = input_raw, plain_hmc = input_hmc WHERE cached_raw = 0 AND cached_hmc = 0;
+      ALTER TABLE session_turn ADD COLUMN cached_raw INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE session_turn ADD COLUMN cached_hmc INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE provider_usage ADD COLUMN call_id TEXT NOT NULL DEFAULT '';
+      ALTER TABLE provider_usage ADD COLUMN turn INTEGER;
+      ALTER TABLE provider_usage ADD COLUMN seen INTEGER NOT NULL DEFAULT 1;
+      ALTER TABLE provider_usage ADD COLUMN source TEXT NOT NULL DEFAULT 'engine';
+      ALTER TABLE provider_usage ADD COLUMN raw_cached INTEGER;
+      ALTER TABLE provider_usage ADD COLUMN break_tokens INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE provider_usage ADD COLUMN break_cause TEXT NOT NULL DEFAULT '';
+      CREATE TABLE host_prices (
+        model       TEXT PRIMARY KEY,
+        input       REAL NOT NULL CHECK (input >= 0),
+        output      REAL NOT NULL CHECK (output >= 0),
+        cache_read  REAL NOT NULL CHECK (cache_read >= 0),
+        cache_write REAL NOT NULL CHECK (cache_write >= 0),
+        source      TEXT NOT NULL DEFAULT '',
+        at          INTEGER NOT NULL
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -1,6 +1,8 @@
 /**
- * Money (docs/glossary.md "cost"): tokens priced per model from the price table (the built-in one,
- * config/prices.ts, with `pricing.models` over it, `pricing.default_*` for a model neither names),
+ * Money (docs/glossary.md "cost"): tokens priced per model, each price saying where it came from:
+ * `pricing.models` (config), else the host's own pricing data (Hermes' agent/usage_pricing.py,
+ * reported with each call's usage), else HMC's built-in table (config/prices.ts); a model none
+ * names is an unknown model, priced at `pricing.default_*` and named as such on every surface,
  * with the prompt cache priced apart: HMC's cache model says, of every model call's input, how
  * much the provider could read from its cache (the leading part the previous call sent unchanged)
  * and how much it writes. Cost saved is the input's cost without HMC less its cost as sent, both
@@ -12,12 +14,17 @@
  */
 import type { HmcConfig } from '../config/keys.js';
 import { BUILT_IN_PRICES, type ModelPrice } from '../config/prices.js';
+import type { HostPrice } from '../core/context-engine.js';
 import type { ModelRow, ProviderModelRow } from './views.js';
 
 type Pricing = HmcConfig['pricing'];
 
-/** Prices of `model` and where they came from: `config` (pricing.models), `built-in`, or `default`. */
-export function priceFor(model: string, pricing: Pricing): ModelPrice & { source: 'config' | 'built-in' | 'default'; matched: string } {
+/** Where a price came from: `config` (pricing.models), `hermes` (the host's data), `built-in`, or `default` (an unknown model). */
+export type PriceSource = 'config' | 'hermes' | 'built-in' | 'default';
+export type SourcedPrice = ModelPrice & { source: PriceSource; matched: string; unknown_model?: true; host_source?: string };
+
+/** Prices of `model` and where they came from (the host's price when it reported one). */
+export function priceFor(model: string, pricing: Pricing, host?: HostPrice): SourcedPrice {
   const own = longestMatch(model, Object.keys(pricing.models));
   if (own !== null) {
     const e = pricing.models[own] ?? {};
@@ -32,6 +39,10 @@ export function priceFor(model: string, pricing: Pricing): ModelPrice & { source
       matched: own,
     };
   }
+  if (host) {
+    const { source, ...price } = host;
+    return { ...price, source: 'hermes', matched: model, ...(source ? { host_source: source } : {}) };
+  }
   const builtIn = longestMatch(model, Object.keys(BUILT_IN_PRICES));
   if (builtIn !== null) return { ...(BUILT_IN_PRICES[builtIn] as ModelPrice), source: 'built-in', matched: builtIn };
   return {
@@ -41,6 +52,7 @@ export function priceFor(model: string, pricing: Pricing): ModelPrice & { source
     output: pricing.default_output_per_million,
     source: 'default',
     matched: '',
+    unknown_model: true,
   };
 }
 
@@ -66,7 +78,7 @@ export function longestMatch(model: string, names: readonly string[]): string | 
 
 /** A model's tokens with their estimated cost. */
 export interface PricedModel extends ModelRow {
-  price: ModelPrice & { source: 'config' | 'built-in' | 'default'; matched: string };
+  price: SourcedPrice;
   /** Input cost as sent (with HMC) and as it would have been without HMC; saved = without - spent. */
   cost: { spent: number; without_hmc: number; saved: number };
   currency: string;
@@ -85,7 +97,7 @@ const money = (x: number): number => Math.round(x * 1e8) / 1e8;
 /** Each model's tokens priced (docs/glossary.md "cost saved"). */
 export function priceModels(rows: readonly ModelRow[], pricing: Pricing): PricedModel[] {
   return rows.map((r) => {
-    const price = priceFor(r.model, pricing);
+    const price = priceFor(r.model, pricing, r.host_price);
     const spent = inputCost(r.sent, r.cached_sent, r.plain_sent, price);
     const without = inputCost(r.input, r.cached_input, r.plain_input, price);
     return { ...r, price, cost: { spent: money(spent), without_hmc: money(without), saved: money(without - spent) }, currency: pricing.currency };
@@ -98,13 +110,16 @@ export interface CostEstimate {
   currency: string;
   estimate: true;
   basis: string;
+  /** Models no price table names, priced at pricing.default_* (never silently: every surface names them). */
+  unknown_models: string[];
 }
 
 export const COST_BASIS = 'estimate: input cost without HMC less input cost as sent, per model from the price table, cache reads and writes from HMC\'s cache model';
 
 export function costSaved(priced: readonly PricedModel[], pricing: Pricing): CostEstimate {
   const amount = priced.reduce((a, m) => a + m.cost.saved, 0);
-  return { amount: money(amount), currency: pricing.currency, estimate: true, basis: COST_BASIS };
+  const unknown = priced.filter((m) => m.price.unknown_model).map((m) => m.model || '(unknown)');
+  return { amount: money(amount), currency: pricing.currency, estimate: true, basis: COST_BASIS, unknown_models: unknown };
 }
 
 /** A model's provider usage priced: what its calls cost by the provider's own count (input and output apart). */
@@ -118,7 +133,7 @@ export interface PricedProviderModel extends ProviderModelRow {
 /** Provider usage per model priced from the same table: the bill as reported, beside HMC's estimate. */
 export function priceProvider(rows: readonly ProviderModelRow[], pricing: Pricing): PricedProviderModel[] {
   return rows.map((r) => {
-    const price = priceFor(r.model, pricing);
+    const price = priceFor(r.model, pricing, r.host_price);
     const plain = Math.max(0, r.prompt_tokens - r.cache_read_tokens - r.cache_write_tokens);
     const input = (plain * price.input + r.cache_read_tokens * price.cache_read + r.cache_write_tokens * price.cache_write) / 1e6;
     return { ...r, price, cost: { input: money(input), output: money((r.completion_tokens * price.output) / 1e6) }, currency: pricing.currency };

@@ -132,11 +132,11 @@ export class Queries {
         }
       }
     }
-    this.one = db.prepare(`SELECT ${SESSION_COLUMNS}, cached_raw, cached_hmc FROM sessions WHERE id = ?`);
+    this.one = db.prepare(`SELECT ${SESSION_COLUMNS}, cached_raw, cached_hmc, plain_raw, plain_hmc FROM sessions WHERE id = ?`);
     this.oneStrategies = db.prepare('SELECT strategy, saved FROM session_strategy WHERE session_id = ? ORDER BY saved DESC, strategy');
     this.oneTools = db.prepare('SELECT tool, saved FROM session_tool WHERE session_id = ? ORDER BY saved DESC, tool');
-    this.oneTurns = db.prepare(`SELECT turn, time, context_tokens, context_raw, context_percent, input_raw, input_hmc, model_calls, tool_calls
-      FROM session_turn WHERE session_id = ? ORDER BY turn`);
+    this.oneTurns = db.prepare(`SELECT turn, time, context_tokens, context_raw, context_percent, input_raw, input_hmc, model_calls, tool_calls,
+      cached_raw, cached_hmc FROM session_turn WHERE session_id = ? ORDER BY turn`);
     this.oneOutputs = db.prepare(`SELECT tool, program, kind, outputs, tokens_raw, tokens_sent FROM session_output
       WHERE session_id = ? ORDER BY tokens_raw - tokens_sent DESC, tool, program`);
     this.views = new ViewQueries(db);
@@ -289,6 +289,8 @@ export class Queries {
       ...sessionRow(r),
       cached_raw: n(r.cached_raw),
       cached_hmc: n(r.cached_hmc),
+      plain_raw: n(r.plain_raw),
+      plain_hmc: n(r.plain_hmc),
       by_strategy: toObject(this.oneStrategies.all(id) as Row[], 'strategy'),
       by_tool: toObject(this.oneTools.all(id) as Row[], 'tool'),
       timeline: (this.oneTurns.all(id) as Row[]).map(
@@ -302,6 +304,8 @@ export class Queries {
           input_hmc: n(t.input_hmc),
           model_calls: n(t.model_calls),
           tool_calls: n(t.tool_calls),
+          cached_raw: n(t.cached_raw),
+          cached_hmc: n(t.cached_hmc),
         }),
       ),
       outputs: (this.oneOutputs.all(id) as Row[]).map((o): OutputTally => ({
@@ -323,6 +327,16 @@ export class Queries {
   /** What the providers reported per model over the window (context-engine hosts; empty otherwise). */
   providerByModel(q: Window = {}): ReturnType<ViewQueries['providerByModel']> {
     return this.views.providerByModel(q);
+  }
+
+  /** The provider usage rows of the window's sessions (a period's reconcile). */
+  usageCalls(q: Window = {}): ReturnType<ViewQueries['usageCalls']> {
+    return this.views.usageCalls(q);
+  }
+
+  /** The prices the host reported, by model. */
+  hostPrices(): ReturnType<ViewQueries['hostPrices']> {
+    return this.views.hostPrices();
   }
 
   /** Did compression cost the agent work: recalls and re-reads over the window. */
@@ -385,6 +399,8 @@ export const EMPTY_ANSWERS: StoreQueries = {
   byModel: () => [],
   byOutput: () => [],
   providerByModel: () => [],
+  usageCalls: () => [],
+  hostPrices: () => new Map(),
   work: () => ({ ...EMPTY_WORK, top: [] }),
   usage: () => null,
 };

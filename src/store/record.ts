@@ -34,6 +34,9 @@ export interface CleanRecord {
   /** 0 <= cached <= its input. */
   cached_raw: number;
   cached_hmc: number;
+  /** Input of calls without a cache model; cached + plain <= its input. */
+  plain_raw: number;
+  plain_hmc: number;
   recalls: number;
   rereads: number;
   elided: number;
@@ -111,6 +114,8 @@ function cleanPoint(p: TurnPoint): StoredTurn {
     input_hmc: Math.min(count(p.input_hmc), raw),
     model_calls: count(p.model_calls),
     tool_calls: count(p.tool_calls),
+    cached_raw: Math.min(count(p.cached_raw), raw),
+    cached_hmc: Math.min(count(p.cached_hmc), count(p.input_hmc), raw),
   };
 }
 
@@ -167,6 +172,9 @@ export function cleanRecord(rec: SessionRecord): CleanRecord {
     context_raw: Math.max(count(rec.context_raw_tokens), count(rec.context_tokens)),
     cached_raw: Math.min(count(rec.cached_raw), inputRaw),
     cached_hmc: Math.min(count(rec.cached_hmc), inputHmc),
+    // A record without the figure (an older engine) had no cache model: all of its input is plain.
+    plain_raw: rec.plain_raw === undefined && !rec.cached_raw ? inputRaw : Math.min(count(rec.plain_raw), inputRaw - Math.min(count(rec.cached_raw), inputRaw)),
+    plain_hmc: rec.plain_hmc === undefined && !rec.cached_hmc ? inputHmc : Math.min(count(rec.plain_hmc), inputHmc - Math.min(count(rec.cached_hmc), inputHmc)),
     recalls: count(rec.work?.recalls),
     rereads: count(rec.work?.rereads),
     elided: count(rec.work?.elided),

@@ -14,7 +14,8 @@
  */
 import { existsSync, renameSync, statSync } from 'node:fs';
 import { classify, type Fault } from './errors.js';
-import { openStore, type AnalyticsStore } from './db.js';
+import { openStore, type AnalyticsStore, type HostPriceRow } from './db.js';
+import type { HostPrice } from '../core/context-engine.js';
 import { CHECK_MAX_BYTES, checkFile, fileSize, headerProblem, isCorruption, salvagePhases, salvageSessions } from './integrity.js';
 import { cleanPhase, phaseProblem, replacePhase } from './phase-record.js';
 import type { PhaseEntry } from './phase-types.js';
@@ -75,7 +76,10 @@ export function createRecorder(opts: RecorderOptions): Recorder {
   const phaseKey = (e: PhaseEntry): string => `${e.session_id}\u0000${e.phase_id}`;
   const usage = new Map<string, UsageRecord>();
   const usageKey = (r: UsageRecord): string => `${r.session_id}\u0000${r.seq}`;
-  const waiting = (): number => queue.size + phases.size + usage.size;
+  const prices = new Map<string, HostPriceRow>();
+  /** The price last queued per model: the host reports it with every call, written once per change. */
+  const lastPrice = new Map<string, string>();
+  const waiting = (): number => queue.size + phases.size + usage.size + prices.size;
   const reported = new Set<string>();
   let store: AnalyticsStore | null = null;
   let inode = -1;
@@ -166,6 +170,11 @@ export function createRecorder(opts: RecorderOptions): Recorder {
         const batch = [...usage.values()].slice(0, BATCH);
         open().recordUsage(batch);
         for (const r of batch) if (usage.get(usageKey(r)) === r) usage.delete(usageKey(r));
+      }
+      if (prices.size > 0) {
+        const batch = [...prices.values()];
+        open().recordHostPrices(batch);
+        for (const p of batch) if (prices.get(p.model) === p) prices.delete(p.model);
       }
     } catch (err) {
       const fault = classify(err);
@@ -292,6 +301,14 @@ export function createRecorder(opts: RecorderOptions): Recorder {
         return;
       }
       usage.set(usageKey(row), row);
+      if (!timer && !immediate) immediate = setImmediate(tick);
+    },
+    recordHostPrice(model: string, price: HostPrice, at: number): void {
+      if (closed || model === '') return;
+      const key = JSON.stringify(price);
+      if (lastPrice.get(model) === key) return;
+      lastPrice.set(model, key);
+      prices.set(model, { model, price, at });
       if (!timer && !immediate) immediate = setImmediate(tick);
     },
     flush,

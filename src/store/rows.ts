@@ -84,7 +84,7 @@ export interface ProjectRow {
 }
 
 /** One line of the sessions table: a SessionRecord without its series, plus its savings. */
-export interface SessionRow extends Omit<SessionRecord, 'timeline' | 'by_strategy' | 'by_tool' | 'work' | 'model_calls' | 'context_tokens' | 'context_raw_tokens' | 'cached_raw' | 'cached_hmc'> {
+export interface SessionRow extends Omit<SessionRecord, 'timeline' | 'by_strategy' | 'by_tool' | 'work' | 'model_calls' | 'context_tokens' | 'context_raw_tokens' | 'cached_raw' | 'cached_hmc' | 'plain_raw' | 'plain_hmc'> {
   saved: number;
   savings_pct: number;
   model_calls: number;
@@ -102,6 +102,9 @@ export interface SessionDetail extends SessionRow, SavingsBreakdown {
   timeline: StoredTurn[];
   cached_raw: number;
   cached_hmc: number;
+  /** Input of its calls counted without a cache model (priced as plain input). */
+  plain_raw: number;
+  plain_hmc: number;
   /** Its tool outputs per tool and program. */
   outputs: OutputTally[];
 }

@@ -6,6 +6,7 @@
  * `input_tokens_raw` is the same sum without HMC, so savings never exceed input.
  */
 import type { SavingsBreakdown } from '../core/savings.js';
+import type { HostPrice } from '../core/context-engine.js';
 import type { UsageRecord } from './usage.js';
 
 /**
@@ -33,6 +34,9 @@ export interface TurnPoint {
   model_calls?: number;
   /** Tool calls made in this turn. */
   tool_calls: number;
+  /** HMC's cache model for the turn's calls: of input_raw and input_hmc, the tokens read from the cache. */
+  cached_raw?: number;
+  cached_hmc?: number;
 }
 
 /** The breakdowns (SavingsBreakdown) sum to input_tokens_raw - input_tokens_hmc. */
@@ -75,6 +79,9 @@ export interface SessionRecord extends SavingsBreakdown {
    */
   cached_raw?: number;
   cached_hmc?: number;
+  /** Input of the calls counted without a cache model (a host that reports replies only, a catch-up): priced as plain input. */
+  plain_raw?: number;
+  plain_hmc?: number;
   /** Did compression cost the agent work? Recalls, re-reads and the outputs HMC shortened. */
   work?: WorkFigures;
 }
@@ -110,4 +117,6 @@ export interface SessionRecorder {
   record(record: SessionRecord): void;
   /** Records the provider usage of one model call (context-engine hosts). Never throws; never blocks a hook. */
   recordUsage?(row: UsageRecord): void;
+  /** Keeps the host's price of a model (its pricing data), newest wins. Never throws. */
+  recordHostPrice?(model: string, price: HostPrice, at: number): void;
 }

@@ -10,6 +10,8 @@
 import type Database from 'better-sqlite3';
 import { pct } from './rows.js';
 import { Filtered, type Row, type Window } from './window.js';
+import type { HostPrice } from '../core/context-engine.js';
+import { usageRow, type StoredUsage } from './usage.js';
 
 /** The tokens of one model's sessions (docs/glossary.md); priced by `priceModels` (pricing.ts). */
 export interface ModelRow {
@@ -27,6 +29,8 @@ export interface ModelRow {
   plain_input: number;
   plain_sent: number;
   sessions_without_cache_model: number;
+  /** The host's own price of this model (Hermes' pricing data), when it reported one. */
+  host_price?: HostPrice;
 }
 
 export const OUTPUT_BY = ['tool', 'kind', 'program'] as const;
@@ -68,6 +72,9 @@ export interface WorkSummary {
   top: { session_id: string; started_at: number; model: string; recalls: number; rereads: number; elided: number }[];
 }
 
+/** The most calls a period's reconcile reads (its latest). */
+export const MAX_PERIOD_CALLS = 20_000;
+
 const n = (x: unknown): number => (typeof x === 'number' ? x : typeof x === 'bigint' ? Number(x) : 0);
 const s = (x: unknown): string => (typeof x === 'string' ? x : '');
 
@@ -78,12 +85,15 @@ export class ViewQueries {
   private readonly workTotals: Filtered;
   private readonly workTop: Filtered;
   private readonly provider: Filtered;
+  private readonly hostPrice: Database.Statement;
+  private readonly calls: Filtered;
 
   constructor(db: Database.Database) {
     this.models = new Filtered(db, (w) => `SELECT model, COUNT(*) AS sessions, SUM(model_calls) AS calls, SUM(input_raw) AS input,
       SUM(input_hmc) AS sent, SUM(saved) AS saved, SUM(cached_raw) AS cached_input, SUM(cached_hmc) AS cached_sent,
       SUM(CASE WHEN model_calls = 0 AND input_raw > 0 THEN 1 ELSE 0 END) AS old,
-      SUM(CASE WHEN model_calls = 0 THEN input_raw ELSE 0 END) AS plain_input, SUM(CASE WHEN model_calls = 0 THEN input_hmc ELSE 0 END) AS plain_sent
+      SUM(CASE WHEN model_calls = 0 THEN input_raw ELSE plain_raw END) AS plain_input,
+      SUM(CASE WHEN model_calls = 0 THEN input_hmc ELSE plain_hmc END) AS plain_sent
       FROM sessions${w(false)} GROUP BY model ORDER BY saved DESC, model`);
     const grouped = (column: string, extra: string) => new Filtered(db, (w) => `SELECT ${column} AS name, MIN(o.kind) AS kind,
       SUM(o.outputs) AS outputs, SUM(o.tokens_raw) AS raw, SUM(o.tokens_sent) AS sent
@@ -105,18 +115,40 @@ export class ViewQueries {
     this.provider = new Filtered(db, (w) => `SELECT u.model AS model, COUNT(*) AS calls, SUM(u.prompt_tokens) AS prompt,
       SUM(u.cache_read_tokens) AS cache_read, SUM(u.cache_write_tokens) AS cache_write, SUM(u.completion_tokens) AS completion
       FROM provider_usage u JOIN sessions s ON s.id = u.session_id${w(false, 's')} GROUP BY u.model ORDER BY calls DESC, u.model`);
+    // The latest calls of the window's sessions (a period's reconcile; the most it reads).
+    this.calls = new Filtered(db, (w) => `SELECT * FROM (SELECT u.* FROM provider_usage u JOIN sessions s ON s.id = u.session_id${w(false, 's')}
+      ORDER BY u.at DESC, u.id DESC LIMIT ${MAX_PERIOD_CALLS}) ORDER BY at, id`);
+    this.hostPrice = db.prepare('SELECT model, input, output, cache_read, cache_write, source FROM host_prices');
+  }
+
+  /** The provider usage rows of the window's sessions, oldest first (the latest MAX_PERIOD_CALLS). */
+  usageCalls(w: Window = {}): (StoredUsage & { session_id: string })[] {
+    return this.calls.rows(w).map((r) => ({ ...usageRow(r), session_id: s(r.session_id) }));
+  }
+
+  /** The prices the host reported, by model (exact name). */
+  hostPrices(): Map<string, HostPrice> {
+    const out = new Map<string, HostPrice>();
+    for (const r of this.hostPrice.all() as Record<string, unknown>[]) {
+      out.set(s(r.model), { input: n(r.input), output: n(r.output), cache_read: n(r.cache_read), cache_write: n(r.cache_write), source: s(r.source) });
+    }
+    return out;
   }
 
   /** Provider usage per model over the window's sessions; empty where no host reported any. */
   providerByModel(w: Window = {}): ProviderModelRow[] {
+    const host = this.hostPrices();
     return this.provider.rows(w).map((r) => ({
+      ...(host.has(s(r.model)) ? { host_price: host.get(s(r.model))! } : {}),
       model: s(r.model), calls: n(r.calls), prompt_tokens: n(r.prompt), cache_read_tokens: n(r.cache_read),
       cache_write_tokens: n(r.cache_write), completion_tokens: n(r.completion),
     }));
   }
 
   byModel(w: Window = {}): ModelRow[] {
+    const host = this.hostPrices();
     return this.models.rows(w).map((r) => ({
+      ...(host.has(s(r.model)) ? { host_price: host.get(s(r.model))! } : {}),
       model: s(r.model),
       sessions: n(r.sessions),
       model_calls: n(r.calls),
@@ -180,6 +212,8 @@ export class ViewQueries {
  */
 export interface ProviderModelRow {
   model: string;
+  /** The host's own price of this model (Hermes' pricing data), when it reported one. */
+  host_price?: HostPrice;
   calls: number;
   prompt_tokens: number;
   cache_read_tokens: number;

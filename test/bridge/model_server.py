@@ -11,7 +11,8 @@ prompt: HMC's layer-1 summariser (a handoff note, templated from the files and c
 request names), Hermes' own compressor (a templated checkpoint summary), anything else (title
 generation) a plain answer. The answer goes back in the request's shape.
 Records every request: the raw body as sent (`raw`, text) and parsed (`body`), its `shape`,
-`path`, whether it streamed, the neutral `messages` and `tools`, and its `kind`, `user`, `step`.
+`path`, whether it streamed, the neutral `messages` and `tools`, its `kind`, `user`, `step`, and
+the `usage` it answered (prompt, completion, cache read, cache write).
 `GET /v1/models` answers; everything else is a 404.
 Usage: `prompt_tokens` 10, or with `real_usage` a rough count of what was sent (characters / 4,
 the tool schemas included), split into cache reads and writes by a simulated provider prompt
@@ -164,7 +165,8 @@ class ModelServer:
             read, write = self.cache.split(shape, body, prompt) if self.real_usage else (0, 0)
             self.requests.append({"user": user, "step": step, "body": body, "raw": raw, "shape": shape, "path": path,
                                   "stream": bool(body.get("stream")), "messages": seen["messages"], "tools": seen["tools"],
-                                  "kind": kind, "time": time.time()})
+                                  "kind": kind, "time": time.time(),
+                                  "usage": {"prompt": prompt, "completion": 5, "cache_read": read, "cache_write": write}})
         if self.on_request:
             self.on_request(user, step)
         steps = next((c for marker, c in self.script.items() if marker in user), []) if kind == AGENT else []

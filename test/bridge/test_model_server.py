@@ -180,6 +180,25 @@ class ModelServerShapes(unittest.TestCase):
         else:
             self.assertTrue(all(u["prompt_tokens_details"]["cached_tokens"] > 0 for u in usages[1:]), usages)
 
+    def test_a_moved_cache_marker_still_reads_the_prefix_the_previous_request_wrote(self):
+        # Hermes marks the last messages: the next request marks newer ones, the older ones lose
+        # their marker. A provider keys its cache on the content, so the prefix is still read
+        # (before the fix the marker was part of the block, and a string was not a text block: only
+        # the system prompt read, Anthropic's share 28-30 % in a real Hermes against HMC's 82 %).
+        cache = W.PromptCache()
+        mark = {"type": "ephemeral"}
+        first = {"system": [{"type": "text", "text": "S" * 400, "cache_control": mark}],
+                 "messages": [{"role": "user", "content": [{"type": "text", "text": "A" * 4000, "cache_control": mark}]}]}
+        second = {"system": [{"type": "text", "text": "S" * 400, "cache_control": mark}],
+                  # Unmarked, Hermes sends a message's text as a string: the same block for the provider.
+                  "messages": [{"role": "user", "content": "A" * 4000},
+                               {"role": "assistant", "content": [{"type": "text", "text": "B" * 400}]},
+                               {"role": "user", "content": [{"type": "text", "text": "C" * 400, "cache_control": mark}]}]}
+        self.assertEqual(cache.split(W.ANTHROPIC, first, 1100), (0, 1100))
+        read, write = cache.split(W.ANTHROPIC, second, 1300)
+        self.assertGreater(read, 1000)
+        self.assertEqual(read + write, 1300)
+
     def test_auxiliary_calls_are_told_apart_in_every_shape(self):
         for shape in W.SHAPES:
             with self.subTest(shape=shape):

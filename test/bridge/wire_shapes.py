@@ -116,23 +116,35 @@ def _responses_view(body):
 
 # -- the provider's prompt cache ----------------------------------------------------------------
 
+def _unmarked(block):
+    if isinstance(block, dict):
+        return {k: _unmarked(v) for k, v in block.items() if k != "cache_control"}
+    if isinstance(block, list):
+        return [_unmarked(b) for b in block]
+    return block
+
+
 def _blocks(shape, body):
     """The request as the provider's cache sees it: [(serialised block, is a breakpoint)], in
     prefix order (tools, system, messages)."""
     out = []
 
     def add(block, marked=False):
-        out.append((json.dumps(block, sort_keys=True), marked))
+        # A marker is no part of what is cached (a provider keys its cache on the content): a block
+        # marked in one request and not in the next is the same block.
+        out.append((json.dumps(_unmarked(block), sort_keys=True), marked))
 
     for tool in body.get("tools") or []:
         add(tool, isinstance(tool, dict) and "cache_control" in tool)
     if shape == ANTHROPIC:
         system = body.get("system")
-        for b in system if isinstance(system, list) else ([system] if system else []):
+        for b in system if isinstance(system, list) else ([{"type": "text", "text": system}] if system else []):
             add(b, isinstance(b, dict) and "cache_control" in b)
         for m in body.get("messages") or []:
             content = m.get("content")
-            for b in content if isinstance(content, list) else [content]:
+            # A string is one text block (as the provider reads it): Hermes sends a message as a
+            # string, and as a list of blocks once it carries a marker.
+            for b in content if isinstance(content, list) else [{"type": "text", "text": content}]:
                 add([m.get("role"), b], isinstance(b, dict) and "cache_control" in b)
     elif shape == RESPONSES:
         add(body.get("instructions"))

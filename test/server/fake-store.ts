@@ -112,8 +112,8 @@ export function fakeStore(records: SessionRecord[]): StoreReader {
     session(id) {
       const r = records.find((x) => x.session_id === id);
       if (!r) return null;
-      const timeline = r.timeline.map((p) => ({ ...p, context_raw_tokens: p.context_raw_tokens ?? p.context_tokens, model_calls: p.model_calls ?? 0 }));
-      return { ...row(r), by_strategy: r.by_strategy, by_tool: r.by_tool, timeline, cached_raw: r.cached_raw ?? 0, cached_hmc: r.cached_hmc ?? 0, outputs: r.work?.outputs ?? [] };
+      const timeline = r.timeline.map((p) => ({ ...p, context_raw_tokens: p.context_raw_tokens ?? p.context_tokens, model_calls: p.model_calls ?? 0, cached_raw: p.cached_raw ?? 0, cached_hmc: p.cached_hmc ?? 0 }));
+      return { ...row(r), by_strategy: r.by_strategy, by_tool: r.by_tool, timeline, cached_raw: r.cached_raw ?? 0, cached_hmc: r.cached_hmc ?? 0, plain_raw: r.plain_raw ?? 0, plain_hmc: r.plain_hmc ?? 0, outputs: r.work?.outputs ?? [] };
     },
     // Phases are tested over real SQLite files (test/server/phases.test.ts); this store has none.
     phases: () => [],

@@ -61,7 +61,7 @@ describe('analytics action', () => {
   it('names the allowed values for an unknown scope or period', () => {
     expect(analyticsAction(store, { scope: 'team' }, ctx)).toEqual({ error: 'unknown scope "team" (allowed: global, project)' });
     expect(analyticsAction(store, { period: 'year' }, ctx)).toEqual({
-      error: 'unknown period "year" (allowed: all, day, week, month, recent, project, tool, strategy, model, output, work)',
+      error: 'unknown period "year" (allowed: all, day, week, month, recent, project, tool, strategy, model, output, work, usage)',
     });
   });
 

@@ -72,7 +72,7 @@ describe('hmc analytics', () => {
     expect(JSON.parse(out)).toEqual({
       scope: 'global', period: 'all', project: '', total_saved: 0, total_sessions: 0, total_input: 0, total_sent: 0, total_output: 0,
       savings_pct: 0, model_calls: 0, sessions_without_model_calls: 0, by_strategy: {}, by_tool: {},
-      cost_saved: { amount: 0, currency: 'USD', estimate: true, basis: expect.stringContaining('estimate') },
+      cost_saved: { amount: 0, currency: 'USD', estimate: true, basis: expect.stringContaining('estimate'), unknown_models: [] },
     });
     out = '';
     expect(await command.run(['--db', path, '--csv', '--period', 'tool'])).toBe(0);
@@ -98,7 +98,7 @@ describe('hmc analytics', () => {
   it('an unknown period is a usage error with or without a database, checked before it is opened (issue 27, finding 6)', async () => {
     const none = join(tempDir(), 'none', 'analytics.db');
     expect(await command.run(['--db', none, '--period', 'yearly'])).toBe(2);
-    expect(err).toBe('hmc analytics: unknown period "yearly" (allowed: all, day, week, month, recent, project, tool, strategy, model, output, work)\n');
+    expect(err).toBe('hmc analytics: unknown period "yearly" (allowed: all, day, week, month, recent, project, tool, strategy, model, output, work, usage)\n');
     expect(out).toBe('');
     err = '';
     expect(await command.run(['--db', seeded(), '--period', 'yearly'])).toBe(2);

@@ -25,8 +25,15 @@ describe('a model\'s prices', () => {
     expect(longestMatch('GPT-4.1-MINI', ['gpt-4.1', 'gpt-4.1-mini'])).toBe('gpt-4.1-mini');
   });
 
-  it('fall back to the defaults for a model no table names', () => {
-    expect(priceFor('my-local-llama', pricing)).toEqual({ input: 3, cache_read: 0.3, cache_write: 3.75, output: 15, source: 'default', matched: '' });
+  it('fall back to the defaults for a model no table names, marked as an unknown model', () => {
+    expect(priceFor('my-local-llama', pricing)).toEqual({ input: 3, cache_read: 0.3, cache_write: 3.75, output: 15, source: 'default', matched: '', unknown_model: true });
+  });
+
+  it('take the host\'s own price (Hermes\' pricing data) over the built-in table, and the user\'s entry over both', () => {
+    const host = { input: 2, output: 9, cache_read: 0.2, cache_write: 2.5, source: 'official_docs_snapshot' };
+    expect(priceFor('claude-sonnet-4', pricing, host)).toEqual({ input: 2, output: 9, cache_read: 0.2, cache_write: 2.5, source: 'hermes', matched: 'claude-sonnet-4', host_source: 'official_docs_snapshot' });
+    expect(priceFor('my-local-llama', pricing, host).source).toBe('hermes');
+    expect(priceFor('claude-sonnet-4', { ...pricing, models: { 'claude-sonnet-4': { input: 1 } } }, host)).toMatchObject({ input: 1, source: 'config' });
   });
 
   it('take the user\'s entry over the built-in one, a price left out derived from its input', () => {

@@ -43,7 +43,7 @@ describe('provider usage', () => {
     const u = store.usage('S');
     expect(u?.totals).toEqual({
       calls: 3, prompt_tokens: 31_000, completion_tokens: 600, cache_read_tokens: 16_000, cache_write_tokens: 4_500, reasoning_tokens: 0,
-      hmc_calls: 2, hmc_input: 14_000, hmc_cached: 12_000,
+      hmc_calls: 2, hmc_input: 14_000, hmc_cached: 12_000, unseen_calls: 1, breaks: 0,
     });
     expect(u?.models).toEqual([{ model: 'claude-sonnet-4', calls: 2 }, { model: 'gpt-5', calls: 1 }]);
     expect(u?.calls.map((c) => [c.seq, c.prompt_tokens, c.hmc_input])).toEqual([[1, 10_000, 7_000], [2, 10_000, null], [3, 11_000, 7_000]]);

@@ -165,7 +165,17 @@ export const sessionUsage = shape({
   calls: arrayOf(usageCall),
 });
 export type SessionUsage = Infer<typeof sessionUsage>;
-export const usageResponse = shape({ session_id: str, usage: nullable(sessionUsage) });
+/** Reconcile (issue 24): the provider's figures (measured) beside HMC's (modelled), breaks by cause, the costliest calls. */
+const costlyCall = shape({ seq: num, call_id: str, model: str, prompt_tokens: num, cache_read_tokens: num, input_cost: num, why: str, cause: str });
+export const reconciled = shape({
+  calls: num, unseen_calls: num, tokenizer_ratio: nullable(num),
+  cached_share: shape({ modelled: nullable(num), measured: nullable(num) }),
+  breaks: shape({ count: num, tokens: num, by_cause: shape({ hmc: num, hermes: num, ttl: num, unknown: num }) }),
+  cost: shape({ currency: str, measured_input: num, measured_output: num, seen_measured_input: num, modelled_without_hmc: num, saved: num, unknown_models: arrayOf(str) }),
+  costliest: arrayOf(costlyCall),
+});
+export type Reconciled = Infer<typeof reconciled>;
+export const usageResponse = shape({ session_id: str, usage: nullable(sessionUsage), reconcile: optional(nullable(reconciled)) });
 
 export const eventsResponse = shape({ events: arrayOf((v: unknown): v is unknown => true), found: bool });
 export const helloData = shape({ time: num, resumed: optional(bool), version: optional(str) });

@@ -11,7 +11,7 @@ import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import { fetchJson } from '../api.js';
 import { count, fmtPct, fmtTokens } from '../format.js';
-import { usageResponse, type SessionUsage } from '../schema.js';
+import { usageResponse, type Reconciled, type SessionUsage } from '../schema.js';
 import { DataTable } from './data-table.js';
 
 /** Calls listed in the table (the latest); the totals and the CSV cover every call the server sent. */
@@ -19,11 +19,15 @@ const SHOWN_CALLS = 200;
 
 export function ProviderUsage({ id, epoch }: { id: string; epoch: number }) {
   const [usage, setUsage] = useState<SessionUsage | null | 'loading'>('loading');
+  const [rec, setRec] = useState<Reconciled | null>(null);
   useEffect(() => {
     const ctl = new AbortController();
     void fetchJson(`/api/sessions/${encodeURIComponent(id)}/usage`, usageResponse, ctl.signal).then((r) => {
       if (ctl.signal.aborted) return;
-      if (r.ok) setUsage(r.value.usage);
+      if (r.ok) {
+        setUsage(r.value.usage);
+        setRec(r.value.reconcile ?? null);
+      }
       else setUsage((prev) => (prev === 'loading' ? null : prev));
     });
     return () => ctl.abort();
@@ -31,7 +35,7 @@ export function ProviderUsage({ id, epoch }: { id: string; epoch: number }) {
   if (usage === 'loading') return null;
   if (usage === null) {
     return html`<div class="detail-usage" data-testid="usage-none"><h3>Provider usage</h3>
-      <p class="empty">The host reported no usage for this session. Hermes reports each call's prompt, completion and cache tokens when HMC is its context engine (<code>context.engine: hmc</code>).</p></div>`;
+      <p class="empty">The host reported no usage for this session. Hermes reports each call's prompt, completion and cache tokens to HMC through its <code>post_api_request</code> hook (0.16.0 and later), or when HMC is its context engine.</p></div>`;
   }
   const t = usage.totals;
   const readShare = t.prompt_tokens > 0 ? t.cache_read_tokens / t.prompt_tokens : null;
@@ -61,5 +65,29 @@ export function ProviderUsage({ id, epoch }: { id: string; epoch: number }) {
     <${DataTable} caption="Provider usage per call" columns=${['Call', 'Model', 'Prompt', 'Cache read', 'Cache written', 'HMC sent', 'HMC model: cached']}
       rows=${shown.map((c) => [String(c.seq), c.model, fmtTokens(c.prompt_tokens), fmtTokens(c.cache_read_tokens), fmtTokens(c.cache_write_tokens), fmtTokens(c.hmc_input), fmtTokens(c.hmc_cached)])}
       csv=${csv} />
+    ${rec ? html`<${Reconcile} rec=${rec} />` : null}
+  </div>`;
+}
+
+const money = (x: number, currency: string): string => `${x.toFixed(x !== 0 && Math.abs(x) < 1 ? 4 : 2)} ${currency}`;
+
+/** Measured beside modelled, the cache breaks by cause, and why the costliest calls cost what they did. */
+function Reconcile({ rec }: { rec: Reconciled }) {
+  const c = rec.cost;
+  const b = rec.breaks.by_cause;
+  return html`<div class="detail-reconcile" data-testid="reconcile">
+    <h3>Provider vs HMC</h3>
+    <div class="stats">
+      <div class="stat"><div class="v" data-testid="reconcile-measured">${money(c.measured_input, c.currency)}</div><div class="k">input cost, measured (the provider's figures)</div></div>
+      <div class="stat"><div class="v" data-testid="reconcile-without">${money(c.modelled_without_hmc, c.currency)}</div><div class="k">without HMC, modelled (with the cache)</div></div>
+      <div class="stat"><div class="v" data-testid="reconcile-saved">${money(c.saved, c.currency)}</div><div class="k">saved (sent side measured)</div></div>
+      <div class="stat"><div class="v">${rec.tokenizer_ratio ?? '--'}</div><div class="k">provider tokens per o200k token</div></div>
+      <div class="stat"><div class="v">${fmtPct(rec.cached_share.measured)} / ${fmtPct(rec.cached_share.modelled)}</div><div class="k">read from cache: measured / modelled</div></div>
+      <div class="stat"><div class="v" data-testid="reconcile-breaks">${rec.breaks.count}</div><div class="k">cache breaks: HMC ${b.hmc}, Hermes ${b.hermes}, expired ${b.ttl}, unknown ${b.unknown}</div></div>
+    </div>
+    ${rec.unseen_calls > 0 ? html`<p class="meta">${count(rec.unseen_calls, 'call')} HMC never saw (auxiliary, subagents'): the provider's figures only, never in the saving.</p>` : null}
+    ${c.unknown_models.length > 0 ? html`<p class="meta">Unknown model${c.unknown_models.length > 1 ? 's' : ''}, priced at pricing.default_*: ${c.unknown_models.join(', ')}</p>` : null}
+    <${DataTable} caption="Why did these calls cost the most?" columns=${['Call', 'Model', 'Prompt', 'Cache read', 'Input cost', 'Why']}
+      rows=${rec.costliest.map((x) => [String(x.seq), x.model, fmtTokens(x.prompt_tokens), fmtTokens(x.cache_read_tokens), money(x.input_cost, c.currency), x.why])} />
   </div>`;
 }
