@@ -74,6 +74,11 @@ describe('analytics across gateway users', () => {
     expect(ownRows).toBeGreaterThanOrEqual(6);
     const all = await analytics(rt, 'bob', { period: 'all' });
     expect(all).toMatchObject({ total_sessions: 1 });
+    // Naming Alice's session does not open it: the reconcile of her calls is not Bob's to read.
+    const named = await analytics(rt, 'bob', { period: 'usage', session: 'alice' });
+    expect(named).toMatchObject({ calls: 0 });
+    expect(await analytics(rt, 'bob', { period: 'usage', session: 'bob' })).toMatchObject({ calls: 1 });
+    expect(await analytics(rt, 'cli1', { period: 'usage', session: 'alice' })).toMatchObject({ calls: 1 });
   });
 
   it('lets a CLI session (the machine\u2019s own) see every session, as before', async () => {
