@@ -134,17 +134,25 @@ def register_skill(ctx, plugin_dir):
     model loads it by name (`skill_view("hmc:hmc-guide")`). A copy an earlier version left in
     $HERMES_HOME/skills/ is removed when it is unedited; an edited one is the user's and stays,
     named in one log line. Returns True when the skill was registered."""
-    _remove_old_copies()
     source = plugin_dir / "skills" / "hmc" / "SKILL.md"
+    _remove_old_copies(source)
     if not source.is_file() or not callable(getattr(ctx, "register_skill", None)):
         return False
     ctx.register_skill(SKILL, source, description="How to read HMC's markers, recall an original, and control HMC (hmc_control)")
     return True
 
 
-def _remove_old_copies():
+def _remove_old_copies(source):
     import hashlib
 
+    # Unedited: a guide an earlier version shipped, or today's (under either name it was copied as),
+    # so a copy is recognised whatever the guide's wording became since.
+    unedited = set(SHIPPED_SKILLS)
+    try:
+        shipped = source.read_bytes()
+        unedited |= {hashlib.sha256(v).hexdigest() for v in (shipped, shipped.replace(b"name: hmc-guide\n", b"name: hmc\n", 1))}
+    except OSError:
+        pass
     skills = hermes_home() / "skills"
     for folder in (skills / SKILL, skills / "hmc"):
         copy = folder / "SKILL.md"
@@ -152,7 +160,7 @@ def _remove_old_copies():
             if not copy.is_file():
                 continue
             text = copy.read_bytes()
-            if hashlib.sha256(text).hexdigest() not in SHIPPED_SKILLS:
+            if hashlib.sha256(text).hexdigest() not in unedited:
                 if b"hmc_control" in text and text.startswith(b"---\nname: hmc"):
                     log.warning("hmc: %s is an edited copy of HMC's guide from an earlier version; it is yours and stays "
                                 "(HMC's guide is now the plugin skill hmc:%s); remove it if you do not need it", copy, SKILL)

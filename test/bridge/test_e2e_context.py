@@ -76,7 +76,7 @@ class ContextViewInHermes(unittest.TestCase):
                     self.assertIn(name, advice)
 
                 # From a terminal: the breakdown the session file kept.
-                cli = subprocess.run([install["hermes"], "hmc", "control", "context", "--session", session], cwd=box.work, env=box.env,
+                cli = subprocess.run([install["hermes"], "hmc", "control", "context", "--session", session, "--json"], cwd=box.work, env=box.env,
                                      capture_output=True, text=True, timeout=120)
                 self.assertEqual(cli.returncode, 0, cli.stderr[-2000:])
                 saved = json.loads(cli.stdout)["breakdown"]

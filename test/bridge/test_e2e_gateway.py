@@ -57,10 +57,10 @@ class HmcInTheGatewayAfterARestart(unittest.TestCase):
 
                 after = run("restart")
                 answers = dict(re.findall(r"^ANSWER (\d+) (.*)$", after.stdout, re.M))
-                self.assertIn('"session_id": "%s"' % sid, answers.get("1001", ""), after.stdout[-2000:] + after.stderr[-3000:])
+                self.assertIn('HMC stats, session %s ' % sid, answers.get("1001", ""), after.stdout[-2000:] + after.stderr[-3000:])
                 self.assertNotIn("other-chat-session", answers.get("1001", ""))
                 # No session in the store for that chat: its own (empty) figures under the chat's key.
-                self.assertIn('"session_id": "gateway-chat:agent:main:telegram:dm:3003"', answers.get("3003", ""))
+                self.assertIn('HMC stats, session gateway-chat:agent:main:telegram:dm:3003 ', answers.get("3003", ""))
                 self.assertNotIn("other-chat-session", answers.get("3003", ""))
                 print("\nGateway (Hermes %s): /hmc stats after a restart shows %s (before: other-chat-session)" % (install["version"], sid))
 
