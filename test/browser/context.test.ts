@@ -102,6 +102,8 @@ describe.skipIf(!HAS_CHROMIUM)('where the context goes, in Chromium', () => {
     const b = answered.breakdown as { total: { sent: number } };
     expect(await card.getByTestId('context-sent').textContent()).toBe(fmtTokens(b.total.sent));
     expect(await card.getByTestId('context-tools').textContent()).toBe('28');
+    // The window as providers name it, one formatter with /hmc status (128,000 tokens: 128K, not 128.0K).
+    expect(await card.textContent()).toContain('of the 128K window');
     expect(await card.getByTestId('context-parts').locator('tbody tr').count()).toBe(6);
     expect(await card.getByTestId('context-tool-table').locator('tbody tr').count()).toBe(28);
     const evil = card.getByTestId('context-tool-table').locator(`th[title="${EVIL}"]`);

@@ -11,7 +11,7 @@
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import { fetchJson } from '../api.js';
-import { fmtDateTime, fmtPct, fmtTokens } from '../format.js';
+import { fmtDateTime, fmtPct, fmtTokens, fmtWindow } from '../format.js';
 import { contextResponse, type ContextViewData } from '../schema.js';
 import { ScrollWrap } from './scroll-wrap.js';
 
@@ -57,7 +57,7 @@ export function ContextCard({ id, epoch }: { id: string; epoch: number }) {
     <div class="stats">
       <div class="stat"><div class="v" data-testid="context-sent">${fmtTokens(v.total.sent)}</div><div class="k">tokens sent in the latest request</div></div>
       <div class="stat"><div class="v">${fmtTokens(v.total.raw)}</div><div class="k">without HMC</div></div>
-      <div class="stat"><div class="v">${window ? fmtPct(v.total.sent / window, 1) : '--'}</div><div class="k">of the ${window ? `${fmtTokens(window)} ` : ''}window</div></div>
+      <div class="stat"><div class="v">${window ? fmtPct(v.total.sent / window, 1) : '--'}</div><div class="k">of the ${window ? `${fmtWindow(window)} ` : ''}window</div></div>
       <div class="stat"><div class="v" data-testid="context-tools">${v.tools.length}</div><div class="k">tool schemas sent</div></div>
     </div>
     <div class="meta"><span>as of <b>${fmtDateTime(v.at)}</b>${data.note ? ` (${data.note})` : ''}</span>${v.request_seen ? null : html`<span>the host sent no system prompt or tool schemas: only the messages are known</span>`}</div>
