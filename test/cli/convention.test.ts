@@ -98,7 +98,7 @@ describe.skipIf(!built)('the command-line convention', () => {
     const status = hmc(['control', 'status', '--state-dir', state]);
     expect(status.code, status.stderr).toBe(0);
     // Text for a person (issue 27, finding 3: it was {"status": "HMC [auto] | …\n …"}), the JSON with --json.
-    expect(status.stdout).toMatch(/^HMC \[auto\] \| ctx: .*\n {2}input saved by strategy: .*\n$/);
+    expect(status.stdout).toMatch(/^HMC \[auto\] \| ctx: .*\n {2}input saved by strategy: .*\n {2}money: .* \(modelled, with the prompt cache\).*\n$/);
     expect(JSON.parse(hmc(['control', 'status', '--json', '--state-dir', state]).stdout)).toEqual({ status: status.stdout.slice(0, -1) });
     const unknown = hmc(['control', 'status', '--state-dir', state, '--session', 'nobody']);
     expect(unknown.code).toBe(2);
