@@ -8,7 +8,6 @@
  * any work cut into timed slices is cut at every step.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { HmcConfig } from '../../src/config/keys.js';
 import { Engine } from '../../src/engine/engine.js';
 import { InProcessHost } from '../../src/hosts/in-process.js';
 import { safeJson } from '../../src/engine/hashing.js';
@@ -16,7 +15,7 @@ import type { Message } from '../../src/core/message.js';
 import { createSummariser } from '../../src/summarise/summariser.js';
 import type { Complete } from '../../src/summarise/types.js';
 import { NULL_SINK } from '../../src/events/types.js';
-import { assistantCall, config, terminal, toolResult, user } from '../helpers/conversation.js';
+import { assistantCall, layer1Config, terminal, toolResult, user } from '../helpers/conversation.js';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -33,17 +32,6 @@ function loop(calls: number): Message[] {
   return out;
 }
 
-function l1config(): HmcConfig {
-  return config((c) => {
-    c.cache.first_break_after = 0;
-    c.cache.max_breaks_per_100_calls = 100;
-    c.cache.min_batch_tokens = 0;
-    c.strategies.clearing.enabled = false;
-    c.background_compression.protect_recent_calls = 5;
-    c.background_compression.cooldown_calls = 3;
-    c.background_compression.min_return = 0;
-  });
-}
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -61,7 +49,7 @@ async function replay(busy: boolean): Promise<{ views: string[]; asked: number }
     return new Promise((resolve) => pending.push(() => resolve({ text: NOTE })));
   };
   const summariser = createSummariser({ complete, timeoutMs: 120_000, log: () => {} });
-  const c = l1config();
+  const c = layer1Config();
   const e = new Engine({ config: () => c, stateDir: null, sink: NULL_SINK, recorder: null, log: () => {}, autoSettle: false, summariser: () => summariser });
   const host = new InProcessHost(e);
   const answerPending = (): void => {

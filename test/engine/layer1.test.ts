@@ -18,7 +18,7 @@ import type { Message } from '../../src/core/message.js';
 import type { Summariser, SummaryRequest, SummaryResult } from '../../src/summarise/types.js';
 import { NULL_SINK } from '../../src/events/types.js';
 import { NULL_PHASE_INDEX, type PhaseEntry, type PhaseIndex } from '../../src/store/phase-types.js';
-import { assistantCall, config, RecordingSink, terminal, toolResult, user } from '../helpers/conversation.js';
+import { assistantCall, layer1Config, RecordingSink, terminal, toolResult, user } from '../helpers/conversation.js';
 import { recallAll } from '../helpers/recall.js';
 
 const dirs: string[] = [];
@@ -45,20 +45,6 @@ function loop(calls: number): Message[] {
   const out: Message[] = [{ role: 'system', content: 'You are a coding agent.' }, user('fix the build')];
   for (let i = 0; i < calls; i++) out.push(assistantCall(`c${i}`, 'terminal', { command: `make step${i}` }), toolResult(`c${i}`, 'terminal', PAGE(i)));
   return out;
-}
-
-function l1config(patch: (c: HmcConfig) => void = () => {}): HmcConfig {
-  return config((c) => {
-    c.cache.first_break_after = 0;
-    c.cache.max_breaks_per_100_calls = 100;
-    c.cache.min_batch_tokens = 0;
-    c.strategies.clearing.enabled = false;
-    c.background_compression.protect_recent_calls = 5;
-    c.background_compression.cooldown_calls = 3;
-    // The mechanics, whatever a summary costs (its price rule has tests of its own).
-    c.background_compression.min_return = 0;
-    patch(c);
-  });
 }
 
 function make(c: HmcConfig, summariser: Summariser | null, stateDir: string | null = null): Engine {
@@ -90,7 +76,7 @@ async function drive(e: Engine, messages: Message[], opts: { window: number; ses
 describe('layer 1', () => {
   it('summarises finished work once the context passes the threshold, and the range goes out as summary plus stubs', async () => {
     const summariser = new ListingSummariser();
-    const e = make(l1config(), summariser);
+    const e = make(layer1Config(), summariser);
     const { problems, restored, session } = await drive(e, loop(30), { window: 60_000 });
     expect(problems).toEqual([]);
     expect(restored).toBe(true);
@@ -112,7 +98,7 @@ describe('layer 1', () => {
     const summariser = new ListingSummariser();
     // Clearing keeps the context between a quarter and a third of the window; layer 1 fires above a tenth.
     const e = make(
-      l1config((c) => {
+      layer1Config((c) => {
         c.strategies.clearing.enabled = true;
         c.strategies.clearing.trigger_percent = 0.3;
         c.strategies.clearing.target_percent = 0.25;
@@ -133,7 +119,7 @@ describe('layer 1', () => {
 
   it('reads the calls of the range with the arguments input clearing left (a written file as its short form)', async () => {
     const summariser = new ListingSummariser();
-    const e = make(l1config(), summariser);
+    const e = make(layer1Config(), summariser);
     const messages: Message[] = [{ role: 'system', content: 'You are a coding agent.' }, user('write the modules')];
     for (let i = 0; i < 30; i++) {
       messages.push(assistantCall(`w${i}`, 'write_file', { path: `src/mod${i}.ts`, content: `export const v${i} = ${i};\n${'// filler line of the module\n'.repeat(60)}` }), toolResult(`w${i}`, 'write_file', JSON.stringify({ bytes_written: 1900 })));
@@ -149,12 +135,12 @@ describe('layer 1', () => {
 
   it('asks for a summary only when it pays for the summariser at its price', async () => {
     const dear = new ListingSummariser();
-    const declining = make(l1config((c) => ((c.background_compression.min_return = 2), (c.background_compression.summariser_price = { input: 500, output: 2000 }))), dear);
+    const declining = make(layer1Config((c) => ((c.background_compression.min_return = 2), (c.background_compression.summariser_price = { input: 500, output: 2000 }))), dear);
     const { session } = await drive(declining, loop(30), { window: 60_000 });
     expect(dear.requests).toEqual([]);
     expect(declining.layer1.stats(session as NonNullable<typeof session>).declined).toBeGreaterThan(0);
     const cheap = new ListingSummariser();
-    await drive(make(l1config((c) => ((c.background_compression.min_return = 2), (c.background_compression.summariser_price = { input: 0.1, output: 0.4 }))), cheap), loop(30), { window: 60_000 });
+    await drive(make(layer1Config((c) => ((c.background_compression.min_return = 2), (c.background_compression.summariser_price = { input: 0.1, output: 0.4 }))), cheap), loop(30), { window: 60_000 });
     expect(cheap.requests.length).toBeGreaterThan(0);
   });
 
@@ -164,7 +150,7 @@ describe('layer 1', () => {
       c.background_compression.summariser_price = { input: 0.1, output: 0.4 };
     };
     const free = new ListingSummariser();
-    await drive(make(l1config(cheap), free), loop(60), { window: 60_000 });
+    await drive(make(layer1Config(cheap), free), loop(60), { window: 60_000 });
     expect(free.requests.length).toBeGreaterThan(1);
     // The same, but the host says its model costs a hundred times the main model's input.
     class Dear extends ListingSummariser {
@@ -174,7 +160,7 @@ describe('layer 1', () => {
       }
     }
     const dear = new Dear();
-    await drive(make(l1config(cheap), dear), loop(60), { window: 60_000 });
+    await drive(make(layer1Config(cheap), dear), loop(60), { window: 60_000 });
     expect(dear.requests.length).toBe(1);
   });
 
@@ -182,7 +168,7 @@ describe('layer 1', () => {
     const sink = new RecordingSink();
     const recorded: PhaseEntry[] = [];
     const index: PhaseIndex = { ...NULL_PHASE_INDEX, record: (entry) => recorded.push(entry) };
-    const c = l1config();
+    const c = layer1Config();
     const e = new Engine({ config: () => c, stateDir: null, sink, recorder: null, log: () => {}, autoSettle: false, summariser: () => new ListingSummariser(), phases: index });
     await drive(e, loop(30), { window: 60_000 });
     expect(recorded).toHaveLength(1);
@@ -194,7 +180,7 @@ describe('layer 1', () => {
   });
 
   it('recall gives back the exact messages of a phase', async () => {
-    const e = make(l1config(), new ListingSummariser());
+    const e = make(layer1Config(), new ListingSummariser());
     const messages = loop(30);
     const { session } = await drive(e, messages, { window: 60_000 });
     const phase = session?.phases[0];
@@ -204,7 +190,7 @@ describe('layer 1', () => {
   });
 
   it('gives a big phase back a page at a time, every page exact, a message too big for a page by its lines', async () => {
-    const e = make(l1config(), new ListingSummariser());
+    const e = make(layer1Config(), new ListingSummariser());
     await drive(e, loop(4), { window: 60_000 });
     const line = (n: number): string => `line ${n} of a long output ${'x'.repeat(60)}`;
     const big = Array.from({ length: 1500 }, (_, i) => line(i + 1)).join('\n');
@@ -222,7 +208,7 @@ describe('layer 1', () => {
 
   it('updates the same phase as the finished work grows, never summarising a range twice', async () => {
     const summariser = new ListingSummariser();
-    const e = make(l1config(), summariser);
+    const e = make(layer1Config(), summariser);
     const { session, problems } = await drive(e, loop(60), { window: 60_000 });
     expect(problems).toEqual([]);
     expect(session?.phases.length).toBe(1);
@@ -234,7 +220,7 @@ describe('layer 1', () => {
 
   it('a failed summary replaces nothing and cools layer 1 down', async () => {
     const summariser = new ListingSummariser(true);
-    const e = make(l1config(), summariser);
+    const e = make(layer1Config(), summariser);
     const { session, restored } = await drive(e, loop(30), { window: 60_000 });
     expect(restored).toBe(true);
     expect(session?.phases.length).toBe(0);
@@ -247,18 +233,18 @@ describe('layer 1', () => {
 
   it('does nothing in manual mode, with layer 1 off, or below the threshold', async () => {
     const a = new ListingSummariser();
-    const manual = make(l1config((c) => (c.manual_mode.enabled = true)), a);
+    const manual = make(layer1Config((c) => (c.manual_mode.enabled = true)), a);
     await drive(manual, loop(30), { window: 60_000 });
     const b = new ListingSummariser();
-    await drive(make(l1config((c) => (c.background_compression.enabled = false)), b), loop(30), { window: 60_000 });
+    await drive(make(layer1Config((c) => (c.background_compression.enabled = false)), b), loop(30), { window: 60_000 });
     const c = new ListingSummariser();
-    await drive(make(l1config(), c), loop(30), { window: 2_000_000 });
+    await drive(make(layer1Config(), c), loop(30), { window: 2_000_000 });
     expect([a.requests.length, b.requests.length, c.requests.length]).toEqual([0, 0, 0]);
   });
 
   it('fires below the host\u2019s own compression threshold (a share of it), as the host reports it', async () => {
     const early = new ListingSummariser();
-    const e = make(l1config(), early);
+    const e = make(layer1Config(), early);
     const messages = loop(14);
     const live: Message[] = [];
     for (const m of messages) {
@@ -269,7 +255,7 @@ describe('layer 1', () => {
       live.push(m);
     }
     const late = new ListingSummariser();
-    await drive(make(l1config(), late), messages, { window: 100_000, session: 'T' });
+    await drive(make(layer1Config(), late), messages, { window: 100_000, session: 'T' });
     expect(early.requests.length).toBeGreaterThan(0);
     expect(late.requests.length).toBe(0);
   });
@@ -279,7 +265,7 @@ describe('layer 1', () => {
     // the host, counting its system prompt and tool schemas too, says the request is far bigger.
     const run = async (hostExtra: number | null): Promise<number> => {
       const summariser = new ListingSummariser();
-      const e = make(l1config(), summariser);
+      const e = make(layer1Config(), summariser);
       const live: Message[] = [];
       for (const m of loop(14)) {
         if (m.role === 'assistant') {
@@ -310,7 +296,7 @@ describe('layer 1', () => {
     // 30th): the summary, asked for as that pass nears, comes back and waits. (4 breaks per 100
     // calls: the first is earned at call 25, so the summary counts on the calls after call 31.)
     const first = new ListingSummariser();
-    const closed = make(l1config((c) => ((c.cache.max_breaks_per_100_calls = 4), (c.cache.first_break_after = 31))), first, dir);
+    const closed = make(layer1Config((c) => ((c.cache.max_breaks_per_100_calls = 4), (c.cache.first_break_after = 31))), first, dir);
     const { session } = await drive(closed, messages, { window: 60_000 });
     expect(first.requests.length).toBe(1);
     expect(session?.phases).toEqual([]);
@@ -320,7 +306,7 @@ describe('layer 1', () => {
     await closed.flushSaves();
     // The next process: its first call sends that summary; it never asks for that range again.
     const second = new ListingSummariser();
-    const open = make(l1config(), second, dir);
+    const open = make(layer1Config(), second, dir);
     const live = [...messages, assistantCall('c30', 'terminal', { command: 'make step30' }), toolResult('c30', 'terminal', PAGE(30))];
     const edits = open.preModelCall({ session_id: 'L1', messages: live, context_length: 60_000 }).edits;
     expect(edits.find((e) => e.index === staged?.from)?.content).toContain(staged?.summary ?? '?');
@@ -334,12 +320,12 @@ describe('layer 1', () => {
     const dir = mkdtempSync(join(tmpdir(), 'hmc-l1-'));
     dirs.push(dir);
     const messages = loop(30);
-    const first = make(l1config(), new ListingSummariser(), dir);
+    const first = make(layer1Config(), new ListingSummariser(), dir);
     await drive(first, messages, { window: 60_000 });
     const sent = first.preModelCall({ session_id: 'L1', messages, context_length: 60_000 }).edits;
     first.onSessionEnd({ session_id: 'L1' });
     await first.flushSaves();
-    const second = make(l1config(), new ListingSummariser(), dir);
+    const second = make(layer1Config(), new ListingSummariser(), dir);
     const again = second.preModelCall({ session_id: 'L1', messages, context_length: 60_000 }).edits;
     expect(again).toEqual(sent);
     expect(second.sessions.get('L1')?.cacheBreaks).toBe(first.sessions.get('L1')?.cacheBreaks);
@@ -347,7 +333,7 @@ describe('layer 1', () => {
   });
 
   it('the hint lists the phases and how to recall them, sent again only when it changes', async () => {
-    const e = make(l1config(), new ListingSummariser());
+    const e = make(layer1Config(), new ListingSummariser());
     const messages = loop(30);
     await drive(e, messages, { window: 60_000 });
     const withTurn = [...messages, user('and the tests?')];

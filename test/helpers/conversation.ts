@@ -37,6 +37,24 @@ export function config(patch: (c: HmcConfig) => void = () => {}): HmcConfig {
   return c;
 }
 
+/**
+ * Layer 1's mechanics without the cache's budget in the way: a pass may come at any call, no
+ * clearing, the last 5 calls protected, 3 calls between summaries, and a summary asked whatever it
+ * costs (its price rule has tests of its own).
+ */
+export function layer1Config(patch: (c: HmcConfig) => void = () => {}): HmcConfig {
+  return config((c) => {
+    c.cache.first_break_after = 0;
+    c.cache.max_breaks_per_100_calls = 100;
+    c.cache.min_batch_tokens = 0;
+    c.strategies.clearing.enabled = false;
+    c.background_compression.protect_recent_calls = 5;
+    c.background_compression.cooldown_calls = 3;
+    c.background_compression.min_return = 0;
+    patch(c);
+  });
+}
+
 export class RecordingSink implements EventSink {
   events: EventPayload[] = [];
   inspections: InspectRecord[] = [];
