@@ -57,19 +57,25 @@ _APPX = sorted(APPENDICES)
 
 
 def _seek(messages):
-    """The last turn's steps: recall a summarised phase (the latest summary's first, then any other
-    phase a summary or a recalled page names, then a recall's next page) until the fact from turn 1
-    is found, then answer it; with nothing left to recall, say so."""
+    """The last turn's steps, as an agent asked about turn 1 would take them: recall the latest
+    summary's phase; when a recalled page names an earlier phase (the summary it replaced), go to
+    that one first, since turn 1 is older still; else read the recall's next page; until the fact
+    from turn 1 is found, then answer it; with nothing left to recall, say so."""
     last = messages[-1] if messages else {}
-    if last.get("role") == "tool":
-        found = re.search(FACT + r"=(\w+)", last.get("content") or "")
-        if found:
-            return "The log level in the deployment settings is %s." % found.group(1)
-        page = re.search(r'"next": "recall id=(r[0-9a-f]{10}) messages=(\d+-\d+)"', last.get("content") or "")
-        if page:
-            return ("hmc_control", {"action": "recall", "id": page.group(1), "messages": page.group(2)})
     asked = {json.dumps(json.loads(c["function"]["arguments"]), sort_keys=True) for m in messages for c in m.get("tool_calls") or []
              if c["function"]["name"] == "hmc_control"}
+    if last.get("role") == "tool":
+        content = last.get("content") or ""
+        found = re.search(FACT + r"=(\w+)", content)
+        if found:
+            return "The log level in the deployment settings is %s." % found.group(1)
+        for rid in re.findall(r"recall id=(r[0-9a-f]{10})", content):
+            args = {"action": "recall", "id": rid}
+            if json.dumps(args, sort_keys=True) not in asked:
+                return ("hmc_control", args)
+        page = re.search(r'"next": "recall id=(r[0-9a-f]{10}) messages=(\d+-\d+)"', content)
+        if page:
+            return ("hmc_control", {"action": "recall", "id": page.group(1), "messages": page.group(2)})
     for m in reversed(messages):
         for rid in re.findall(r"recall id=(r[0-9a-f]{10})", m.get("content") or ""):
             args = {"action": "recall", "id": rid}
