@@ -114,7 +114,7 @@ function costFamilies(x: Exposition, costs: readonly CostSeries[]): void {
 
 /** The provider's own tokens and calls per model (measured), money by kind and basis, and the models no price names. */
 function measuredFamilies(x: Exposition, m: MeasuredSeries): void {
-  x.family('hmc_provider_tokens_total', 'counter', 'Measured: the provider\'s own token counts per model, as it reported them for each model call (Hermes\' post_api_request usage): type = prompt (all input, cache reads and writes included), cache_read, cache_write, output, reasoning (as the provider counts it, usually within output); calls = seen (calls HMC counted: its savings are over them) or unseen (auxiliary calls, subagents\', requests left raw: never in a saving).');
+  x.family('hmc_provider_tokens_total', 'counter', 'Measured: the provider\'s own token counts per model, as it reported them for each model call (Hermes\' post_api_request usage): type = prompt (all input, cache reads and writes included), cache_read, cache_write, output, reasoning (as the provider counts it, usually within output); calls = seen (calls HMC saw and counted: its savings are over them) or unseen (every other: auxiliary calls, subagents\', requests left raw; never in a saving).');
   for (const t of m.tokens) for (const type of TOKEN_TYPES) x.sample('hmc_provider_tokens_total', t.tokens[type], { model: t.model, type, calls: t.calls });
   x.family('hmc_provider_calls_total', 'counter', 'Measured: model calls whose usage the provider reported, per model; calls = seen (HMC counted them) or unseen (HMC never saw them).');
   for (const t of m.tokens) x.sample('hmc_provider_calls_total', t.count, { model: t.model, calls: t.calls });
