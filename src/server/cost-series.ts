@@ -74,6 +74,8 @@ export interface MeasuredSeries {
 }
 
 const money = (x: number): number => Math.round(x * 1e8) / 1e8;
+/** A call whose host named no model, as every other surface shows it (an empty label value reads as no label). */
+const named = (model: string): string => model || '(unknown)';
 
 /**
  * The measured series from the store's lifetime figures. Money, per model, over two disjoint sets
@@ -93,7 +95,7 @@ export function measuredSeries(m: MeasuredFigures, pricing: Pricing): MeasuredSe
     cost.set(key, s);
   };
   const priced = (model: string, p: SourcedPrice): boolean => {
-    if (p.unknown_model) unpriced.add(model);
+    if (p.unknown_model) unpriced.add(named(model));
     return !p.unknown_model;
   };
   for (const r of m.calls) {
@@ -101,19 +103,19 @@ export function measuredSeries(m: MeasuredFigures, pricing: Pricing): MeasuredSe
     if (!priced(r.model, p)) continue;
     const calls: Calls = r.counted ? 'seen' : 'unseen';
     const plain = Math.max(0, r.prompt_tokens - r.cache_read_tokens - r.cache_write_tokens);
-    add(r.model, 'sent', 'measured', calls, (plain * p.input + r.cache_read_tokens * p.cache_read + r.cache_write_tokens * p.cache_write) / 1e6);
-    add(r.model, 'output', 'measured', calls, (r.completion_tokens * p.output) / 1e6);
-    if (r.counted) add(r.model, 'raw', 'modelled', 'seen', ((r.raw_input - r.raw_cached) * p.cache_write + r.raw_cached * p.cache_read) / 1e6);
+    add(named(r.model), 'sent', 'measured', calls, (plain * p.input + r.cache_read_tokens * p.cache_read + r.cache_write_tokens * p.cache_write) / 1e6);
+    add(named(r.model), 'output', 'measured', calls, (r.completion_tokens * p.output) / 1e6);
+    if (r.counted) add(named(r.model), 'raw', 'modelled', 'seen', ((r.raw_input - r.raw_cached) * p.cache_write + r.raw_cached * p.cache_read) / 1e6);
   }
   for (const r of priceModels(m.unmeasured, pricing)) {
     if (!priced(r.model, r.price)) continue;
-    add(r.model, 'raw', 'modelled', 'seen', r.cost.without_hmc);
-    add(r.model, 'sent', 'modelled', 'seen', r.cost.spent);
+    add(named(r.model), 'raw', 'modelled', 'seen', r.cost.without_hmc);
+    add(named(r.model), 'sent', 'modelled', 'seen', r.cost.spent);
   }
   return {
     currency: pricing.currency,
     tokens: m.calls.map((r) => ({
-      model: r.model, calls: r.counted ? 'seen' : 'unseen', count: r.calls,
+      model: named(r.model), calls: r.counted ? 'seen' : 'unseen', count: r.calls,
       tokens: { prompt: r.prompt_tokens, cache_read: r.cache_read_tokens, cache_write: r.cache_write_tokens, output: r.completion_tokens, reasoning: r.reasoning_tokens },
     })),
     cost: [...cost.values()].map((s) => ({ ...s, value: money(s.value) })),

@@ -41,6 +41,8 @@ const USAGE: UsageRecord[] = [
   call({ session_id: 'm3', seq: 1, model: 'mystery-model-x', prompt_tokens: 5_000, cache_read_tokens: 1_000, completion_tokens: 50,
     hmc_input: 4_000, raw_input: 6_000, hmc_cached: 800, raw_cached: 900, seen: true, call_id: 'b1', turn: 1 }),
   call({ session_id: 'm3', seq: 2, model: WEIRD, prompt_tokens: 100, completion_tokens: 5, seen: false }),
+  // A call whose host named no model: shown as every other surface shows it, never as an empty label.
+  call({ session_id: 'm3', seq: 3, model: '', prompt_tokens: 7, seen: false }),
 ];
 
 /** Prometheus label text (`k="v",…`, values escaped) as `k=v,…` with the values unescaped. */
@@ -118,9 +120,11 @@ describe('measured series on /metrics and OTLP', () => {
       ...tokens('gpt-4o-mini', 'unseen', [800, 0, 0, 20, 0]),
       ...tokens('mystery-model-x', 'seen', [5_000, 1_000, 0, 50, 0]),
       ...tokens(WEIRD, 'unseen', [100, 0, 0, 5, 0]),
+      ...tokens('(unknown)', 'unseen', [7, 0, 0, 0, 0]),
     });
     expect(samples(text, 'hmc_provider_calls_total')).toEqual({
       'model=claude-sonnet-4,calls=seen': 2, 'model=gpt-4o-mini,calls=unseen': 1, 'model=mystery-model-x,calls=seen': 1, [`model=${WEIRD},calls=unseen`]: 1,
+      'model=(unknown),calls=unseen': 1,
     });
     expect(text).toContain('# TYPE hmc_provider_tokens_total counter\n');
     expect(text).toMatch(/# HELP hmc_provider_tokens_total Measured: the provider's own/);
@@ -163,8 +167,8 @@ describe('measured series on /metrics and OTLP', () => {
   });
 
   it('a model no price names is named and priced at no default', () => {
-    expect(samples(text, 'hmc_model_unpriced')).toEqual({ 'model=mystery-model-x': 1, [`model=${WEIRD}`]: 1 });
-    expect(Object.keys(samples(text, 'hmc_cost_usd')).filter((k) => k.includes('mystery') || k.includes('ird'))).toEqual([]);
+    expect(samples(text, 'hmc_model_unpriced')).toEqual({ 'model=mystery-model-x': 1, [`model=${WEIRD}`]: 1, 'model=(unknown)': 1 });
+    expect(Object.keys(samples(text, 'hmc_cost_usd')).filter((k) => k.includes('mystery') || k.includes('ird') || k.includes('(unknown)'))).toEqual([]);
     // Its tokens are still counted.
     expect(samples(text, 'hmc_provider_tokens_total')['model=mystery-model-x,type=prompt,calls=seen']).toBe(5_000);
   });
