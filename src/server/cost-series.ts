@@ -45,7 +45,7 @@ export function costSeries(models: readonly PricedModel[]): CostSeries[] {
 }
 
 /** What the HELP text and the OTLP description say of these figures. */
-export const COST_ESTIMATE_NOTE = 'HMC\'s estimate (its tokenizer, the price table, its model of the prompt cache), not the provider\'s bill';
+export const COST_ESTIMATE_NOTE = 'Modelled: HMC\'s estimate (its tokenizer, the price table, its model of the prompt cache), not the provider\'s bill (the measured figures: hmc_provider_tokens_total, and hmc_cost_<currency> with basis=measured)';
 
 /** The calls a measured figure covers: those HMC counted (its savings are over them) or the rest it never saw. */
 export type Calls = 'seen' | 'unseen';

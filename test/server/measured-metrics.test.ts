@@ -203,7 +203,7 @@ describe('measured series on /metrics and OTLP', () => {
       try {
         const t = (await rawRequest(other.dash.port, '/metrics')).body;
         expect(t).toContain(`# TYPE ${family} gauge\n`);
-        expect(t).not.toContain('hmc_cost_usd');
+        expect(t).not.toContain('# TYPE hmc_cost_usd ');
         expect(Object.keys(samples(t, family)).every((k) => k.endsWith(`currency=${currency}`))).toBe(true);
       } finally {
         await other.done();
@@ -216,7 +216,7 @@ describe('measured series on /metrics and OTLP', () => {
     try {
       const t = (await rawRequest(bare.dash.port, '/metrics')).body;
       expect(t).toContain('hmc_sessions_total');
-      for (const f of ['hmc_provider_tokens_total', 'hmc_cost_usd', 'hmc_model_unpriced']) expect(t).not.toContain(f);
+      for (const f of ['hmc_provider_tokens_total', 'hmc_provider_calls_total', 'hmc_cost_usd', 'hmc_model_unpriced']) expect(t).not.toContain(`# TYPE ${f} `);
     } finally {
       await bare.done();
     }

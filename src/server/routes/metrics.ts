@@ -78,7 +78,7 @@ export const metrics: RouteHandler = async (ctx, req, res) => {
   x.family('hmc_tokens_saved_total', 'counter', 'Input saved (docs/glossary.md): input tokens the model was not sent, over every model call, by strategy or by tool.');
   for (const [k, v] of Object.entries(byStrategy)) x.sample('hmc_tokens_saved_total', v, { strategy: k });
   for (const [k, v] of Object.entries(byTool)) x.sample('hmc_tokens_saved_total', v, { tool: k });
-  x.family('hmc_input_tokens_total', 'counter', 'Input tokens over all model calls (HMC\'s count, o200k): raw = without HMC, sent = as sent. kind="hmc" is the same figure as sent, kept for scrapers of before (deprecated: select one kind, never sum them).');
+  x.family('hmc_input_tokens_total', 'counter', 'Modelled: input tokens over all model calls by HMC\'s own count (o200k), not the provider\'s (hmc_provider_tokens_total): raw = without HMC, sent = as sent. kind="hmc" is the same figure as sent, kept for scrapers of before (deprecated: select one kind, never sum them).');
   x.sample('hmc_input_tokens_total', raw, { kind: 'raw' });
   x.sample('hmc_input_tokens_total', Math.max(0, raw - saved), { kind: 'sent' });
   x.sample('hmc_input_tokens_total', Math.max(0, raw - saved), { kind: 'hmc' });
