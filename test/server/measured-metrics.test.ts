@@ -211,6 +211,25 @@ describe('measured series on /metrics and OTLP', () => {
     }
   });
 
+  it('a call recorded after a scrape is in the next one (the figures are kept only while the file is unchanged)', async () => {
+    const key = 'model=claude-sonnet-4,type=prompt,calls=seen';
+    expect(samples((await rawRequest(r.dash.port, '/metrics')).body, 'hmc_provider_tokens_total')[key]).toBe(21_000);
+    // Another connection (the sidecar's) writes; then this very connection writes and reads back.
+    const writer = openStore(dbPath);
+    writer.recordUsage([call({ session_id: 'm1', seq: 4, model: 'claude-sonnet-4', prompt_tokens: 1_000, hmc_input: 900, raw_input: 1_000, hmc_cached: 0, raw_cached: 0, seen: true })]);
+    writer.close();
+    expect(samples((await rawRequest(r.dash.port, '/metrics')).body, 'hmc_provider_tokens_total')[key]).toBe(22_000);
+    const same = openStore(dbPath);
+    try {
+      const seen = () => same.measured().calls.find((c) => c.model === 'claude-sonnet-4' && c.counted)?.prompt_tokens;
+      expect(seen()).toBe(22_000);
+      same.recordUsage([call({ session_id: 'm1', seq: 5, model: 'claude-sonnet-4', prompt_tokens: 500, hmc_input: 450, raw_input: 500, hmc_cached: 0, raw_cached: 0, seen: true })]);
+      expect(seen()).toBe(22_500);
+    } finally {
+      same.close();
+    }
+  });
+
   it('without a database: no measured family', async () => {
     const bare = await rig({ dbPath: '/nonexistent/analytics.db' });
     try {
