@@ -2,10 +2,13 @@
  * The views users of other token tools look for (issue 17, finding 7), over any window of
  * sessions: tokens per model (priced per model by pricing.ts, with the cache model's reads and
  * writes), tool outputs per tool, per kind and per shell program (average saved per output), and
- * whether compression cost the agent work (recalls and re-reads of what HMC elided).
+ * whether compression cost the agent work (recalls and re-reads of what HMC elided); and, for
+ * /metrics and the OTLP push, the lifetime measured figures (provider usage per model, HMC's
+ * counted calls apart from the rest, and HMC's figures of the sessions the provider measured none of).
  *
  * Invariant: figures are sums of what each session recorded (an upsert: a session is never counted
- * twice); a share is 0 where its denominator is; rows come largest saving first, names breaking ties.
+ * twice); a share is 0 where its denominator is; rows come largest saving first, names breaking ties;
+ * the measured figures are kept between calls only while the file is unchanged.
  */
 import type Database from 'better-sqlite3';
 import { pct } from './rows.js';
@@ -280,9 +283,8 @@ function modelRow(r: Row, host: ReadonlyMap<string, HostPrice>): ModelRow {
  * counted call is one HMC saw and counted; the rest (auxiliary calls, subagents', requests left
  * raw) are the provider's figures only, never in a saving.
  */
-export interface MeasuredRow extends Omit<ProviderModelRow, 'calls'> {
+export interface MeasuredRow extends ProviderModelRow {
   counted: boolean;
-  calls: number;
   reasoning_tokens: number;
   /** Counted calls only: HMC's raw request (without HMC) in the provider's tokens (each call's ratio), and its cache model's reads of it. */
   raw_input: number;
