@@ -25,7 +25,7 @@ const sampleS = Number(arg('sample-s', '10'));
 
 /** The figures of an empty store: what is pushed does not matter here, how it is pushed does. */
 const store = openStore(':memory:');
-const FIGURES: OtlpFigures = { summary: store.summary(), models: [], work: store.work() };
+const FIGURES: OtlpFigures = { summary: store.summary(), models: [], work: store.work(), measured: { currency: 'USD', tokens: [], cost: [], unpriced: [] } };
 store.close();
 
 /** The slow collector; `sockets` are the connections it holds open now. */

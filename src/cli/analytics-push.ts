@@ -17,6 +17,7 @@ import { resolveStateDir } from '../hosts/state-dir.js';
 import { openStore } from '../store/index.js';
 import { priceModels } from '../store/pricing.js';
 import { envHeaders, pushOnce } from '../server/otlp.js';
+import { measuredSeries } from '../server/cost-series.js';
 import { VERSION } from '../core/version.js';
 import { errorText } from '../core/errors.js';
 import { EXIT_OK, EXIT_PROBLEM, EXIT_USAGE, explicitConfig } from './args.js';
@@ -57,7 +58,7 @@ export async function pushAnalytics(values: PushValues, io: { out(t: string): vo
   try {
     const store = openStore(dbPath, { readonly: true });
     try {
-      figures = { summary: store.summary(), models: priceModels(store.byModel(), config.pricing), work: store.work() };
+      figures = { summary: store.summary(), models: priceModels(store.byModel(), config.pricing), work: store.work(), measured: measuredSeries(store.measured(), config.pricing) };
     } finally {
       store.close();
     }

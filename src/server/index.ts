@@ -21,6 +21,7 @@ import { SseHub } from './sse-hub.js';
 import { openSqliteReader, storeAccess, type StoreOpener, type StoreReader } from './store-reader.js';
 import { errorText } from '../core/errors.js';
 import { startOtlpExport } from './otlp.js';
+import { measuredSeries } from './cost-series.js';
 import { priceModels } from '../store/pricing.js';
 
 export interface DashboardFeed {
@@ -121,7 +122,7 @@ export async function startDashboard(opts: DashboardOptions): Promise<DashboardH
     ...(opts.otlp.headers ? { headers: opts.otlp.headers } : {}),
     read: async () => {
       const s = await store.get();
-      return { summary: s.summary(), models: priceModels(s.byModel(), opts.pricing), work: s.work() };
+      return { summary: s.summary(), models: priceModels(s.byModel(), opts.pricing), work: s.work(), measured: measuredSeries(s.measured(), opts.pricing) };
     },
   }) : null;
 

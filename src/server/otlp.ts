@@ -10,7 +10,8 @@
  * stop() ends it at once. A failing collector costs one log line per run of failures (and one
  * when it answers again), and no log line carries a credential (user:pass@, query values, header
  * values). Nothing is sent while the endpoint is empty. Token figures are cumulative sums that are
- * not monotonic (retention deletes old sessions); money is a gauge, labelled an estimate.
+ * not monotonic (retention deletes old sessions); money is a gauge, labelled measured (the
+ * provider's usage priced) or modelled (HMC's estimate); the measured series are /metrics' own.
  */
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -18,13 +19,15 @@ import type { Summary } from '../store/rows.js';
 import type { PricedModel } from '../store/pricing.js';
 import type { WorkSummary } from '../store/views.js';
 import { errorText } from '../core/errors.js';
-import { COST_ESTIMATE_NOTE, costSeries } from './cost-series.js';
+import { COST_ESTIMATE_NOTE, costSeries, MEASURED_NOTE, TOKEN_TYPES, type MeasuredSeries } from './cost-series.js';
 
 /** What one export reads: the store's lifetime answers. */
 export interface OtlpFigures {
   summary: Summary;
   models: PricedModel[];
   work: WorkSummary;
+  /** The measured series (cost-series.ts measuredSeries), the same /metrics shows. */
+  measured: MeasuredSeries;
 }
 
 type Attr = { key: string; value: { stringValue: string } };
@@ -58,6 +61,7 @@ export function otlpRequest(f: OtlpFigures, o: { start: number; now: number; ver
       gauge: { dataPoints: costs.flatMap((c) => (['raw', 'sent'] as const).map((kind) => point(c.cost[kind], { model: c.model, kind, currency: c.currency }, true))) } },
     sum('hmc.model.cache.tokens', `Input tokens per model read from (op=read) or written to (op=write) the prompt cache, raw = without HMC, sent = as sent; ${COST_ESTIMATE_NOTE}`,
       costs.flatMap((c) => (['read', 'write'] as const).flatMap((op) => (['raw', 'sent'] as const).map((kind) => point(c.cache[op][kind], { model: c.model, op, kind }))))),
+    ...measuredMetrics(f.measured, point, sum),
     sum('hmc.work.outputs_shortened', 'Tool outputs HMC sent shorter than they arrived', [point(f.work.elided)], '{output}'),
     sum('hmc.work.recalls', 'The agent\'s hmc_control recalls of elided outputs', [point(f.work.recalls)], '{call}'),
     sum('hmc.work.rereads', 'Reads of file parts whose earlier read HMC had shortened', [point(f.work.rereads)], '{read}'),
@@ -68,6 +72,23 @@ export function otlpRequest(f: OtlpFigures, o: { start: number; now: number; ver
       scopeMetrics: [{ scope: { name: 'hmc', version: o.version }, metrics: metrics.filter((m) => (m.sum ?? m.gauge)?.dataPoints.length) }],
     }],
   };
+}
+
+type PointOf = (value: number, a?: Record<string, string>, double?: boolean) => Point;
+type SumOf = (name: string, description: string, points: Point[], unit?: string) => Metric;
+
+/** The measured series as OTLP metrics: /metrics' hmc_provider_tokens_total, hmc_provider_calls_total, hmc_cost_<currency>, hmc_model_unpriced. */
+function measuredMetrics(m: MeasuredSeries, point: PointOf, sum: SumOf): Metric[] {
+  return [
+    sum('hmc.provider.tokens', 'Measured: the provider\'s own token counts per model as it reported them for each model call (type = prompt, cache_read, cache_write, output, reasoning); calls = seen (HMC counted them) or unseen (HMC never saw them: in no saving)',
+      m.tokens.flatMap((t) => TOKEN_TYPES.map((type) => point(t.tokens[type], { model: t.model, type, calls: t.calls })))),
+    sum('hmc.provider.calls', 'Measured: model calls whose usage the provider reported, per model; calls = seen or unseen',
+      m.tokens.map((t) => point(t.count, { model: t.model, calls: t.calls })), '{call}'),
+    { name: 'hmc.cost', unit: `{${m.currency}}`, description: `Money per model (currency attribute): kind = raw (input without HMC), sent (input as sent), output; basis = ${MEASURED_NOTE}; calls = seen (raw - sent = cost saved) or unseen (no raw, in no saving). An unpriced model has no point (hmc.model.unpriced)`,
+      gauge: { dataPoints: m.cost.map((c) => point(c.value, { model: c.model, kind: c.kind, basis: c.basis, calls: c.calls, currency: m.currency }, true)) } },
+    { name: 'hmc.model.unpriced', unit: '1', description: 'Models no price names (config, Hermes\' pricing data, the built-in table): 1 each; never priced at a default in hmc.cost',
+      gauge: { dataPoints: m.unpriced.map((model) => point(1, { model })) } },
+  ];
 }
 
 /** `endpoint` as the metrics URL: a base (`http://collector:4318`) gets `/v1/metrics`, a full URL is kept. */

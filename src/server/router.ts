@@ -52,7 +52,7 @@ const ROUTES: readonly Route[] = [
   { path: '/events', query: ['last_event_id'], handler: events,
     answers: 'the live event stream (Server-Sent Events); last_event_id resumes after that event' },
   { path: '/metrics', query: [], handler: metrics,
-    answers: 'Prometheus text: input saved, input tokens, model calls, sessions, estimated cost and cache tokens per model, events seen' },
+    answers: 'Prometheus text: input saved, input tokens, model calls, sessions, estimated cost and cache tokens per model (modelled), the provider\'s own tokens, calls and cost per model (measured), unpriced models, events seen' },
   { path: '/api', query: [], handler: apiIndex,
     answers: 'this index: every route, its methods, its query parameters and what it answers' },
   { path: '/api/summary', query: [], handler: apiSummary,

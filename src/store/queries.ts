@@ -329,6 +329,11 @@ export class Queries {
     return this.views.providerByModel(q);
   }
 
+  /** Lifetime provider usage per model, counted by HMC or not, and HMC's figures where none was measured (/metrics, OTLP). */
+  measured(): ReturnType<ViewQueries['measured']> {
+    return this.views.measured();
+  }
+
   /** The provider usage rows of the window's sessions (a period's reconcile). */
   usageCalls(q: Window = {}): ReturnType<ViewQueries['usageCalls']> {
     return this.views.usageCalls(q);
@@ -400,6 +405,7 @@ export const EMPTY_ANSWERS: StoreQueries = {
   byOutput: () => [],
   providerByModel: () => [],
   usageCalls: () => [],
+  measured: () => ({ calls: [], unmeasured: [] }),
   hostPrices: () => new Map(),
   work: () => ({ ...EMPTY_WORK, top: [] }),
   usage: () => null,

@@ -2,10 +2,13 @@
  * The views users of other token tools look for (issue 17, finding 7), over any window of
  * sessions: tokens per model (priced per model by pricing.ts, with the cache model's reads and
  * writes), tool outputs per tool, per kind and per shell program (average saved per output), and
- * whether compression cost the agent work (recalls and re-reads of what HMC elided).
+ * whether compression cost the agent work (recalls and re-reads of what HMC elided); and, for
+ * /metrics and the OTLP push, the lifetime measured figures (provider usage per model, HMC's
+ * counted calls apart from the rest, and HMC's figures of the sessions the provider measured none of).
  *
  * Invariant: figures are sums of what each session recorded (an upsert: a session is never counted
- * twice); a share is 0 where its denominator is; rows come largest saving first, names breaking ties.
+ * twice); a share is 0 where its denominator is; rows come largest saving first, names breaking ties;
+ * the measured figures are kept between calls only while the file is unchanged.
  */
 import type Database from 'better-sqlite3';
 import { pct } from './rows.js';
@@ -87,14 +90,26 @@ export class ViewQueries {
   private readonly provider: Filtered;
   private readonly hostPrice: Database.Statement;
   private readonly calls: Filtered;
+  private readonly measuredCalls: Database.Statement;
+  private readonly unmeasured: Database.Statement;
+  /** Changes committed by other connections (data_version) and by this one (total_changes): the cache's key. */
+  private readonly dataVersion: Database.Statement;
+  private readonly ownChanges: Database.Statement;
+  private measuredCache: { version: string; figures: MeasuredFigures } | null = null;
 
   constructor(db: Database.Database) {
-    this.models = new Filtered(db, (w) => `SELECT model, COUNT(*) AS sessions, SUM(model_calls) AS calls, SUM(input_raw) AS input,
-      SUM(input_hmc) AS sent, SUM(saved) AS saved, SUM(cached_raw) AS cached_input, SUM(cached_hmc) AS cached_sent,
-      SUM(CASE WHEN model_calls = 0 AND input_raw > 0 THEN 1 ELSE 0 END) AS old,
-      SUM(CASE WHEN model_calls = 0 THEN input_raw ELSE plain_raw END) AS plain_input,
-      SUM(CASE WHEN model_calls = 0 THEN input_hmc ELSE plain_hmc END) AS plain_sent
-      FROM sessions${w(false)} GROUP BY model ORDER BY saved DESC, model`);
+    this.models = new Filtered(db, (w) => modelSql(w(false)));
+    // Lifetime, for /metrics and OTLP: provider usage per model, the calls HMC counted apart from
+    // the rest; and HMC's figures of the sessions none of whose calls the provider measured.
+    this.measuredCalls = db.prepare(`SELECT model, ${COUNTED} AS counted, COUNT(*) AS calls, SUM(prompt_tokens) AS prompt,
+      SUM(cache_read_tokens) AS cache_read, SUM(cache_write_tokens) AS cache_write, SUM(completion_tokens) AS completion,
+      SUM(reasoning_tokens) AS reasoning,
+      SUM(CASE WHEN ${COUNTED} THEN raw_input * ${RATIO} ELSE 0 END) AS raw_input,
+      SUM(CASE WHEN ${COUNTED} THEN COALESCE(raw_cached, 0) * ${RATIO} ELSE 0 END) AS raw_cached
+      FROM provider_usage GROUP BY model, counted ORDER BY model, counted DESC`);
+    this.dataVersion = db.prepare('PRAGMA data_version').pluck();
+    this.ownChanges = db.prepare('SELECT total_changes()').pluck();
+    this.unmeasured = db.prepare(modelSql(` WHERE NOT EXISTS (SELECT 1 FROM provider_usage WHERE session_id = sessions.id AND ${COUNTED})`));
     const grouped = (column: string, extra: string) => new Filtered(db, (w) => `SELECT ${column} AS name, MIN(o.kind) AS kind,
       SUM(o.outputs) AS outputs, SUM(o.tokens_raw) AS raw, SUM(o.tokens_sent) AS sent
       FROM session_output o JOIN sessions s ON s.id = o.session_id${extra}${w(extra !== '', 's')}
@@ -147,20 +162,31 @@ export class ViewQueries {
 
   byModel(w: Window = {}): ModelRow[] {
     const host = this.hostPrices();
-    return this.models.rows(w).map((r) => ({
-      ...(host.has(s(r.model)) ? { host_price: host.get(s(r.model))! } : {}),
-      model: s(r.model),
-      sessions: n(r.sessions),
-      model_calls: n(r.calls),
-      input: n(r.input),
-      sent: n(r.sent),
-      saved: n(r.saved),
-      cached_input: n(r.cached_input),
-      cached_sent: n(r.cached_sent),
-      plain_input: n(r.plain_input),
-      plain_sent: n(r.plain_sent),
-      sessions_without_cache_model: n(r.old),
-    }));
+    return this.models.rows(w).map((r) => modelRow(r, host));
+  }
+
+  /**
+   * Lifetime provider usage per model and whether HMC counted the call, and HMC's figures of the
+   * sessions the provider measured none of. Read again only when the file changed: a scrape
+   * every 15 s of a store with 100,000 calls would otherwise sort them all each time.
+   */
+  measured(): MeasuredFigures {
+    const version = `${String(this.dataVersion.get())} ${String(this.ownChanges.get())}`;
+    if (this.measuredCache?.version !== version) this.measuredCache = { version, figures: this.readMeasured() };
+    return this.measuredCache.figures;
+  }
+
+  private readMeasured(): MeasuredFigures {
+    const host = this.hostPrices();
+    const price = (model: string) => (host.has(model) ? { host_price: host.get(model)! } : {});
+    return {
+      calls: (this.measuredCalls.all() as Row[]).map((r) => ({
+        ...price(s(r.model)), model: s(r.model), counted: n(r.counted) !== 0, calls: n(r.calls), prompt_tokens: n(r.prompt),
+        cache_read_tokens: n(r.cache_read), cache_write_tokens: n(r.cache_write), completion_tokens: n(r.completion),
+        reasoning_tokens: n(r.reasoning), raw_input: n(r.raw_input), raw_cached: n(r.raw_cached),
+      })),
+      unmeasured: (this.unmeasured.all() as Row[]).map((r) => modelRow(r, host)),
+    };
   }
 
   byOutput(q: Window & { by: OutputBy; limit: number }): OutputRow[] {
@@ -219,6 +245,56 @@ export interface ProviderModelRow {
   cache_read_tokens: number;
   cache_write_tokens: number;
   completion_tokens: number;
+}
+
+/** A call HMC counted: it saw it and has its own figures for both requests (reconcile's saving is over these). */
+const COUNTED = '(seen = 1 AND hmc_input IS NOT NULL AND raw_input IS NOT NULL)';
+/** The provider's tokens per HMC (o200k) token of the same call, 1 without any: reconcile's per-call ratio. */
+const RATIO = '(CASE WHEN hmc_input > 0 THEN CAST(prompt_tokens AS REAL) / hmc_input ELSE 1.0 END)';
+
+function modelSql(where: string): string {
+  return `SELECT model, COUNT(*) AS sessions, SUM(model_calls) AS calls, SUM(input_raw) AS input,
+      SUM(input_hmc) AS sent, SUM(saved) AS saved, SUM(cached_raw) AS cached_input, SUM(cached_hmc) AS cached_sent,
+      SUM(CASE WHEN model_calls = 0 AND input_raw > 0 THEN 1 ELSE 0 END) AS old,
+      SUM(CASE WHEN model_calls = 0 THEN input_raw ELSE plain_raw END) AS plain_input,
+      SUM(CASE WHEN model_calls = 0 THEN input_hmc ELSE plain_hmc END) AS plain_sent
+      FROM sessions${where} GROUP BY model ORDER BY saved DESC, model`;
+}
+
+function modelRow(r: Row, host: ReadonlyMap<string, HostPrice>): ModelRow {
+  return {
+    ...(host.has(s(r.model)) ? { host_price: host.get(s(r.model))! } : {}),
+    model: s(r.model),
+    sessions: n(r.sessions),
+    model_calls: n(r.calls),
+    input: n(r.input),
+    sent: n(r.sent),
+    saved: n(r.saved),
+    cached_input: n(r.cached_input),
+    cached_sent: n(r.cached_sent),
+    plain_input: n(r.plain_input),
+    plain_sent: n(r.plain_sent),
+    sessions_without_cache_model: n(r.old),
+  };
+}
+
+/**
+ * One model's provider usage over every stored call (/metrics and OTLP), `counted` or not: a
+ * counted call is one HMC saw and counted; the rest (auxiliary calls, subagents', requests left
+ * raw) are the provider's figures only, never in a saving.
+ */
+export interface MeasuredRow extends ProviderModelRow {
+  counted: boolean;
+  reasoning_tokens: number;
+  /** Counted calls only: HMC's raw request (without HMC) in the provider's tokens (each call's ratio), and its cache model's reads of it. */
+  raw_input: number;
+  raw_cached: number;
+}
+
+/** The measured side of the export surfaces: provider usage per model, and HMC's figures of the sessions the provider measured no call of. */
+export interface MeasuredFigures {
+  calls: MeasuredRow[];
+  unmeasured: ModelRow[];
 }
 
 /** What the views answer while there is no database. */

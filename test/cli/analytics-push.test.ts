@@ -42,6 +42,9 @@ describe('hmc analytics --push', () => {
   beforeAll(async () => {
     const store = openStore(db);
     store.recordSessions(FIVE);
+    // One call the provider reported (issue 24, part 6): the push carries the measured series too.
+    store.recordUsage([{ session_id: 's1', seq: 1, at: Date.UTC(2026, 2, 15, 10, 0, 0), model: 'gpt-4o', provider: 'openai', prompt_tokens: 1200,
+      completion_tokens: 40, cache_read_tokens: 1000, cache_write_tokens: 0, reasoning_tokens: 0, hmc_input: 1100, raw_input: 1500, hmc_cached: 900, raw_cached: 1000, seen: true }]);
     store.close();
     writeFileSync(join(dir, 'config.yaml'), 'dashboard:\n  otlp:\n    endpoint: ""\n');
     server = createServer((req, res) => {
@@ -79,6 +82,10 @@ describe('hmc analytics --push', () => {
     s.close();
     const input = got[0]?.body.resourceMetrics[0]?.scopeMetrics[0]?.metrics.find((m) => m.name === 'hmc.input');
     expect(input?.sum?.dataPoints.map((p) => [p.attributes[0]?.value.stringValue, Number(p.asInt)])).toEqual([['raw', summary.total_input], ['sent', summary.total_sent]]);
+    const provider = got[0]?.body.resourceMetrics[0]?.scopeMetrics[0]?.metrics.find((m) => m.name === 'hmc.provider.tokens');
+    expect(provider?.sum?.dataPoints.map((p) => [p.attributes.map((a) => a.value.stringValue).join(','), Number(p.asInt)])).toEqual([
+      ['gpt-4o,prompt,seen', 1200], ['gpt-4o,cache_read,seen', 1000], ['gpt-4o,cache_write,seen', 0], ['gpt-4o,output,seen', 40], ['gpt-4o,reasoning,seen', 0],
+    ]);
   }, 30_000);
 
   it('--endpoint overrides the config; a refusing collector is exit 1 with one line and no password', async () => {

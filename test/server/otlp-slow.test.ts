@@ -58,7 +58,7 @@ async function slowCollector(mode: () => Mode): Promise<{ port: number; sockets:
 }
 
 const store = openStore(':memory:');
-const FIGURES: OtlpFigures = { summary: store.summary(), models: [], work: store.work() };
+const FIGURES: OtlpFigures = { summary: store.summary(), models: [], work: store.work(), measured: { currency: 'USD', tokens: [], cost: [], unpriced: [] } };
 store.close();
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

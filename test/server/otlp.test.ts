@@ -87,7 +87,7 @@ describe('OTLP export', () => {
     const logs: string[] = [];
     const exporter = startOtlpExport({
       endpoint: `http://127.0.0.1:${c.port}/custom/v1/metrics`, intervalMs: 3_600_000, version: 'test', log: (l) => void logs.push(l),
-      read: async () => { const s = openStore(dbPath); try { return { summary: s.summary(), models: [], work: s.work() }; } finally { s.close(); } },
+      read: async () => { const s = openStore(dbPath); try { return { summary: s.summary(), models: [], work: s.work(), measured: { currency: 'USD', tokens: [], cost: [], unpriced: [] } }; } finally { s.close(); } },
     });
     expect(exporter).not.toBeNull();
     await expect.poll(() => c.got.some((g) => g.path === '/custom/v1/metrics')).toBe(true);

@@ -5,7 +5,11 @@
  * Savings and input come from the analytics store (lifetime); without a database they come from
  * the sessions seen in events since the dashboard started. The cost and cache families (issue 27,
  * finding 6) come from the store only, per model, and their HELP says they are HMC's estimate
- * (cost-series.ts; the OTLP push sends the same figures). Label values are escaped.
+ * (cost-series.ts; the OTLP push sends the same figures). Beside them (issue 24, part 6) the
+ * measured series: the provider's own tokens and calls per model from provider_usage, calls HMC
+ * counted apart from those it never saw, and money by kind and basis (`hmc_cost_<currency>`, a
+ * gauge) with the sent side the provider's figures where it reported the call; a model no price
+ * names is named (`hmc_model_unpriced`) and not priced. Label values are escaped.
  *
  * Invariant: HELP and TYPE precede every family; values are finite numbers.
  */
@@ -13,7 +17,7 @@ import type { Saved } from '../../core/savings.js';
 import type { RouteHandler } from '../context.js';
 import { sendBody } from '../respond.js';
 import { priceModels } from '../../store/pricing.js';
-import { COST_ESTIMATE_NOTE, costSeries, type CostSeries } from '../cost-series.js';
+import { COST_ESTIMATE_NOTE, costFamily, costSeries, MEASURED_NOTE, measuredSeries, TOKEN_TYPES, type CostSeries, type MeasuredSeries } from '../cost-series.js';
 
 export function escapeLabel(v: string): string {
   return v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
@@ -45,8 +49,10 @@ export const metrics: RouteHandler = async (ctx, req, res) => {
   let sessions: number;
   let modelCalls: number | null = null;
   let costs: CostSeries[] | null = null;
+  let measured: MeasuredSeries | null = null;
   if (fromStore) {
     costs = costSeries(priceModels(store.byModel(), ctx.pricing));
+    measured = measuredSeries(store.measured(), ctx.pricing);
     const s = store.summary();
     byStrategy = s.by_strategy;
     byTool = s.by_tool;
@@ -72,14 +78,16 @@ export const metrics: RouteHandler = async (ctx, req, res) => {
   x.family('hmc_tokens_saved_total', 'counter', 'Input saved (docs/glossary.md): input tokens the model was not sent, over every model call, by strategy or by tool.');
   for (const [k, v] of Object.entries(byStrategy)) x.sample('hmc_tokens_saved_total', v, { strategy: k });
   for (const [k, v] of Object.entries(byTool)) x.sample('hmc_tokens_saved_total', v, { tool: k });
-  x.family('hmc_input_tokens_total', 'counter', 'Input tokens over all model calls: raw = without HMC, hmc = as sent.');
+  x.family('hmc_input_tokens_total', 'counter', 'Modelled: input tokens over all model calls by HMC\'s own count (o200k), not the provider\'s (hmc_provider_tokens_total): raw = without HMC, sent = as sent. kind="hmc" is the same figure as sent, kept for scrapers of before (deprecated: select one kind, never sum them).');
   x.sample('hmc_input_tokens_total', raw, { kind: 'raw' });
+  x.sample('hmc_input_tokens_total', Math.max(0, raw - saved), { kind: 'sent' });
   x.sample('hmc_input_tokens_total', Math.max(0, raw - saved), { kind: 'hmc' });
   if (modelCalls !== null) {
     x.family('hmc_model_calls_total', 'counter', 'Model calls the input was sent in: the N of "input saved over N model calls" (sessions from before HMC counted them add none).');
     x.sample('hmc_model_calls_total', modelCalls);
   }
   if (costs !== null) costFamilies(x, costs);
+  if (measured !== null) measuredFamilies(x, measured);
   x.family('hmc_sessions_total', 'counter', 'Sessions recorded.');
   x.sample('hmc_sessions_total', sessions);
   x.family('hmc_sse_clients', 'gauge', 'Dashboard pages connected to the event stream.');
@@ -102,4 +110,17 @@ function costFamilies(x: Exposition, costs: readonly CostSeries[]): void {
       for (const kind of ['raw', 'sent'] as const) x.sample('hmc_cache_tokens_estimate_total', c.cache[op][kind], { model: c.model, op, kind });
     }
   }
+}
+
+/** The provider's own tokens and calls per model (measured), money by kind and basis, and the models no price names. */
+function measuredFamilies(x: Exposition, m: MeasuredSeries): void {
+  x.family('hmc_provider_tokens_total', 'counter', 'Measured: the provider\'s own token counts per model, as it reported them for each model call (Hermes\' post_api_request usage): type = prompt (all input, cache reads and writes included), cache_read, cache_write, output, reasoning (as the provider counts it, usually within output); calls = seen (calls HMC saw and counted: its savings are over them) or unseen (every other: auxiliary calls, subagents\', requests left raw; never in a saving).');
+  for (const t of m.tokens) for (const type of TOKEN_TYPES) x.sample('hmc_provider_tokens_total', t.tokens[type], { model: t.model, type, calls: t.calls });
+  x.family('hmc_provider_calls_total', 'counter', 'Measured: model calls whose usage the provider reported, per model; calls = seen (HMC counted them) or unseen (HMC never saw them).');
+  for (const t of m.tokens) x.sample('hmc_provider_calls_total', t.count, { model: t.model, calls: t.calls });
+  const name = costFamily(m.currency);
+  x.family(name, 'gauge', `Money per model in the currency label: kind = raw (the input without HMC), sent (the input as sent), output; basis = ${MEASURED_NOTE}. calls = seen: HMC's calls, sent measured where the provider reported the call and modelled for sessions it reported none of, raw always modelled, so raw - sent summed over seen = cost saved; calls = unseen: calls HMC never saw (no raw, in no saving). A gauge, not a counter: every scrape prices the whole history at today's prices, so a changed price moves it either way (and retention removes old calls). A model no price table names has no sample (hmc_model_unpriced).`);
+  for (const c of m.cost) x.sample(name, c.value, { model: c.model, kind: c.kind, basis: c.basis, calls: c.calls, currency: m.currency });
+  x.family('hmc_model_unpriced', 'gauge', `Models no price names (not pricing.models, not Hermes' pricing data, not HMC's built-in table): 1 each. They are in the token series and in no ${name} sample, never priced at pricing.default_* there (hmc_input_cost_estimate still prices them at the default, as the page's estimate does, marked unknown).`);
+  for (const model of m.unpriced) x.sample('hmc_model_unpriced', 1, { model });
 }
