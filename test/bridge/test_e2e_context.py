@@ -1,10 +1,12 @@
 """Where the context goes (issue 24, part 5), in a real Hermes offering its default tools (no `-t`:
 the `hermes-cli` toolsets), once per Hermes install (hermes_runs.py):
 
-- turn 1 calls `terminal`; turn 2 asks `hmc_control action=context`. The breakdown it answers has
-  one tool-schema row per tool Hermes sent on the wire (the model server's record of the request),
-  with the same names, and the tool schemas' tokens are the wire's tools by the engine's own rule,
-  on 0.16 too (its hook shows the schemas cut short: 10,087 of 11,967 tokens were counted).
+- turn 1 calls `terminal` 17 times (16 outputs of 2,005 characters); turn 2 asks `hmc_control
+  action=context`. The breakdown it answers has one tool-schema row per tool Hermes sent on the
+  wire (the model server's record of the request), with the same names, and the tool schemas'
+  tokens are the wire's tools by the engine's own rule, on 0.16 too (its hook shows the schemas
+  cut short, and past 50,000 characters not at all: 10,087 of 11,967 tokens were counted in a
+  short session).
 - Its advice names tools never called (and not `terminal`, called in turn 1 and counted by the
   analytics store over the period, nor HMC's own tool).
 - `hermes hmc control context` in a terminal answers the breakdown the session file kept, and
@@ -16,8 +18,14 @@ import unittest
 
 from hermes_runs import INSTALLS, Sandbox, needs_hermes, wire_tokens
 
+# Turn 1 grows the conversation past what Hermes 0.16's hook shows whole: beside the default tools'
+# schemas, one output of 2,005 characters already puts the hook's copy over 50,000 characters even
+# with its strings cut at 1,000, so from turn 1's third model call on (and in all of turn 2) it
+# hands over a preview with no body (no tool schemas, no system prompt): test_hook_request.py.
+# Eight distinct commands per step (Hermes runs identical calls of one answer once).
+LONG = [[("terminal", {"command": "seq %d %d" % (1000 + 10 * i + step, 1400 + 10 * i + step)}) for i in range(8)] for step in (0, 1)]
 SCRIPT = {
-    "C1": [("terminal", {"command": "echo hello from the context test"})],
+    "C1": [("terminal", {"command": "echo hello from the context test"}), LONG[0], LONG[1]],
     "C2": [("hmc_control", {"action": "context"})],
 }
 
