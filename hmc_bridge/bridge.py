@@ -42,7 +42,7 @@ class Bridge:
         self._lock = threading.RLock()
         self._refused = False
         self._failed = set()  # (session, kind of failure) already logged by _guard
-        self._tools_cache = {}
+        self._copy_noted = False  # one log line when a 0.16 request's own body is not found
         self._told = set()  # sessions already told of the config's problems
         self.main_model = None  # (model, provider, base_url) of the last model call: what a summary is priced against
         self.usage_hook = False  # post_api_request is registered: every call's usage comes from there (usage.py)
@@ -281,11 +281,14 @@ class Bridge:
                 self._refused = True
                 log.warning("hmc: this Hermes sends its live messages; requests are left raw (docs/hermes.md)")
             return
-        body = (kw.get("request") or {}).get("body") if isinstance(kw.get("request"), dict) else None
+        shown = kw.get("request").get("body") if isinstance(kw.get("request"), dict) else None
+        # The system prompt and tool schemas as sent: the hook's `request` is a cut-down copy.
+        body = hermes.hook_request_body(messages, shown)
+        if body is shown and not self._copy_noted:
+            self._copy_noted = True
+            log.info("hmc: the request's own body was not found beside pre_api_request; its tool schemas and system "
+                     "prompt are counted as the hook's copy shows them, which may be cut short (docs/hermes.md)")
         fields = dict(body) if isinstance(body, dict) else {}
-        tools = fields.get("tools")
-        if isinstance(tools, list):
-            fields["tools"] = hermes.hook_tools(tools, self._tools_cache, kw.get("api_mode"))
         self._model_call(kw.get("session_id"), shapes.read(kw.get("api_mode"), fields, messages), kw)
 
     def _model_call(self, session_id, request, kw):

@@ -264,48 +264,47 @@ def host_tokens(sess, head, messages, base, tools, tools_key):
     return (sum(chars_of(m) for m in head) + sum(sess.measured) + 3) // 4 + sess.tools_tokens[1]
 
 
-# -- the tool schemas a 0.16 pre_api_request shows ----------------------------------------------
-def hook_tools(seen, cache, shape=None):
-    """The request's tool schemas, on Hermes without middleware: its hook shows them depth-limited
-    (values below depth 8 of the payload read "<str depth limit>"). Rebuilt from Hermes' tool
-    registry by name (in the request's shape, with Hermes' own converter for Anthropic messages or
-    Responses), and used only when they match what the hook showed; else what it showed. `cache`
-    (a dict) keeps the last answer."""
-    names = tuple(((t.get("function") or {}).get("name") if shape in (None, "chat_completions") else t.get("name"))
-                  for t in seen if isinstance(t, dict))
-    key = (shape, names)
-    cached = cache.get(key)
-    if cached is None:
-        cached = seen
-        try:
-            from tools.registry import registry
-
-            by_name = {t["function"]["name"]: t for t in registry.get_definitions(set(names), quiet=True)}
-            rebuilt = [by_name[n] for n in names]
-            if shape == "anthropic_messages":
-                from agent.anthropic_adapter import convert_tools_to_anthropic
-
-                rebuilt = convert_tools_to_anthropic(rebuilt)
-            elif shape == "codex_responses":
-                from agent.codex_responses_adapter import _responses_tools
-
-                rebuilt = _responses_tools(rebuilt)
-            if _depth_limited(rebuilt, 2) == seen:  # payload → body → tools: the list is at depth 2
-                cached = rebuilt
-        except Exception as exc:
-            log.debug("hmc: tool schemas not rebuilt (%s)", exc)
-        cache.clear()
-        cache[key] = cached
-    return cached
+# -- the request a 0.16 pre_api_request is about ----------------------------------------------
+_FRAMES = 12  # how far up from the hook the caller is looked for (Hermes' loop is 6 frames up)
 
 
-def _depth_limited(value, depth):
-    """`value` as Hermes 0.16 shows it to hooks (run_agent._hook_jsonable: nothing below depth 8)."""
-    if depth > 8:
-        return "<%s depth limit>" % type(value).__name__
-    if isinstance(value, dict):
-        return {str(k): _depth_limited(v, depth + 1) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_depth_limited(v, depth + 1) for v in value]
-    return value
+def hook_request_body(request_messages, shown):
+    """The body of the request a Hermes 0.16 `pre_api_request` is about, as it is sent; else the
+    hook's copy (`shown`) as it is. The hook's `request` is a sanitised copy (run_agent
+    `_sanitize_hook_payload`, 0.16.0): nothing below depth 8 of the payload (a tool schema's enums
+    and item types read "<str depth limit>"), strings cut at 8,000 characters, and a copy over
+    50,000 characters (HERMES_PLUGIN_PAYLOAD_MAX_CHARS; the default tools' schemas alone are about
+    48,000) made again with strings cut at 1,000 and lists at 50, or, still too long, a preview
+    with no body at all. So its tool schemas and system prompt (Anthropic's `system`, Responses'
+    `instructions`) fall short of what is sent: 10,087 of 11,967 schema tokens with the default
+    tools, none once the conversation is long. Only `request_messages` are the request's own
+    dicts; the body they belong to is Hermes' `api_kwargs` in the caller's frame
+    (agent/conversation_loop.py), found here by the identity of those messages, and only read
+    (10 µs a call, whatever the conversation's length)."""
+    if not isinstance(request_messages, list) or not request_messages:
+        return shown
+    try:
+        frame = sys._getframe(1)
+        for _ in range(_FRAMES):
+            if frame is None:
+                break
+            for value in frame.f_locals.values():
+                if _carries(value, request_messages):
+                    return value
+            frame = frame.f_back
+    except Exception as exc:
+        log.debug("hmc: the request's own body was not found (%s)", exc)
+    return shown
 
+
+def _carries(body, messages):
+    """Whether `body` is a request whose conversation (`messages`, Responses' `input`) is these
+    message objects: as many, and the same objects first, in the middle and last (three identity
+    checks, not one per message: the hook's list is a shallow copy of that very list)."""
+    if not isinstance(body, dict):
+        return False
+    sent = body.get("messages")
+    if not isinstance(sent, list):
+        sent = body.get("input")
+    n = len(messages)
+    return isinstance(sent, list) and len(sent) == n and all(sent[i] is messages[i] for i in (0, n // 2, n - 1))

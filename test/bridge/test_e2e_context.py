@@ -1,9 +1,12 @@
 """Where the context goes (issue 24, part 5), in a real Hermes offering its default tools (no `-t`:
 the `hermes-cli` toolsets), once per Hermes install (hermes_runs.py):
 
-- turn 1 calls `terminal`; turn 2 asks `hmc_control action=context`. The breakdown it answers has
-  one tool-schema row per tool Hermes sent on the wire (the model server's record of the request),
-  with the same names, and the tool schemas' tokens are the wire's tools by the engine's own rule.
+- turn 1 calls `terminal` 17 times (16 outputs of 2,005 characters); turn 2 asks `hmc_control
+  action=context`. The breakdown it answers has one tool-schema row per tool Hermes sent on the
+  wire (the model server's record of the request), with the same names, and the tool schemas'
+  tokens are the wire's tools by the engine's own rule, on 0.16 too (its hook shows the schemas
+  cut short, and past 50,000 characters not at all: 10,087 of 11,967 tokens were counted in a
+  short session).
 - Its advice names tools never called (and not `terminal`, called in turn 1 and counted by the
   analytics store over the period, nor HMC's own tool).
 - `hermes hmc control context` in a terminal answers the breakdown the session file kept, and
@@ -15,8 +18,14 @@ import unittest
 
 from hermes_runs import INSTALLS, Sandbox, needs_hermes, wire_tokens
 
+# Turn 1 grows the conversation past what Hermes 0.16's hook shows whole: beside the default tools'
+# schemas, one output of 2,005 characters already puts the hook's copy over 50,000 characters even
+# with its strings cut at 1,000, so from turn 1's third model call on (and in all of turn 2) it
+# hands over a preview with no body (no tool schemas, no system prompt): test_hook_request.py.
+# Eight distinct commands per step (Hermes runs identical calls of one answer once).
+LONG = [[("terminal", {"command": "seq %d %d" % (1000 + 10 * i + step, 1400 + 10 * i + step)}) for i in range(8)] for step in (0, 1)]
 SCRIPT = {
-    "C1": [("terminal", {"command": "echo hello from the context test"})],
+    "C1": [("terminal", {"command": "echo hello from the context test"}), LONG[0], LONG[1]],
     "C2": [("hmc_control", {"action": "context"})],
 }
 
@@ -50,15 +59,10 @@ class ContextViewInHermes(unittest.TestCase):
                 self.assertEqual(sorted(t["name"] for t in view["tools"]), sorted(wire))
                 schemas = next(p for p in view["parts"] if p["part"] == "tool_schemas")
                 tools_only = wire_tokens([{"messages": [], "tools": asked["body"]["tools"]}])[0]
-                # Hermes 0.16's hooks show the schemas cut below depth 8; when the bridge cannot
-                # rebuild them from the registry (the default toolsets' schemas are edited after
-                # the registry makes them), the count is short, and the breakdown says so.
-                cut = [p for p in view["problems"] if "depth limit" in p]
-                if install["version"].startswith("0.16") and cut:
-                    self.assertLess(schemas["sent"], tools_only)
-                else:
-                    self.assertEqual(cut, [])
-                    self.assertEqual(schemas["sent"], tools_only)
+                # Every Hermes: the schemas counted are the ones on the wire (0.16's hook shows a
+                # cut-down copy; the bridge reads the request's own body: test_hook_request.py).
+                self.assertEqual([p for p in view["problems"] if "depth limit" in p], [])
+                self.assertEqual(schemas["sent"], tools_only)
                 self.assertEqual(sum(p["sent"] for p in view["parts"]), view["total"]["sent"])
 
                 # terminal was called in turn 1: the analytics store counts it over the period.

@@ -18,9 +18,17 @@ import type { Browser, Page } from 'playwright-core';
 import { launch } from './harness.js';
 import { READY, REPO, startHermes, startHmc, stop, type HermesHost } from './hermes-host.js';
 import { tableFits } from './table-fit.js';
-import { openStore } from '../../src/store/index.js';
+import { openStore, type UsageRecord } from '../../src/store/index.js';
 import { rec } from '../store/fixtures/five.js';
 import { daysAgo, fmtMoney, fmtTokens } from '../../dashboard/src/format.js';
+
+const UNKNOWN = 'acme-zeta-7';
+type Price = { unknown_model?: boolean; source: string };
+interface Models {
+  models: { model: string; model_calls: number; input: number; sent: number; price: Price; cost: { spent: number; without_hmc: number; saved: number } }[];
+  provider?: { model: string; calls: number; prompt_tokens: number; cache_read_tokens: number; cache_write_tokens: number; completion_tokens: number; price: Price; cost: { input: number; output: number } }[];
+  currency: string;
+}
 
 interface Analytics { total_saved: number; savings_pct: number; model_calls: number; total_sessions: number; estimated_cost_saved: { amount: number; currency: string } }
 
@@ -47,7 +55,16 @@ describe.skipIf(!READY)('HMC\'s tab in Hermes\' web dashboard', () => {
       rec({ session_id: 'tab-old', started_at: now - 40 * 86_400_000, model: 'gpt-4.1', input_tokens_raw: 20_000, input_tokens_hmc: 12_000, model_calls: 3,
         by_strategy: { deduplication: 8_000 }, by_tool: { read_file: 8_000 },
         work: { recalls: 0, rereads: 0, elided: 2, outputs: [{ tool: 'read_file', program: '', kind: 'read', outputs: 2, tokens_raw: 9_000, tokens_sent: 1_000 }] } }),
+      // A model no price table names: named on the tab, given no money (issue 24).
+      rec({ session_id: 'tab-unknown', started_at: now - 2 * 86_400_000, model: UNKNOWN, input_tokens_raw: 9_000, input_tokens_hmc: 6_000, model_calls: 2,
+        cached_raw: 4_000, cached_hmc: 2_000, by_strategy: { truncation: 3_000 }, by_tool: { terminal: 3_000 } }),
     ]);
+    // The provider's own usage of tab-a's calls and the unknown model's (Hermes' post_api_request).
+    const call = (session_id: string, seq: number, model: string, prompt: number, read: number, write: number): UsageRecord => ({
+      session_id, seq, at: now - 86_400_000 + seq, model, provider: 'p', prompt_tokens: prompt, completion_tokens: 300, cache_read_tokens: read,
+      cache_write_tokens: write, reasoning_tokens: 0, hmc_input: prompt - 200, raw_input: prompt + 1_000, hmc_cached: read, call_id: `${session_id}:${seq}`, turn: 1, seen: true });
+    store.recordUsage([call('tab-a', 1, 'anthropic/claude-sonnet-4-20250514', 8_000, 0, 8_000), call('tab-a', 2, 'anthropic/claude-sonnet-4-20250514', 9_000, 7_800, 1_200),
+      call('tab-unknown', 1, UNKNOWN, 3_000, 0, 3_000)]);
     store.close();
     hmc = await startHmc(host);
     browser = await launch();
@@ -80,7 +97,11 @@ describe.skipIf(!READY)('HMC\'s tab in Hermes\' web dashboard', () => {
     const a = await api<Analytics>(`api/analytics${query}`);
     await expect.poll(() => page.getByTestId('hmc-saved').textContent()).toBe(fmtTokens(a.total_saved));
     expect(await page.getByTestId('hmc-pct').textContent()).toBe(`${a.savings_pct.toFixed(1)}%`);
-    expect(await page.getByTestId('hmc-cost').textContent()).toBe(fmtMoney(a.estimated_cost_saved.amount, a.estimated_cost_saved.currency));
+    // Cost saved, modelled: over the priced models (an unknown model gets no money on the tab).
+    const m = await api<Models>(`api/models${query}`);
+    const priced = m.models.filter((x) => !x.price.unknown_model);
+    expect(await page.getByTestId('hmc-cost').textContent()).toBe(fmtMoney(priced.reduce((t, x) => t + x.cost.saved, 0), m.currency));
+    if (priced.length === m.models.length) expect(await page.getByTestId('hmc-cost').textContent()).toBe(fmtMoney(a.estimated_cost_saved.amount, a.estimated_cost_saved.currency));
     expect(await page.getByTestId('hmc-sessions').textContent()).toBe(String(a.total_sessions));
     return a;
   }
@@ -101,7 +122,7 @@ describe.skipIf(!READY)('HMC\'s tab in Hermes\' web dashboard', () => {
     expect(await page.getByTestId('hmc-summary').textContent()).toContain(`input saved over ${a.model_calls} model calls`);
     expect(await page.getByTestId('hmc-recalls').textContent()).toBe(String(w.recalls));
     expect(await page.getByTestId('hmc-rate').textContent()).toBe(w.per_100_elided.toFixed(1));
-    expect(await page.getByTestId('hmc-models-table').locator('tbody th').allTextContents()).toEqual(['anthropic/claude-sonnet-4-20250514', 'gpt-4.1']);
+    expect((await page.getByTestId('hmc-models-table').locator('tbody th').allTextContents()).sort()).toEqual([UNKNOWN, 'anthropic/claude-sonnet-4-20250514', 'gpt-4.1']);
     const o = await api<{ outputs: { name: string }[] }>('api/outputs?by=tool&limit=10');
     expect(o.outputs.map((x) => x.name).sort()).toEqual(['read_file', 'terminal']);
     expect(await page.getByTestId('hmc-outputs-table').locator('tbody th').allTextContents()).toEqual(o.outputs.map((x) => x.name));
@@ -112,12 +133,51 @@ describe.skipIf(!READY)('HMC\'s tab in Hermes\' web dashboard', () => {
     await page.close();
   });
 
+  it('shows money with the cache: HMC\'s figures (modelled) beside the provider\'s (measured), an unknown model named, not priced (issue 24)', async () => {
+    const { page, errors } = await open(1440, 900);
+    await expectSummary(page, '');
+    const m = await api<Models>('api/models');
+    const money = (x: { price: Price }, v: number): string => (x.price.unknown_model ? 'not priced' : fmtMoney(v, m.currency));
+    // HMC's table: every model's tokens and its cost without and with HMC, priced with the cache model.
+    const models = page.getByTestId('hmc-models');
+    expect(await models.textContent()).toContain('modelled');
+    expect(await page.getByTestId('hmc-models-table').locator('thead th').allTextContents()).toEqual(['Model', 'Model calls', 'Input', 'Sent', 'Cost without HMC', 'Cost with HMC', 'Cost saved']);
+    const shown = await page.getByTestId('hmc-models-table').locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.children).map((c) => c.textContent ?? '')));
+    expect(shown).toEqual(m.models.map((x) => [x.model, String(x.model_calls), fmtTokens(x.input), fmtTokens(x.sent),
+      money(x, x.cost.without_hmc), money(x, x.cost.spent), money(x, x.cost.saved)]));
+    // With the cache: tab-a's input without HMC is not 80,000 tokens at the write price.
+    const sonnet = m.models.find((x) => x.model.includes('sonnet'));
+    expect(sonnet && sonnet.cost.without_hmc).toBeLessThan((80_000 * 3.75) / 1e6);
+    // The unknown model: named, and no money anywhere on the tab for it.
+    expect(m.models.find((x) => x.model === UNKNOWN)?.price.unknown_model).toBe(true);
+    expect(shown.find((r) => r[0] === UNKNOWN)?.slice(4)).toEqual(['not priced', 'not priced', 'not priced']);
+    expect(await page.getByTestId('hmc-unpriced').textContent()).toBe(`Not priced: ${UNKNOWN}. No price table names this model: add it under pricing.models in HMC's config.yaml (hermes hmc doctor lists it).`);
+    expect(await page.getByTestId('hmc-summary').textContent()).toContain('cost saved, modelled (priced models only)');
+    // The provider's table: what Hermes reported, measured, priced from the same table.
+    const p = m.provider ?? [];
+    expect(p.map((x) => x.model).sort()).toEqual([UNKNOWN, 'anthropic/claude-sonnet-4-20250514']);
+    expect(await page.getByTestId('hmc-provider').textContent()).toContain('measured');
+    const measured = await page.getByTestId('hmc-provider-table').locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.children).map((c) => c.textContent ?? '')));
+    expect(measured).toEqual(p.map((x) => [x.model, String(x.calls), fmtTokens(x.prompt_tokens), fmtTokens(x.cache_read_tokens), fmtTokens(x.cache_write_tokens),
+      fmtTokens(x.completion_tokens), money(x, x.cost.input), money(x, x.cost.output)]));
+    const known = p.filter((x) => !x.price.unknown_model);
+    expect(await page.getByTestId('hmc-measured-input').textContent()).toBe(fmtMoney(known.reduce((t, x) => t + x.cost.input, 0), m.currency));
+    expect(await page.getByTestId('hmc-measured-prompt').textContent()).toBe(fmtTokens(20_000));
+    expect(await page.getByTestId('hmc-measured-read').textContent()).toBe(`${((100 * 7_800) / 20_000).toFixed(1)}%`);
+    // The page's whole content in one shot, for docs/screenshots/hermes-tab.png.
+    const tall = await page.evaluate(() => Math.max(...Array.from(document.querySelectorAll('main, main *')).map((e) => e.scrollHeight)));
+    await page.setViewportSize({ width: 1440, height: tall + 120 });
+    await page.screenshot({ path: join(REPO, 'test-results', 'hermes-tab-money.png') });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('regression (issue 27, finding 4): at 390 px no table is cut: each fits its box or scrolls with a visible cue', async () => {
     const { page, errors } = await open(390, 844);
     await expectSummary(page, '');
     const fits = await tableFits(page, 'hmc-cue');
     console.info(`390 px: ${fits.map((f) => `${f.caption} ${f.scrollWidth}/${f.clientWidth} px${f.cue ? ' (cue)' : ''}`).join('; ')}`);
-    expect(fits.map((f) => f.caption)).toEqual(['Cost per model', 'Saved per tool output']);
+    expect(fits.map((f) => f.caption)).toEqual(['Cost per model', 'Reported by the provider', 'Saved per tool output']);
     for (const f of fits) {
       const fit = f.scrollWidth <= f.clientWidth;
       expect(fit || f.cue, `${f.caption}: ${f.scrollWidth} px in a ${f.clientWidth} px box, no scroll cue`).toBe(true);
@@ -153,8 +213,8 @@ describe.skipIf(!READY)('HMC\'s tab in Hermes\' web dashboard', () => {
     await form.getByRole('button', { name: '30 days' }).click();
     expect(await page.getByTestId('hmc-range-text').textContent()).toBe(`Showing since ${daysAgo(29)}`);
     const month = await expectSummary(page, `?since=${daysAgo(29)}`);
-    expect(month.total_sessions).toBe(1);
-    expect(await page.getByTestId('hmc-models-table').locator('tbody th').allTextContents()).toEqual(['anthropic/claude-sonnet-4-20250514']);
+    expect(month.total_sessions).toBe(2);
+    expect((await page.getByTestId('hmc-models-table').locator('tbody th').allTextContents()).sort()).toEqual([UNKNOWN, 'anthropic/claude-sonnet-4-20250514']);
     // Since/until by hand: only the old session's day.
     const old = daysAgo(40);
     await form.locator('input[name="since"]').fill(old);
@@ -164,12 +224,14 @@ describe.skipIf(!READY)('HMC\'s tab in Hermes\' web dashboard', () => {
     const day = await expectSummary(page, `?since=${old}&until=${old}`);
     expect(day.total_sessions).toBe(1);
     await expect.poll(() => page.getByTestId('hmc-models-table').locator('tbody th').allTextContents()).toEqual(['gpt-4.1']);
+    // No provider usage that day: said, not shown as zeros.
+    expect(await page.getByTestId('hmc-provider-none').textContent()).toContain('post_api_request');
     // A first day after the last is not applied.
     await form.locator('input[name="since"]').fill(daysAgo(1));
     expect(await form.getByRole('button', { name: 'Apply' }).isDisabled()).toBe(true);
     expect(await form.getByRole('status').textContent()).toBe('The first day is after the last.');
     await form.getByRole('button', { name: 'All time' }).click();
-    expect((await expectSummary(page, '')).total_sessions).toBe(2);
+    expect((await expectSummary(page, '')).total_sessions).toBe(3);
     expect(errors).toEqual([]);
     await page.close();
   });
