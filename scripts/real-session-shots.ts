@@ -9,8 +9,10 @@
  * timeline (/api/sessions/:id), the page's per-turn table and the height of its bar; the session
  * and lifetime totals agree between the page, /api/analytics and `hmc analytics --json`.
  * Screenshots: the dashboard light and dark at desktop (1280×800) and phone (390×844) width, full
- * page, with the inspector open on the main session's first `terminal` result; the inspector alone
- * on that result and on its `read_file` of src/engine/engine.ts.
+ * page, with the inspector open on the main session's first `terminal` result; the main session's
+ * drill-down (its context card and the provider's figures beside HMC's, money with the prompt
+ * cache) in the same four views; the inspector alone on that result and on its `read_file` of
+ * src/engine/engine.ts.
  *
  * Run: `npx tsx scripts/real-session-shots.ts --run DIR --shots OUT [--keep]` (real-session.py
  * calls it). Invariant: reads the run, writes only OUT; the dashboard is stopped unless --keep.
@@ -211,11 +213,34 @@ async function verify(browser: Browser, url: string, run: Manifest, events: Ev[]
     check((await page.getByTestId('life-saved').textContent()) === fmtTokens(sum), 'the lifetime card\'s saved differs');
     check((await page.getByTestId('life-pct').textContent()) === `${Number(analytics.savings_pct).toFixed(1)}%`, 'the lifetime card\'s % differs');
     check(JSON.stringify(analytics.by_strategy) === JSON.stringify(cli.by_strategy), 'by strategy: /api and hmc analytics differ');
+    report.push(...moneyChecks(await api(url, '/api/models')));
     report.push('', `lifetime: saved ${sum} of ${String(analytics.total_input)} input (${String(analytics.savings_pct)} %), /api = hmc analytics = page (${await page.getByTestId('life-saved').textContent()}); by strategy ${JSON.stringify(analytics.by_strategy)}`);
   } finally {
     await page.close();
   }
   return report;
+}
+
+/**
+ * Money with the prompt cache (issue 24): every model's input has cached figures, and its cost
+ * without HMC is priced with them (cache reads at the read price), never every token at the write
+ * price as before; the cost saved the page shows is that model's. Returns the report's lines.
+ */
+function moneyChecks(models: Json): string[] {
+  const rows = (models.models ?? []) as Json[];
+  const lines: string[] = [];
+  check(rows.length > 0, '/api/models lists no model');
+  for (const m of rows) {
+    const price = m.price as Json;
+    const cost = m.cost as Json;
+    const input = Number(m.input);
+    const cached = Number(m.cached_input);
+    const allWritten = (input * Number(price.cache_write)) / 1e6;
+    check(cached > 0 && cached <= input, `${String(m.model)}: cached_input ${cached} of ${input} input (no cache figures)`);
+    check(Number(cost.without_hmc) < allWritten, `${String(m.model)}: cost without HMC ${String(cost.without_hmc)} is not below every token at the write price (${allWritten.toFixed(4)})`);
+    lines.push(`money, ${String(m.model)} (price source ${String(price.source)}${price.unknown_model ? ', unknown model' : ''}): input ${input} (cached ${cached}), sent ${String(m.sent)} (cached ${String(m.cached_sent)}); without HMC ${String(cost.without_hmc)}, with HMC ${String(cost.spent)}, saved ${String(cost.saved)} ${String(m.currency)} (every token at the write price: ${allWritten.toFixed(4)})`);
+  }
+  return lines;
 }
 
 /** The main session's first terminal result (the failing test run) and its biggest read, as tool events. */
@@ -241,8 +266,18 @@ async function openInspector(page: Page, ev: ToolEv): Promise<void> {
   });
 }
 
+/** Opens a session's drill-down and waits for its context card and the Provider vs HMC card. */
+async function openDetail(page: Page, session: string): Promise<void> {
+  await page.getByRole('button', { name: `Open session ${session}` }).click();
+  const detail = page.getByTestId('detail');
+  await detail.getByTestId('context').waitFor();
+  await detail.getByTestId('reconcile').waitFor();
+  await page.waitForTimeout(300);
+}
+
 async function screenshots(browser: Browser, url: string, run: Manifest, events: Ev[], out: string): Promise<string[]> {
   const { terminal, read } = inspected(run, events);
+  const main = run.sessions[run.sessions.length - 1]?.session_id ?? '';
   const written: string[] = [];
   for (const scheme of ['light', 'dark'] as const) {
     for (const [name, viewport] of [['desktop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]] as const) {
@@ -257,6 +292,16 @@ async function screenshots(browser: Browser, url: string, run: Manifest, events:
       const file = join(out, `dashboard-${scheme}-${name}.png`);
       await page.screenshot({ path: file, fullPage: true });
       written.push(file);
+      // The main session's drill-down: its context card and the provider's figures beside HMC's.
+      const detail = join(out, `session-${scheme}-${name}.png`);
+      await openDetail(page, main);
+      // Clipped from the full page, so the sticky header does not cover the card's top.
+      const clip = await page.getByTestId('detail').evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        return { x: r.left + window.scrollX, y: r.top + window.scrollY, width: r.width, height: r.height };
+      });
+      await page.screenshot({ path: detail, fullPage: true, clip });
+      written.push(detail);
       await page.close();
     }
   }

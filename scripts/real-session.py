@@ -9,7 +9,9 @@ Three sessions, so the history has more than one row: a short one (`hermes chat 
 interactive one through a pty (4 turns, left with /quit), and the main one (`-q --resume`, one
 process per turn, 5 turns): the strategy tests fail after a planted bug, the agent searches, reads,
 patches and runs them again, reads a large source file (src/engine/engine.ts) and re-reads one.
-Every tool really runs (the model server only chooses the calls).
+Every tool really runs (the model server only chooses the calls). The model server answers as a
+provider does, with usage from a prefix cache, as `gpt-4.1` (a model the price table knows), so
+the money on the page is priced with the cache (issue 24).
 
 Run (after `npm run build`):  python3 scripts/real-session.py [--out DIR] [--python H19/bin/python]
   [--no-shots] [--keep]   (--write-docs: write docs/screenshots/ instead of DIR/screenshots/)
@@ -83,6 +85,11 @@ SESSIONS = [
     ]),
 ]
 HMC_CONFIG = "# HMC's defaults (scripts/real-session.py)\n"
+# The model server answers as a provider does: the request's size as its prompt tokens, split into
+# cache reads and writes by a prefix cache (real_usage), under the name of a model the price table
+# knows, so the money on the page is priced with the cache at that model's prices, not a default.
+# Chat completions with automatic prefix caching: an OpenAI model.
+MODEL = "gpt-4.1"
 
 
 class _Cleanups:
@@ -183,7 +190,7 @@ def main():
     script = {text: calls for _, turns in SESSIONS for text, calls in turns}
     cleanups = _Cleanups()
     try:
-        box = Sandbox(cleanups, install, script, {}, HMC_CONFIG, root=out)
+        box = Sandbox(cleanups, install, script, {}, HMC_CONFIG, root=out, real_usage=True, model=MODEL)
         box.work = box.work / "hmc"  # the project shows as "hmc"
         box.work.mkdir()
         copy_repo(box.work)

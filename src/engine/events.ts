@@ -13,6 +13,7 @@ import type { PhaseEntry } from '../store/phase-types.js';
 import type { SessionRecord } from '../store/types.js';
 import { DEFAULT_CONTEXT_WINDOW } from './batch.js';
 import type { StagedPhase } from './layer1.js';
+import { summariseShare } from './layer1-threshold.js';
 import { ownerKey } from './owner.js';
 import type { Session } from './session.js';
 
@@ -71,6 +72,9 @@ export function turnEvent(s: Session, config: HmcConfig, at: TurnAt): EventPaylo
     input_tokens: { raw: t.inputRaw, hmc: t.inputHmc },
     tool_calls: toolCalls,
     cache_breaks: cacheBreaks,
+    // Where this session's layer 1 summarises (the context chart draws it); absent when it never does.
+    ...(config.background_compression.enabled && !s.manual ? { summarise_at: summariseShare(config, s.hostThreshold) } : {}),
+    ...(s.hostThreshold !== undefined ? { host_compress_at: s.hostThreshold } : {}),
   };
 }
 

@@ -18,6 +18,7 @@ import { chooseRange, type RangeMessage } from '../strategies/list-wide/summary-
 import type { Summariser, SummaryResult } from '../summarise/types.js';
 import { estimateRequestChars } from '../summarise/prompt.js';
 import { nextPassCall, summaryVerdict, type SummaryVerdict } from './layer1-price.js';
+import { summariseShare } from './layer1-threshold.js';
 import { Pacer } from './pacer.js';
 import { protectionFor } from './protection.js';
 import { recallId, type RecallStore } from './recall.js';
@@ -164,7 +165,7 @@ export class Layer1 {
     if (this.inFlight.has(s) || this.ready.has(s) || s.stagedPhase) return;
     const c = this.counter(s);
     if (s.replies < c.cooldownUntil) return;
-    const trigger = window * Math.min(config.compress.max_context_percent, bc.threshold_share * (hostThreshold ?? bc.host_threshold));
+    const trigger = window * summariseShare(config, hostThreshold);
     const sizes: RangeMessage[] = s.messages.map((m) => ({ role: m.role, tokens: sentTokens(s, m) }));
     let context = 0;
     for (const m of sizes) context += m.tokens;

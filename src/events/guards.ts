@@ -25,6 +25,11 @@ function isInput(v: unknown): v is InputTokens {
   return isObject(v) && isNum(v.raw) && isNum(v.hmc);
 }
 
+/** Absent, or a share of the window (0..1]: the turn event's thresholds. */
+function optionalShare(v: unknown): boolean {
+  return v === undefined || (isNum(v) && v > 0 && v <= 1);
+}
+
 function hasBase(v: Obj): boolean {
   return isStr(v.id) && isStr(v.source) && isNum(v.time) && isStr(v.session_id);
 }
@@ -37,7 +42,8 @@ export function isHmcEvent(v: unknown): v is HmcEvent {
       return isNum(v.turn) && isStr(v.model) && isStr(v.platform) && isStr(v.project_path) &&
         isNum(v.context_tokens) && isNum(v.context_window) && isNum(v.context_percent) &&
         isNum(v.delta_saved) && isNum(v.cumulative_saved) && isNumberRecord(v.by_strategy) &&
-        isNumberRecord(v.by_tool) && isInput(v.input_tokens) && isNum(v.tool_calls) && isNum(v.cache_breaks);
+        isNumberRecord(v.by_tool) && isInput(v.input_tokens) && isNum(v.tool_calls) && isNum(v.cache_breaks) &&
+        optionalShare(v.summarise_at) && optionalShare(v.host_compress_at);
     case 'tool':
       return isNum(v.turn) && isStr(v.tool_name) && isStr(v.tool_call_id) && typeof v.is_error === 'boolean' &&
         isNum(v.tokens_before) && isNum(v.tokens_after) && Array.isArray(v.strategies) && v.strategies.every(isStr) &&

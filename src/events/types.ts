@@ -53,6 +53,13 @@ export interface TurnEvent extends EventBase, SavingsBreakdown {
   tool_calls: number;
   /** Prompt-cache breaks caused by rewrites of older messages so far. */
   cache_breaks: number;
+  /**
+   * New. The context use (0..1 of the window) past which HMC's layer 1 summarises older turns in
+   * this session (engine/layer1-threshold.ts); absent when layer 1 is off or the session is manual.
+   */
+  summarise_at?: number;
+  /** New. The host's own compression threshold (0..1 of the window), when the host sent it. */
+  host_compress_at?: number;
 }
 
 /** Sent after each tool result the engine looked at. */

@@ -53,6 +53,9 @@ export interface LiveSession extends SavingsBreakdown {
   saved: number;
   input_tokens: InputTokens;
   cache_breaks: number;
+  /** From the latest turn event, when it said: where layer 1 summarises, where the host compresses (0..1). */
+  summarise_at?: number;
+  host_compress_at?: number;
   points: LivePoint[];
 }
 
@@ -117,6 +120,8 @@ export class LiveState {
       s.input_tokens = { ...e.input_tokens };
       s.tool_calls = Math.max(s.tool_calls, e.tool_calls);
       s.cache_breaks = e.cache_breaks;
+      if (e.summarise_at !== undefined) s.summarise_at = e.summarise_at;
+      if (e.host_compress_at !== undefined) s.host_compress_at = e.host_compress_at;
       this.point(s, { turn: e.turn, time: e.time, context_percent: e.context_percent, context_tokens: e.context_tokens,
         saved: e.cumulative_saved, delta_saved: e.delta_saved,
         ...(typeof e.turn_model_calls === 'number' ? { model_calls: e.turn_model_calls } : {}),

@@ -147,7 +147,7 @@ class Sandbox:
 
     def __init__(self, case, install, script, files, hmc_config=None, root=None, hmc=True, context_length=131072,
                  compression=None, toolsets="file,terminal,hmc_tools", real_usage=False, shape=W.CHAT, hermes_config="",
-                 plugin_copy=False):
+                 plugin_copy=False, model=None):
         """`root`: a folder to build the sandbox in and keep (scripts/real-session.py), else a
         temporary one removed when the test ends. `hmc` False: the plugin is installed but not
         enabled (Hermes as it runs without HMC). `compression`: Hermes' own compressor off (None)
@@ -156,7 +156,10 @@ class Sandbox:
         (wire_shapes.CHAT, ANTHROPIC or RESPONSES; MODEL_CONFIG). `hermes_config`: more YAML for
         Hermes' config.yaml (e.g. `context:` with `engine: hmc`). `plugin_copy`: the plugin is a copy
         of the package's files (what an install puts there; `hermes plugins remove` deletes it), not
-        a link to the repo. `toolsets` None: no `-t`, Hermes offers its default toolsets (hermes-cli)."""
+        a link to the repo. `toolsets` None: no `-t`, Hermes offers its default toolsets (hermes-cli).
+        `model`: the model's name (default: the shape's scripted name, SHAPE_MODEL), e.g. one the price
+        table knows (scripts/real-session.py)."""
+        model = model or SHAPE_MODEL[shape]
         self.install = install
         self.shape = shape
         self.toolsets = toolsets
@@ -169,7 +172,7 @@ class Sandbox:
         for name, text in files.items():
             (self.work / name).parent.mkdir(parents=True, exist_ok=True)
             (self.work / name).write_text(text)
-        self.server = ModelServer(script, real_usage, SHAPE_MODEL[shape])
+        self.server = ModelServer(script, real_usage, model)
         case.addCleanup(self.server.close)
         if plugin_copy:
             copy_plugin(self.home / "plugins" / "hmc")
@@ -178,7 +181,7 @@ class Sandbox:
         (self.home / ".update_check").write_text(json.dumps({"ts": time.time(), "behind": 0, "rev": None, "ver": install["version"]}))
         compression = "\n".join("  %s: %s" % kv for kv in dict({"enabled": "true"}, **compression).items()) if compression is not None else "  enabled: false"
         (self.home / "config.yaml").write_text(
-            MODEL_CONFIG[shape].format(model=SHAPE_MODEL[shape], port=self.server.port, context_length=context_length)
+            MODEL_CONFIG[shape].format(model=model, port=self.server.port, context_length=context_length)
             + HOME_CONFIG.format(plugins="hmc" if hmc else "", compression=compression) + hermes_config)
         self.state = self.home / "hmc_state"
         proxy = "http://127.0.0.1:%d" % self.server.port

@@ -2,7 +2,10 @@
  * The provider's usage on a session's page in real Chromium (issue 16): the cache reads and
  * writes the host reported, summed from the stored calls, beside HMC's cache model, the models by
  * name and every call in a table; the API answers the same figures; a session the host reported
- * nothing for says so; a model name holding markup stays text.
+ * nothing for says so; a model name holding markup stays text. The Provider vs HMC card stands
+ * apart from the per-call table above it, and the fold of its costliest calls names its question
+ * (seen on issue 24's screenshots: the heading sat on the table's fold line, the fold said "Show
+ * as a table" under no chart).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
@@ -78,14 +81,18 @@ describe.skipIf(!HAS_CHROMIUM)('provider usage in Chromium', () => {
     expect(await usage.getByTestId('usage-write').textContent()).toBe(fmtTokens(sum('cache_write_tokens')));
     expect(await usage.getByTestId('usage-model').textContent()).toBe(fmtPct(sum('hmc_cached') / sum('hmc_input')));
     expect(await usage.getByText(`read from cache (${fmtPct(sum('cache_read_tokens') / sum('prompt_tokens'))})`).count()).toBe(1);
-    await usage.getByText('Show as a table').first().click();
+    await usage.locator('summary', { hasText: 'Show each call (12)' }).click();
     expect(await usage.locator('tbody').first().locator('tr').count()).toBe(12);
     expect(await usage.locator('tbody').first().locator('tr').nth(5).locator('td').nth(4).textContent()).toBe('--'); // a call HMC did not count
     // Provider vs HMC: the money measured and modelled, and why the costliest calls cost the most.
     const rec = usage.getByTestId('reconcile');
     expect(await rec.getByTestId('reconcile-measured').textContent()).toMatch(/^[0-9.]+ USD$/);
     expect(await rec.getByTestId('reconcile-breaks').textContent()).toBe('0');
-    await rec.getByText('Show as a table').click();
+    // Its heading stands apart from the per-call table above (it sat on that table's fold line), and
+    // the fold of the costliest calls says what it holds (it said "Show as a table", under no chart).
+    const gap = await rec.evaluate((el) => el.getBoundingClientRect().top - (el.previousElementSibling?.getBoundingClientRect().bottom ?? 0));
+    expect(gap).toBeGreaterThanOrEqual(12);
+    await rec.locator('summary', { hasText: 'Why did these calls cost the most? (the 5 costliest calls)' }).click();
     expect(await rec.locator('tbody tr').count()).toBe(5);
     expect(await usage.getByText(EVIL).count()).toBeGreaterThan(0);
     expect(await page.locator('img').count()).toBe(0);

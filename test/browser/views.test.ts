@@ -87,6 +87,8 @@ describe.skipIf(!HAS_CHROMIUM)('the views of finding 7 in Chromium', () => {
     expect(await card.getByTestId('provider-table').locator('tbody tr').count()).toBe(1);
     expect((await cells(card.getByTestId('provider-table')))[0]?.slice(0, 4)).toEqual(['claude-sonnet-4', '1', fmtTokens(30_000), fmtTokens(20_000)]);
     expect(await card.textContent()).toContain('estimate');
+    // Where the provider's figures came from: the hook in the ordinary mode (it named only the context engine).
+    expect(await card.textContent()).toContain("as Hermes reported it (its post_api_request hook, or HMC as its context engine)");
     expect(problems).toEqual([]);
     await page.close();
   });

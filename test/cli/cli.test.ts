@@ -150,5 +150,18 @@ describe.skipIf(!built)('hmc', () => {
     expect(summary.total_sessions).toBe(7);
     expect(summary.savings_pct).toBeGreaterThan(10);
     expect(readFileSync(join(state, 'sessions', `${'demo-history-1-engine-tour'}.json`), 'utf8')).not.toContain('legacy-entry');
+    // Its money is priced with the prompt cache (issue 24): the demo's model calls have cached
+    // figures, and its cost without HMC is theirs, far below every token at the write price (the
+    // "6.95 USD without HMC" the demo showed before its calls went through pre_model_call).
+    type Row = { model: string; input: number; cached_input: number; plain_input: number; price: { input: number; cache_read: number; cache_write: number }; cost: { without_hmc: number; spent: number; saved: number } };
+    const models = JSON.parse(hmc(['analytics', '--period', 'model', '--json', '--state-dir', state]).stdout) as { rows: Row[] };
+    const row = models.rows.find((r) => r.model === 'demo-model');
+    if (!row) throw new Error('no demo-model row');
+    expect(row.cached_input / row.input).toBeGreaterThan(0.5);
+    const { price } = row;
+    const withCache = (row.cached_input * price.cache_read + (row.input - row.cached_input - row.plain_input) * price.cache_write + row.plain_input * price.input) / 1e6;
+    expect(row.cost.without_hmc).toBeCloseTo(withCache, 6);
+    expect(row.cost.without_hmc).toBeLessThan((row.input * price.cache_write) / 1e6 / 2);
+    expect(row.cost.saved).toBeGreaterThan(0);
   }, 120_000);
 });

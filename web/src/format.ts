@@ -24,9 +24,15 @@ export function fmtPct(fraction: number | null | undefined, digits = 0): string 
   return `${(fraction * 100).toFixed(digits)}%`;
 }
 
+/**
+ * Money in its currency: whole units from 10, cents below; an amount under a cent but not zero
+ * keeps two significant digits ($0.0012), so a small cost never reads as $0.00.
+ */
 export function fmtMoney(amount: number, currency: string): string {
   try {
-    return new Intl.NumberFormat(undefined, { style: 'currency', currency, maximumFractionDigits: amount < 10 ? 2 : 0 }).format(amount);
+    const tiny = amount !== 0 && Math.abs(amount) < 0.005;
+    return new Intl.NumberFormat(undefined, tiny ? { style: 'currency', currency, maximumSignificantDigits: 2 }
+      : { style: 'currency', currency, maximumFractionDigits: Math.abs(amount) < 10 ? 2 : 0 }).format(amount);
   } catch {
     return `${amount.toFixed(2)} ${currency}`;
   }

@@ -131,7 +131,7 @@ export function advance(cur: LiveSession | null, e: HmcEvent): LiveSession | nul
   else {
     s = { session_id: e.session_id, source: e.source, project_path: '', model: '', platform: '', started_at: e.time, last_seen: e.time,
       state: 'live', ended: false, turns: 0, tool_calls: 0, context_tokens: 0, context_window: 0, context_percent: 0, saved: 0, by_strategy: {},
-      by_tool: {}, input_tokens: { raw: 0, hmc: 0 }, cache_breaks: 0, points: [] };
+      by_tool: {}, input_tokens: { raw: 0, hmc: 0 }, cache_breaks: 0, summarise_at: undefined, host_compress_at: undefined, points: [] };
   }
   const latest = e.time >= s.last_seen;
   s.last_seen = Math.max(s.last_seen, e.time);
@@ -146,6 +146,8 @@ export function advance(cur: LiveSession | null, e: HmcEvent): LiveSession | nul
       context_tokens: e.context_tokens, context_window: e.context_window, context_percent: e.context_percent,
       saved: Math.max(s.saved, e.cumulative_saved), by_strategy: { ...e.by_strategy }, by_tool: { ...e.by_tool },
       input_tokens: { ...e.input_tokens }, tool_calls: Math.max(s.tool_calls, e.tool_calls), cache_breaks: e.cache_breaks,
+      ...(e.summarise_at !== undefined ? { summarise_at: e.summarise_at } : {}),
+      ...(e.host_compress_at !== undefined ? { host_compress_at: e.host_compress_at } : {}),
     });
     const p = { turn: e.turn, time: e.time, context_percent: e.context_percent, context_tokens: e.context_tokens, saved: e.cumulative_saved, delta_saved: e.delta_saved,
       model_calls: e.turn_model_calls, context_saved: e.context_saved };

@@ -13,6 +13,7 @@ export const turnEvent = shape({
   ...base, type: literal('turn'), turn: num, model: str, platform: str, project_path: str, context_tokens: num,
   context_window: num, context_percent: num, delta_saved: num, cumulative_saved: num, by_strategy: recordOf(num),
   by_tool: recordOf(num), input_tokens: input, tool_calls: num, cache_breaks: num, turn_model_calls: optional(num), context_saved: optional(num),
+  summarise_at: optional(num), host_compress_at: optional(num),
 });
 export const toolEvent = shape({
   ...base, type: literal('tool'), turn: num, tool_name: str, tool_call_id: str, is_error: bool, tokens_before: num,
@@ -49,6 +50,7 @@ const liveFields = {
   session_id: str, source: str, project_path: str, model: str, platform: str, started_at: num, last_seen: num,
   state: optional(sessionState), ended: bool, turns: num, tool_calls: num, context_tokens: num, context_window: num, context_percent: num, saved: num,
   by_strategy: recordOf(num), by_tool: recordOf(num), input_tokens: input, cache_breaks: num,
+  summarise_at: optional(num), host_compress_at: optional(num),
 };
 export const liveSession = shape({ ...liveFields, points: arrayOf(livePoint) });
 export type LiveSession = Infer<typeof liveSession>;

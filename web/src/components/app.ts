@@ -104,7 +104,7 @@ export function App({ feed }: { feed: LiveFeed }) {
         sessionId=${cur ? cur.session_id : null} lifetime=${tools} alt=${true} />
       <section class="card span-12" aria-labelledby="turns-h" data-testid="turns">
         <div class="card-head"><${CardTitle} view="turns" title="This session, turn by turn" />${cur ? html`<span class="hint">session ${shortId(cur.session_id)}</span>` : null}</div>
-        ${cur ? html`<${TurnCharts} series=${series} label=${`session ${shortId(cur.session_id)}`} sessionId=${cur.session_id} />` : html`<p class="empty">Charts appear with the first turn.</p>`}
+        ${cur ? html`<${TurnCharts} series=${series} label=${`session ${shortId(cur.session_id)}`} sessionId=${cur.session_id} thresholds=${cur} />` : html`<p class="empty">Charts appear with the first turn.</p>`}
       </section>
       <${PhasesPanel} sessionId=${cur ? cur.session_id : null} events=${live.events} epoch=${epoch} />
       <${EventLog} events=${live.events} onInspect=${(id: string) => go({ kind: 'inspect', id })} />

@@ -1,6 +1,7 @@
 /**
  * The text alternative of a chart: its data as a table, folded under a <details>, and beside it
- * the same rows as a CSV file (exact figures, csv.ts) when the chart passes them.
+ * the same rows as a CSV file (exact figures, csv.ts) when the chart passes them. A table with no
+ * chart above it names what it holds in its fold's summary instead of "Show as a table".
  *
  * Invariant: every chart on the page has one, with the same values the chart draws.
  */
@@ -9,14 +10,16 @@ import type { CsvTable } from '../csv.js';
 import { CsvButton } from './csv-button.js';
 import { ScrollWrap } from './scroll-wrap.js';
 
-export function DataTable({ caption, columns, rows, csv }: {
+export function DataTable({ caption, columns, rows, csv, summary = 'Show as a table' }: {
   caption: string; columns: string[]; rows: string[][];
+  /** What the fold says when it is the only view of its rows (no chart above it to be the text of). */
+  summary?: string;
   /** The rows as exact values, and the file name's parts. */
   csv?: { table: () => CsvTable; name: string[] };
 }) {
   return html`<div class="alt-row">
     <details class="alt">
-      <summary>Show as a table</summary>
+      <summary>${summary}</summary>
       <${ScrollWrap} label=${caption}>
         <table>
           <caption class="sr-only">${caption}</caption>

@@ -57,6 +57,6 @@ export function ModelsCard({ project, range, epoch }: { project: string; range: 
         columns=${['Model', 'Model calls', 'Prompt', 'Cache read', 'Cache write', 'Output', 'Input cost', 'Output cost']}
         rows=${provider.map((r) => [r.model || '(unknown)', String(r.calls), fmtTokens(r.prompt_tokens), fmtTokens(r.cache_read_tokens),
           fmtTokens(r.cache_write_tokens), fmtTokens(r.completion_tokens), money(r.cost.input), money(r.cost.output)])} />
-      <p class="hint">The provider's own count of what was sent (HMC as Hermes' context engine), priced from the same table; shown apart from HMC's figures, never added to them.</p>` : null}
+      <p class="hint">The provider's own count of what was sent, as Hermes reported it (its <code>post_api_request</code> hook, or HMC as its context engine), priced from the same table; shown apart from HMC's figures, never added to them.</p>` : null}
   </section>`;
 }

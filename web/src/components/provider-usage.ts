@@ -64,7 +64,7 @@ export function ProviderUsage({ id, epoch }: { id: string; epoch: number }) {
     </div>
     <${DataTable} caption="Provider usage per call" columns=${['Call', 'Model', 'Prompt', 'Cache read', 'Cache written', 'HMC sent', 'HMC model: cached']}
       rows=${shown.map((c) => [String(c.seq), c.model, fmtTokens(c.prompt_tokens), fmtTokens(c.cache_read_tokens), fmtTokens(c.cache_write_tokens), fmtTokens(c.hmc_input), fmtTokens(c.hmc_cached)])}
-      csv=${csv} />
+      csv=${csv} summary=${`Show each call (${t.calls})`} />
     ${rec ? html`<${Reconcile} rec=${rec} />` : null}
   </div>`;
 }
@@ -88,6 +88,7 @@ function Reconcile({ rec }: { rec: Reconciled }) {
     ${rec.unseen_calls > 0 ? html`<p class="meta">${count(rec.unseen_calls, 'call')} HMC never saw (auxiliary, subagents'): the provider's figures only, never in the saving.</p>` : null}
     ${c.unknown_models.length > 0 ? html`<p class="meta">Unknown model${c.unknown_models.length > 1 ? 's' : ''}, priced at pricing.default_*: ${c.unknown_models.join(', ')}</p>` : null}
     <${DataTable} caption="Why did these calls cost the most?" columns=${['Call', 'Model', 'Prompt', 'Cache read', 'Input cost', 'Why']}
-      rows=${rec.costliest.map((x) => [String(x.seq), x.model, fmtTokens(x.prompt_tokens), fmtTokens(x.cache_read_tokens), money(x.input_cost, c.currency), x.why])} />
+      rows=${rec.costliest.map((x) => [String(x.seq), x.model, fmtTokens(x.prompt_tokens), fmtTokens(x.cache_read_tokens), money(x.input_cost, c.currency), x.why])}
+      summary=${`Why did these calls cost the most? (the ${count(rec.costliest.length, 'costliest call')})`} />
   </div>`;
 }

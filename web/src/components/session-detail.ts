@@ -78,7 +78,7 @@ export function SessionDetail({ id, epoch, onClose }: { id: string; epoch: numbe
         <div class="stat"><div class="v small">${fmtDateTime(s?.started_at ?? live?.started_at ?? 0)}</div><div class="k">started</div></div>
       </div>
       <div class="meta"><span>project <b class="path">${project || '(no project)'}</b></span>${found?.state ? html`<span><${StatePill} state=${found.state} /></span>` : null}</div>
-      <div class="detail-charts"><${TurnCharts} series=${series} label=${`session ${id}`} sessionId=${id} /></div>
+      <div class="detail-charts"><${TurnCharts} series=${series} label=${`session ${id}`} sessionId=${id} thresholds=${live ?? {}} /></div>
       <div class="card-grid detail-bars">
         <div><h3>By strategy</h3><${BarList} items=${sortedEntries(byStrategy)} label="Saved by strategy" empty="No strategy fired." /></div>
         <div><h3>By tool</h3><${BarList} items=${sortedEntries(byTool)} label="Saved by tool" alt=${true} empty="No tool output compressed." /></div>

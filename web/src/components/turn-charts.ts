@@ -21,21 +21,37 @@ export interface TurnSeries {
   context_saved?: number | undefined;
 }
 
+/** Where this session's context is acted on, from its latest turn event (0..1 of the window). */
+export interface Thresholds {
+  /** HMC's layer 1 summarises older turns past this (engine/layer1-threshold.ts). */
+  summarise_at?: number | undefined;
+  /** The host's own compression threshold, when the host sent it. */
+  host_compress_at?: number | undefined;
+}
+
 /**
- * The dashed line of "Context used per turn": compress.max_context_percent's default, the context
- * use by which HMC's layer 1 summarises older turns (it fires at the lower of this and a share of
- * the host's own threshold; docs/engine.md). The page does not read the config: a changed setting
- * is not drawn (docs/dashboard.md).
+ * The dashed line of "Context used per turn": where this session's layer 1 summarises, as the
+ * engine computed it (the lower of compress.max_context_percent and threshold_share of the host's
+ * threshold: 40 % with Hermes' default 0.5), never a fixed 80 %. A session whose events do not
+ * say (an older HMC, layer 1 off, manual mode) gets no line rather than a wrong one.
  */
-const SUMMARISE_BY = {
-  value: 0.8,
-  label: '80%: HMC summarises by here',
-  meaning: 'A dashed line marks 80% of the window: by this context use HMC starts summarising older turns (compress.max_context_percent, 0.8 by default; earlier when the host compresses earlier).',
-};
+export function summariseLine(t: Thresholds): { value: number; label: string; meaning: string } | undefined {
+  const at = t.summarise_at;
+  if (at === undefined || !(at > 0 && at <= 1)) return undefined;
+  const host = t.host_compress_at !== undefined && t.host_compress_at > 0 && t.host_compress_at <= 1 ? t.host_compress_at : undefined;
+  const why = host === undefined
+    ? 'the lower of compress.max_context_percent and background_compression.threshold_share of the host\'s compression threshold, which the host did not send: HMC assumes background_compression.host_threshold'
+    : `the lower of compress.max_context_percent and background_compression.threshold_share of the host's own compression threshold, ${fmtPct(host)}`;
+  return {
+    value: at,
+    label: `${fmtPct(at)}: HMC summarises from here`,
+    meaning: `A dashed line marks ${fmtPct(at)} of the window: past this context use HMC summarises older turns (${why}).`,
+  };
+}
 
 const orDash = (n: number | undefined, f: (n: number) => string): string => (n === undefined ? '--' : f(n));
 
-export function TurnCharts({ series, label, sessionId }: { series: TurnSeries[]; label: string; sessionId: string }) {
+export function TurnCharts({ series, label, sessionId, thresholds = {} }: { series: TurnSeries[]; label: string; sessionId: string; thresholds?: Thresholds | undefined }) {
   const name = (what: string): string[] => [what, `session-${sessionId}`];
   const ctxCsv = { table: () => ({ header: ['turn', 'context_pct'], rows: series.map((p) => [p.turn, pct(p.context_percent)]) }), name: name('context-per-turn') };
   const savedCsv = {
@@ -50,7 +66,7 @@ export function TurnCharts({ series, label, sessionId }: { series: TurnSeries[];
     <div class="card-grid">
       <div>
         <h3>Context used per turn</h3>
-        <${LineChart} points=${ctx} title=${`Context used per turn, ${label}`} format=${(v: number) => fmtPct(v)} yMax=${1} limit=${SUMMARISE_BY}
+        <${LineChart} points=${ctx} title=${`Context used per turn, ${label}`} format=${(v: number) => fmtPct(v)} yMax=${1} limit=${summariseLine(thresholds)}
           desc=${`${count(series.length, 'turn')}; peak ${fmtPct(peak)}; latest ${fmtPct(series[series.length - 1]?.context_percent ?? null)}.`} />
         <${DataTable} caption="Context used per turn" columns=${['Turn', 'Context']} rows=${series.map((p) => [String(p.turn), fmtPct(p.context_percent, 1)])} csv=${ctxCsv} />
       </div>
