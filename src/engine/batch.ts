@@ -83,7 +83,7 @@ export function applyListWide(s: Session, config: HmcConfig, deps: BatchDeps): {
   }
   if (deps.phase) {
     for (const { index, text } of deps.phase.views) {
-      changes.push({ index, before: length(s.viewOf(s.messages[index] as MessageState)), after: text.length, change: { kind: 'phase', text } });
+      changes.push({ index, before: length(s.viewOf(s.messages[index] as MessageState)), after: text.length, change: { kind: 'phase', text }, whole: true });
     }
   }
   const ttl = config.cache.ttl_seconds * 1000;
