@@ -1,5 +1,5 @@
 """Bridge round trip per hook: Python bridge -> JSON line -> Node sidecar (real engine) -> edits
-applied (in place, or on the request) -> restored. Prints p50/p99 in milliseconds at 100 and 1,000
+applied (in place, or on the request) -> restored. Prints p50/p95/p99 in milliseconds (and the load average) at 100 and 1,000
 messages: pre_llm_call whole (`messages`) and incremental (`base` + `append`); pre_model_call
 through the `llm_request` middleware the way Hermes calls it (a request of the system prompt, the
 messages and the tool schemas), incremental (one new tool call and result per call, the view as a
@@ -224,9 +224,12 @@ def main():
 
 def report(args, rows, notes, bridge, big=0):
     print("bridge round trip (ms), %d iterations, node sidecar with the real engine%s" % (args.iterations, "; 100 KB = %d bytes" % big if big else ""))
-    print("%-46s %8s %8s %8s" % ("hook", "messages", "p50", "p99"))
+    print("%-46s %8s %8s %8s %8s" % ("hook", "messages", "p50", "p95", "p99"))
     for name, n, samples in rows:
-        print("%-46s %8s %8.2f %8.2f" % (name, n, statistics.median(samples), pct(samples, 0.99)))
+        print("%-46s %8s %8.2f %8.2f %8.2f" % (name, n, statistics.median(samples), pct(samples, 0.95), pct(samples, 0.99)))
+    # Timings depend on what else the machine runs: the load average says how busy it was.
+    if hasattr(os, "getloadavg"):
+        print("load average while measured: %.2f %.2f %.2f" % os.getloadavg())
     for note in notes:
         print(note)
     bridge.sidecar.close()

@@ -83,14 +83,14 @@ export function applyListWide(s: Session, config: HmcConfig, deps: BatchDeps): {
   }
   if (deps.phase) {
     for (const { index, text } of deps.phase.views) {
-      changes.push({ index, before: length(s.viewOf(s.messages[index] as MessageState)), after: text.length, change: { kind: 'phase', text } });
+      changes.push({ index, before: length(s.viewOf(s.messages[index] as MessageState)), after: text.length, change: { kind: 'phase', text }, whole: true });
     }
   }
   const ttl = config.cache.ttl_seconds * 1000;
   const decision = decidePass(changes, {
     sentLength: s.previousCallLength,
     breakingAt: deps.breakingAt,
-    sentFrom: (from) => sentChars(s.messages, from, s.previousCallLength),
+    sentFrom: sentFromOf(s.messages, s.previousCallLength),
     callsSoFar: s.replies,
     cold: ttl > 0 && s.lastCallAt > 0 && deps.callTime - s.lastCallAt > ttl,
     forced: s.sweepPending,
@@ -160,6 +160,22 @@ function record(s: Session, m: MessageState, prune: Prune | null): void {
   s.prunedText.set(m.key, prune.text);
   if (prune.age !== undefined) s.prunedAge.set(m.key, prune.age);
   if (prune.stale !== undefined) s.prunedStale.set(m.key, prune.stale);
+}
+
+/**
+ * Characters the previous call sent from a message to its end (`to` messages), for the pass: worked
+ * out once, on the first question (the break point asks it of each candidate).
+ */
+function sentFromOf(messages: readonly MessageState[], to: number): (from: number) => number {
+  let prefix: number[] | null = null;
+  return (from) => {
+    if (!prefix) {
+      prefix = [0];
+      for (let i = 0; i < to && i < messages.length; i++) prefix.push((prefix[i] as number) + sentChars(messages, i, i + 1));
+    }
+    const end = prefix.length - 1;
+    return (prefix[end] as number) - (prefix[Math.max(0, Math.min(from, end))] as number);
+  };
 }
 
 /** Characters of the views of messages [from, to). */

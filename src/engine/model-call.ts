@@ -26,16 +26,18 @@ export function countCallAtSend(s: Session, p: PreModelCallParams, info: SendInf
   const tools = p.tools ? JSON.stringify(p.tools) : undefined;
   const changed = (p.system !== undefined && s.fixedSent.system !== undefined && p.system !== s.fixedSent.system) ||
     (tools !== undefined && s.fixedSent.tools !== undefined && tools !== s.fixedSent.tools);
-  if (p.system !== undefined) s.fixedSent.system = p.system;
-  if (tools !== undefined) s.fixedSent.tools = tools;
-  if (p.system !== undefined) {
+  // The same system prompt or tool list as the previous call's is not counted again: a host that
+  // sends them with every request (a whole view) cost a tokenization of both per call.
+  if (p.system !== undefined && p.system !== s.fixedSent.system) {
     const system = p.system;
     s.ledger.defer(() => s.ledger.setFixed('system', typeof system === 'string' ? messageTokens({ content: system }) : 0), [system]);
   }
-  if (p.tools) {
-    const tools = p.tools;
-    s.ledger.defer(() => s.ledger.setFixed('tools', toolsTokens(tools)), [tools]);
+  if (p.tools && tools !== s.fixedSent.tools) {
+    const list = p.tools;
+    s.ledger.defer(() => s.ledger.setFixed('tools', toolsTokens(list)), [list]);
   }
+  if (p.system !== undefined) s.fixedSent.system = p.system;
+  if (tools !== undefined) s.fixedSent.tools = tools;
   const callId = p.call_id ?? '';
   // Hermes runs its request middleware again for each retry of one API call, with the same id.
   if (callId && callId === s.lastCallId) return;

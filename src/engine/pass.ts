@@ -21,6 +21,8 @@ export interface ViewChange<T> {
   before: number;
   after: number;
   change: T;
+  /** Goes with every other change of the pass or waits with them (a summary's views): no break point after it. */
+  whole?: boolean;
 }
 
 export interface PassFacts {
@@ -108,21 +110,65 @@ export function decidePass<T>(changes: readonly ViewChange<T>[], facts: PassFact
   const free = changes.filter((c) => c.index >= freeFrom);
   const costly = changes.filter((c) => c.index < freeFrom);
   if (costly.length === 0) return { apply: [...changes], costly: false, reason: 'free' };
-  const all = { apply: [...changes], costly: true };
   const wait = (reason: PassDecision<T>['reason']): PassDecision<T> => ({ apply: free, costly: false, reason });
-  if (facts.forced) return { ...all, reason: 'forced' };
+  if (facts.forced) return { apply: [...changes], costly: true, reason: 'forced' };
   const removed = costly.reduce((n, c) => n + (c.before - c.after), 0) / 4;
-  if (facts.overflow !== null && removed >= facts.overflow) return { ...all, reason: 'overflow' };
+  if (facts.overflow !== null && removed >= facts.overflow) return { apply: [...changes], costly: true, reason: 'overflow' };
   if (facts.breaksSoFar >= breakBudget(facts.callsSoFar, facts.breaksPer100, facts.firstAfter)) return wait('no budget');
   if (removed < Math.max(1, facts.minTokens)) return wait('too small');
-  let first = Infinity;
-  for (const c of costly) first = Math.min(first, c.index);
-  const following = (facts.sentFrom(first) - (facts.breakingAt === null ? 0 : facts.sentFrom(facts.breakingAt))) / 4;
-  if (removed < requiredShare(facts.callsSoFar, facts.breaksSoFar, facts.breaksPer100, facts.firstAfter) * following) return wait('too small');
+  const share = requiredShare(facts.callsSoFar, facts.breaksSoFar, facts.breaksPer100, facts.firstAfter);
+  const remaining = expectedRemainingCalls(facts.callsSoFar);
+  const following = (from: number): number => (facts.sentFrom(from) - (facts.breakingAt === null ? 0 : facts.sentFrom(facts.breakingAt))) / 4;
+  const all = costly.slice().sort((a, b) => a.index - b.index);
+  const whole = { at: all[0]?.index ?? 0, removed, following: following(all[0]?.index ?? 0) };
+  if (removed < share * whole.following) return wait('too small');
   // A cold cache makes the rewrite free to the provider, so the price rule is moot. It is still a
   // rewrite of what the previous call sent (HMC counts it, and so does any measure that does not
   // model the cache's lifetime), so it waits for the budget and the share like any other.
-  if (facts.cold) return { ...all, reason: 'cold' };
-  if (!rewritePays(removed, following, expectedRemainingCalls(facts.callsSoFar))) return wait('does not pay');
-  return { ...all, reason: 'pays' };
+  if (facts.cold) return { apply: [...changes], costly: true, reason: 'cold' };
+  if (!rewritePays(removed, whole.following, remaining)) return wait('does not pay');
+  // Where in the list the break buys most: from the first change, or from a later one when the
+  // changes before it remove little of what they make the provider write again.
+  const from = breakPoint(all, whole, (at) => following(at), { share, remaining, minTokens: facts.minTokens });
+  if (from === whole.at) return { apply: [...changes], costly: true, reason: 'pays' };
+  return { apply: changes.filter((c) => c.index >= freeFrom || c.index >= from), costly: true, reason: 'pays' };
+}
+
+/** The money a pass removing `removed` tokens before `following` sent ones is worth over `remaining` calls (input-token units). */
+export function passValue(removed: number, following: number, remaining: number): number {
+  return removed * (CACHE_READ * remaining + CACHE_WRITE) - (CACHE_WRITE - CACHE_READ) * following;
+}
+
+/**
+ * The index the break is placed at: the first costly change's, or a later change's when leaving
+ * the changes before it for a later pass is worth more (`passValue`), the pass from there still
+ * big enough (its share, `minTokens`) and paying. A change that must go with the rest (`whole`, a
+ * summary) or makes a message longer (a placeholder taken back) is never left out: no break point
+ * after it. Ties keep the earlier point (more goes now).
+ */
+export function breakPoint<T>(
+  sorted: readonly ViewChange<T>[],
+  first: { at: number; removed: number; following: number },
+  following: (at: number) => number,
+  rule: { share: number; remaining: number; minTokens: number },
+): number {
+  let best = first.at;
+  let bestValue = passValue(first.removed, first.following, rule.remaining);
+  let left = first.removed;
+  for (let i = 0; i < sorted.length - 1; i++) {
+    const c = sorted[i] as ViewChange<T>;
+    if (c.whole || c.after >= c.before) break;
+    left -= (c.before - c.after) / 4;
+    const next = (sorted[i + 1] as ViewChange<T>).index;
+    if (next === c.index) continue;
+    if (left < Math.max(1, rule.minTokens)) break;
+    const f = following(next);
+    if (left < rule.share * f || !rewritePays(left, f, rule.remaining)) continue;
+    const value = passValue(left, f, rule.remaining);
+    if (value > bestValue) {
+      best = next;
+      bestValue = value;
+    }
+  }
+  return best;
 }

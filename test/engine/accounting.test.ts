@@ -155,6 +155,29 @@ describe('model calls counted when sent', () => {
     );
   });
 
+  it('regression: the same system prompt and tool list sent again are not tokenized again (a whole view sends them with every call); a changed list is', () => {
+    const e = newEngine();
+    const messages = [user('go')];
+    e.preLlmCall({ session_id: 'S', messages });
+    const ledger = (): NonNullable<ReturnType<typeof e.sessions.get>>['ledger'] => e.sessions.get('S')?.ledger as NonNullable<ReturnType<typeof e.sessions.get>>['ledger'];
+    e.preModelCall({ session_id: 'S', messages, system: SYSTEM, tools: TOOLS, call_id: 'c1' });
+    e.settle();
+    const fixed = ledger().totals();
+    // Only the call itself is queued: not the system prompt's and the tools' counts again (was 3 jobs).
+    e.preModelCall({ session_id: 'S', messages, system: SYSTEM, tools: structuredClone(TOOLS), call_id: 'c2' });
+    expect(ledger().pending).toBe(1);
+    e.settle();
+    const more = [...TOOLS, { type: 'function', function: { name: 'write_file', description: 'Write a file.', parameters: { type: 'object', properties: {} } } }];
+    e.preModelCall({ session_id: 'S', messages, system: SYSTEM, tools: more, call_id: 'c3' });
+    expect(ledger().pending).toBe(2);
+    e.settle();
+    const calls = ledger().calls;
+    // The figures are those of a count every time: the same input for the same request, more with more tools.
+    expect(calls[1]?.raw).toBe(calls[0]?.raw);
+    expect(calls[2]?.raw).toBeGreaterThan(calls[1]?.raw ?? Infinity);
+    expect(fixed.modelCalls).toBe(1);
+  });
+
   it('counts a retry of the same request (same call id) once', () => {
     const e = newEngine();
     const messages = [user('go')];

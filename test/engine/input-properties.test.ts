@@ -119,7 +119,10 @@ describe('input clearing on random tool loops', () => {
           }
         },
       ),
-      { numRuns: 120 },
+      // Seeded: the kinds asserted below must be reached by the runs, and since a pass's break
+      // point may leave a small change far back for a later pass (issue 25, pass.ts), 120 random
+      // runs reached a subagent prompt's clearing in about 3 tries of 5 (the property held in all).
+      { numRuns: 120, seed: 25 },
     );
     expect(seen.cleared, JSON.stringify(seen)).toBeGreaterThan(0);
     expect(seen.kinds.sort(), JSON.stringify(seen)).toEqual(expect.arrayContaining(['Bash', 'Task', 'mcp__db__query']));
