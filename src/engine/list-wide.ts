@@ -19,6 +19,9 @@ import { fileOpOf, normalizePath, type FileOp } from '../strategies/shared/file-
 import { clearedPlaceholder, dedupPlaceholder, errorPlaceholder, repeatPlaceholder, staleReadPlaceholder } from '../strategies/list-wide/placeholders.js';
 import { reportsFailure } from '../strategies/shared/signals.js';
 import { findStaleReads, type FileEvent, type StaleRead } from '../strategies/list-wide/stale-reads.js';
+import { editEchoWords } from '../strategies/list-wide/edit-echo.js';
+import { planInputClearing, type FileTouch, type InputCandidate } from '../strategies/list-wide/input-clearing.js';
+import { toolKind } from '../hosts/index.js';
 import { parseEnvelope, placeholderBuilder } from '../hosts/outputs/envelope.js';
 import type { Protection } from './protection.js';
 import { recallId } from './recall.js';
@@ -175,6 +178,16 @@ export function listWideRewrites(s: Session, config: HmcConfig, protection: Prot
       propose(m, 'clearing', clearedWords(s, m, style));
     }
   }
+
+  // After clearing, which takes an old output whole: an edit's output it left (under its size,
+  // among the last `keep`, or clearing off) still sheds the snippet of the file it echoes.
+  if (config.strategies.edit_echo.enabled) {
+    for (const key of editEchoes(s, config, protection, wanted)) {
+      const m = message(key) as MessageState;
+      const words = echoWords(s, m, style);
+      if (words !== null) propose(m, 'edit_echo', words);
+    }
+  }
   return wanted;
 }
 
@@ -192,6 +205,10 @@ function savedWords(s: Session, m: MessageState, kind: PruneKind, style: HmcConf
     }
     case 'clearing':
       return { text: clearedWords(s, m, style), extra: {} };
+    case 'edit_echo': {
+      const text = echoWords(s, m, style);
+      return text === null ? null : { text, extra: {} };
+    }
     default: {
       const text = s.prunedText.get(m.key);
       return text === undefined ? null : { text, extra: {} };
@@ -207,6 +224,42 @@ function clearedWords(s: Session, m: MessageState, style: HmcConfig['prune_notif
   const failed = isFailed(s, m) || outputReportsFailure(m);
   return clearedPlaceholder({ tool: m.tool, recall: recallIdOf(s, m), ...(failed ? { failedText: m.raw as string } : {}) }, style);
 }
+
+/**
+ * The edits and writes whose echoed snippet should go (edit-echo.ts): answered, not failed (by the
+ * host's word or any failure their output reports), not the current step's, no protected tool's,
+ * no result already rewritten; then superseded or old (input clearing's rule, over the results'
+ * order). An edit whose file is unknown can only grow old.
+ */
+function editEchoes(s: Session, config: HmcConfig, protection: Protection, wanted: ReadonlyMap<string, Prune>): string[] {
+  const results = s.rewriteIndex.results;
+  const current = currentStepCalls(s);
+  const ordinals = new Map<string, number>();
+  const candidates: InputCandidate[] = [];
+  results.forEach(({ message: m }, ordinal) => {
+    ordinals.set(m.key, ordinal);
+    const op = fileOpFor(m).op;
+    if (!editsAFile(m) || wanted.has(m.key) || m.prune !== null || current.has(m.key) || protection.tool(m.tool)) return;
+    if (isFailed(s, m) || m.source.is_error === true || outputReportsFailure(m) || echoWords(s, m, 'minimal') === null) return;
+    const paths = op !== null && op.op !== 'read' ? op.paths.map((p) => normalizePath(p, s.projectPath)) : [];
+    candidates.push({ id: m.key, ordinal, paths, locked: false });
+  });
+  if (candidates.length === 0) return [];
+  const touches: FileTouch[] = fileEvents(s, results, protection, wanted).map((e) => ({ ordinal: ordinals.get(e.id) ?? -1, callId: e.callId, op: e.op.op, paths: e.paths, failed: e.failed, showsLines: e.showsLines }));
+  return [...planInputClearing(candidates, touches, { totalCalls: results.length, keepCalls: config.strategies.edit_echo.keep_calls }).keys()];
+}
+
+/** Tools that edit or write a file whose path their arguments may not name (SWE-agent's `edit`). */
+const EDIT_KINDS = new Set(['edit', 'write']);
+
+/** An edit's output without the snippet it echoes (null: it echoes none); the snippet's place read once per message. */
+function echoWords(s: Session, m: MessageState, style: HmcConfig['prune_notification']): string | null {
+  if (typeof m.raw !== 'string') return null;
+  let known = echoes.get(m);
+  if (known === undefined || known.style !== style) echoes.set(m, (known = { style, words: editEchoWords(m.raw, { tool: m.tool, args: m.args }, recallIdOf(s, m), style) }));
+  return known.words;
+}
+const echoes = new WeakMap<MessageState, { style: string; words: string | null }>();
 
 /** New results (not sent yet) that repeat an earlier output exactly become a pointer to it. */
 function proposeRepeats(
@@ -302,9 +355,19 @@ function fileOpFor(m: MessageState): { op: FileOp | null; shows: boolean } {
   return parsed;
 }
 
-/** A placeholder of this result names a recall id (anything but a file read, which is read again). */
-export function keptForRecall(m: MessageState): boolean {
-  return m.single?.kind !== 'file' && readOf(m) === undefined;
+/**
+ * A placeholder of this result names a recall id: anything but a file read, which is read again.
+ * An output numbered like a read (an edit's that echoes the file) is kept when `kind`'s marker
+ * names a recall id whatever the output (clearing's, edit echo's).
+ */
+export function keptForRecall(m: MessageState, kind?: PruneKind): boolean {
+  return readOf(m) === undefined && (m.single?.kind !== 'file' || kind === 'clearing' || kind === 'edit_echo');
+}
+
+/** The result is an edit's or a write's (by its file operation, else by its tool's kind). */
+function editsAFile(m: MessageState): boolean {
+  const op = fileOpFor(m).op;
+  return op !== null ? op.op !== 'read' : EDIT_KINDS.has(toolKind(m.tool) ?? '');
 }
 
 /** The read this tool result is, if it is one. */
