@@ -227,7 +227,7 @@ function clearedWords(s: Session, m: MessageState, style: HmcConfig['prune_notif
 
 /**
  * The edits and writes whose echoed snippet should go (edit-echo.ts): answered, not failed (by the
- * host's word or any failure their output reports), not the current step's, no protected tool's,
+ * host's word or a failure their output reports: `echoFails`), not the current step's, no protected tool's,
  * no result already rewritten; then superseded or old (input clearing's rule, over the results'
  * order). An edit whose file is unknown can only grow old.
  */
@@ -240,13 +240,23 @@ function editEchoes(s: Session, config: HmcConfig, protection: Protection, wante
     ordinals.set(m.key, ordinal);
     const op = fileOpFor(m).op;
     if (!editsAFile(m) || wanted.has(m.key) || m.prune !== null || current.has(m.key) || protection.tool(m.tool)) return;
-    if (isFailed(s, m) || m.source.is_error === true || outputReportsFailure(m) || echoWords(s, m, 'minimal') === null) return;
+    if (isFailed(s, m) || m.source.is_error === true || echoFails(s, m)) return;
     const paths = op !== null && op.op !== 'read' ? op.paths.map((p) => normalizePath(p, s.projectPath)) : [];
     candidates.push({ id: m.key, ordinal, paths, locked: false });
   });
   if (candidates.length === 0) return [];
   const touches: FileTouch[] = fileEvents(s, results, protection, wanted).map((e) => ({ ordinal: ordinals.get(e.id) ?? -1, callId: e.callId, op: e.op.op, paths: e.paths, failed: e.failed, showsLines: e.showsLines }));
   return [...planInputClearing(candidates, touches, { totalCalls: results.length, keepCalls: config.strategies.edit_echo.keep_calls }).keys()];
+}
+
+/**
+ * The output echoes no snippet, or reports a failure: in the tool's own words (what stays when
+ * the snippet goes), or anywhere in an output not numbered like a file (the snippet's own
+ * `throw new Error` is the file's text, not a report: the invariant checker reads it so too).
+ */
+function echoFails(s: Session, m: MessageState): boolean {
+  const words = echoWords(s, m, 'detailed');
+  return words === null || reportsFailure(words) || (m.single?.kind !== 'file' && outputReportsFailure(m));
 }
 
 /** Tools that edit or write a file whose path their arguments may not name (SWE-agent's `edit`). */

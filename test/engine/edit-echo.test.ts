@@ -113,6 +113,28 @@ describe('edit echoes through the hooks', () => {
     expect(checkView(history, last(views), c)).toEqual([]);
   });
 
+  it("never takes SWE-agent's failed edit (its windows echo the file, its words say the edit was not applied)", () => {
+    const c = eager();
+    const window = (from: number): string[] => ['[File: /repo/t.py (80 lines total)]', ...Array.from({ length: 40 }, (_, i) => `${from + i}:    value_${i} = compute(${i})`)];
+    const rejected = ['Your proposed edit has introduced new syntax error(s). Please read this error message carefully and then retry editing the file.', 'ERRORS:', "- E999 IndentationError: unexpected indent", 'This is how your edit would have looked if applied', '-------------------------------------------------', ...window(1), '-------------------------------------------------', 'Your changes have NOT been applied. Please fix your edit command and try again.'].join('\n');
+    const applied = ['Replaced 1 occurrences. Please review the changes and make sure they are correct', ...window(1), '(Open file: /repo/t.py)', 'bash-$'].join('\n');
+    const swe = (id: string): ToolCall => ({ id, type: 'function', function: { name: 'edit', arguments: JSON.stringify({ command: `edit 3:4 ${id}` }) } });
+    const steps = Array.from({ length: 6 }, (_, i) => ({ calls: [swe(`s${i}`)], results: [i % 2 === 0 ? rejected : applied.replace('compute', `compute_${i}`)] }));
+    const { history, views } = run(newEngine(c), steps);
+    expect(echoed(history, last(views))).toEqual(['s1', 's3']);
+    expect(checkView(history, last(views), c)).toEqual([]);
+  });
+
+  it("takes an edit whose snippet mentions errors: the file's text is no report of the edit's", () => {
+    // Failed before: any failure word in the output kept it whole (138 of 252 of the development corpus' echoing Claude Code edits).
+    const c = eager();
+    const code = (path: string): string => `${echo(path, 0)}\n   100→  if (!ok) throw new Error('parse failed: ' + path);\n   101→  return ok;`;
+    const steps = SIX.map((s, i) => ({ ...s, results: [code(`/repo/src/f${i}.ts`)] }));
+    const { history, views } = run(newEngine(c), steps);
+    expect(echoed(history, last(views))).toEqual(['e0', 'e1', 'e2', 'e3']);
+    expect(checkView(history, last(views), c)).toEqual([]);
+  });
+
   it('never takes the current step, even when a later call of it edited the same file', () => {
     const c = eager((x) => (x.strategies.edit_echo.keep_calls = 0));
     const steps = [{ calls: [edit('a', '/repo/x.ts')], results: [echo('/repo/x.ts', 0, 400)] }, { calls: [edit('b', '/repo/x.ts'), edit('c', '/repo/x.ts')], results: [echo('/repo/x.ts', 1, 4), echo('/repo/x.ts', 2, 4)] }];
