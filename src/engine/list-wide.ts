@@ -2,9 +2,10 @@
  * The rewrites that look at the whole conversation, in the order they claim a tool result:
  * placeholders already in force (never re-worded), the user's sweeps, error purge, exact repeats of
  * an earlier output, deduplication (older copies of the same call or output), stale reads (a file
- * read later re-read, rewritten or patched), and clearing of old outputs once the context passes
- * its threshold. Computes which tool results should be sent as a placeholder; the engine decides
- * when a change to something already sent is worth its prompt-cache break (pass.ts).
+ * read later re-read, rewritten or patched), clearing of old outputs once the context passes its
+ * threshold, and edit echoes (edit-echoes.ts) for the edits clearing left. Computes which tool
+ * results should be sent as a placeholder; the engine decides when a change to something already
+ * sent is worth its prompt-cache break (pass.ts).
  *
  * Invariants: protected tools are never rewritten; a placeholder is used only when shorter than
  * what the model is sent now; it stays inside the tool's envelope (exit codes survive); no two
@@ -19,9 +20,7 @@ import { fileOpOf, normalizePath, type FileOp } from '../strategies/shared/file-
 import { clearedPlaceholder, dedupPlaceholder, errorPlaceholder, repeatPlaceholder, staleReadPlaceholder } from '../strategies/list-wide/placeholders.js';
 import { reportsFailure } from '../strategies/shared/signals.js';
 import { findStaleReads, type FileEvent, type StaleRead } from '../strategies/list-wide/stale-reads.js';
-import { editEchoWords } from '../strategies/list-wide/edit-echo.js';
-import { planInputClearing, type FileTouch, type InputCandidate } from '../strategies/list-wide/input-clearing.js';
-import { toolKind } from '../hosts/index.js';
+import { echoWords, editEchoes, type ResultFacts } from './edit-echoes.js';
 import { parseEnvelope, placeholderBuilder } from '../hosts/outputs/envelope.js';
 import type { Protection } from './protection.js';
 import { recallId } from './recall.js';
@@ -182,9 +181,9 @@ export function listWideRewrites(s: Session, config: HmcConfig, protection: Prot
   // After clearing, which takes an old output whole: an edit's output it left (under its size,
   // among the last `keep`, or clearing off) still sheds the snippet of the file it echoes.
   if (config.strategies.edit_echo.enabled) {
-    for (const key of editEchoes(s, config, protection, wanted)) {
+    for (const key of editEchoes(s, config.strategies.edit_echo.keep_calls, protection, wanted, resultFacts(s, protection, wanted))) {
       const m = message(key) as MessageState;
-      const words = echoWords(s, m, style);
+      const words = echoWords(m, recallIdOf(s, m), style);
       if (words !== null) propose(m, 'edit_echo', words);
     }
   }
@@ -206,7 +205,7 @@ function savedWords(s: Session, m: MessageState, kind: PruneKind, style: HmcConf
     case 'clearing':
       return { text: clearedWords(s, m, style), extra: {} };
     case 'edit_echo': {
-      const text = echoWords(s, m, style);
+      const text = echoWords(m, recallIdOf(s, m), style);
       return text === null ? null : { text, extra: {} };
     }
     default: {
@@ -224,52 +223,6 @@ function clearedWords(s: Session, m: MessageState, style: HmcConfig['prune_notif
   const failed = isFailed(s, m) || outputReportsFailure(m);
   return clearedPlaceholder({ tool: m.tool, recall: recallIdOf(s, m), ...(failed ? { failedText: m.raw as string } : {}) }, style);
 }
-
-/**
- * The edits and writes whose echoed snippet should go (edit-echo.ts): answered, not failed (by the
- * host's word or a failure their output reports: `echoFails`), not the current step's, no protected tool's,
- * no result already rewritten; then superseded or old (input clearing's rule, over the results'
- * order). An edit whose file is unknown can only grow old.
- */
-function editEchoes(s: Session, config: HmcConfig, protection: Protection, wanted: ReadonlyMap<string, Prune>): string[] {
-  const results = s.rewriteIndex.results;
-  const current = currentStepCalls(s);
-  const ordinals = new Map<string, number>();
-  const candidates: InputCandidate[] = [];
-  results.forEach(({ message: m }, ordinal) => {
-    ordinals.set(m.key, ordinal);
-    const op = fileOpFor(m).op;
-    if (!editsAFile(m) || wanted.has(m.key) || m.prune !== null || current.has(m.key) || protection.tool(m.tool)) return;
-    if (isFailed(s, m) || m.source.is_error === true || echoFails(s, m)) return;
-    const paths = op !== null && op.op !== 'read' ? op.paths.map((p) => normalizePath(p, s.projectPath)) : [];
-    candidates.push({ id: m.key, ordinal, paths, locked: false });
-  });
-  if (candidates.length === 0) return [];
-  const touches: FileTouch[] = fileEvents(s, results, protection, wanted).map((e) => ({ ordinal: ordinals.get(e.id) ?? -1, callId: e.callId, op: e.op.op, paths: e.paths, failed: e.failed, showsLines: e.showsLines }));
-  return [...planInputClearing(candidates, touches, { totalCalls: results.length, keepCalls: config.strategies.edit_echo.keep_calls }).keys()];
-}
-
-/**
- * The output echoes no snippet, or reports a failure: in the tool's own words (what stays when
- * the snippet goes), or anywhere in an output not numbered like a file (the snippet's own
- * `throw new Error` is the file's text, not a report: the invariant checker reads it so too).
- */
-function echoFails(s: Session, m: MessageState): boolean {
-  const words = echoWords(s, m, 'detailed');
-  return words === null || reportsFailure(words) || (m.single?.kind !== 'file' && outputReportsFailure(m));
-}
-
-/** Tools that edit or write a file whose path their arguments may not name (SWE-agent's `edit`). */
-const EDIT_KINDS = new Set(['edit', 'write']);
-
-/** An edit's output without the snippet it echoes (null: it echoes none); the snippet's place read once per message. */
-function echoWords(s: Session, m: MessageState, style: HmcConfig['prune_notification']): string | null {
-  if (typeof m.raw !== 'string') return null;
-  let known = echoes.get(m);
-  if (known === undefined || known.style !== style) echoes.set(m, (known = { style, words: editEchoWords(m.raw, { tool: m.tool, args: m.args }, recallIdOf(s, m), style) }));
-  return known.words;
-}
-const echoes = new WeakMap<MessageState, { style: string; words: string | null }>();
 
 /** New results (not sent yet) that repeat an earlier output exactly become a pointer to it. */
 function proposeRepeats(
@@ -374,12 +327,6 @@ export function keptForRecall(m: MessageState, kind?: PruneKind): boolean {
   return readOf(m) === undefined && (m.single?.kind !== 'file' || kind === 'clearing' || kind === 'edit_echo');
 }
 
-/** The result is an edit's or a write's (by its file operation, else by its tool's kind). */
-function editsAFile(m: MessageState): boolean {
-  const op = fileOpFor(m).op;
-  return op !== null ? op.op !== 'read' : EDIT_KINDS.has(toolKind(m.tool) ?? '');
-}
-
 /** The read this tool result is, if it is one. */
 function readOf(m: MessageState): { path: string; span: { first: number; last: number } } | undefined {
   const op = fileOpFor(m).op;
@@ -401,6 +348,17 @@ function sentChars(m: MessageState, wanted: ReadonlyMap<string, Prune>): number 
 
 function withRecall(text: string, id: string | undefined): string {
   return id ? `${text} (recall id=${id})` : text;
+}
+
+/** What edit-echoes.ts asks of each result, as this file works it out once per message. */
+function resultFacts(s: Session, protection: Protection, wanted: ReadonlyMap<string, Prune>): ResultFacts {
+  return {
+    fileOp: (m) => fileOpFor(m).op,
+    failed: (m) => isFailed(s, m),
+    reportsFailure: outputReportsFailure,
+    current: currentStepCalls(s),
+    events: () => fileEvents(s, s.rewriteIndex.results, protection, wanted),
+  };
 }
 
 /** The ids of the calls of the latest assistant message that made any (the current step). */

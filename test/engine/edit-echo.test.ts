@@ -151,6 +151,16 @@ describe('edit echoes through the hooks', () => {
     expect(last(b.views)).toEqual([]);
   });
 
+  it("never takes a shell command's output, even one that wrote a file: its numbered lines may be its program's own", () => {
+    // Failed before: `cat > f.py << EOF … EOF && python f.py` is a write, and its program's numbered output was called the file's.
+    const c = eager();
+    const program = Array.from({ length: 300 }, (_, i) => `${i + 1}: result ${i * i} of the simulation, converged`).join('\n');
+    const bash = (id: string): ToolCall => ({ id, type: 'function', function: { name: 'bash', arguments: JSON.stringify({ command: `cat > /repo/${id}.py << 'EOF'\nprint(1)\nEOF\npython /repo/${id}.py` }) } });
+    const steps = Array.from({ length: 6 }, (_, i) => ({ calls: [bash(`b${i}`)], results: [`${program}\nrun ${i}`] }));
+    const { history, views } = run(newEngine(c), steps);
+    expect(echoed(history, last(views))).toEqual([]);
+  });
+
   it('with edit_echo off, or when it would not be shorter, the output stays whole', () => {
     const off = run(newEngine(eager((x) => (x.strategies.edit_echo.enabled = false))), SIX);
     expect(echoed(off.history, last(off.views))).toEqual([]);

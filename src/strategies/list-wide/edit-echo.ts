@@ -1,7 +1,8 @@
 /**
  * Edit echoes (list-wide; issue 25): many agents' edit tools answer with a snippet of the edited
  * file: Claude Code's Edit and Write ("The file X has been updated. Here's the result of running
- * `cat -n` on a snippet of the edited file: …"), SWE-agent's edit window, editors' str_replace.
+ * `cat -n` on a snippet of the edited file: …"), SWE-agent's edit window, an editor tool's
+ * str_replace (a shell command that wrote a file is none: the engine leaves its output whole).
  * Once the edit is answered and superseded (the same file read, written or edited again later by a
  * call that did not fail) or old (older than the last `keep_calls` tool results), that snippet
  * says again what the file, a later message or the recall store holds. The output is then sent
