@@ -166,6 +166,8 @@ export const CONFIG_KEYS = [
   key('strategies.purge_errors.turns', 4, int(1, 1000), 'Age in user turns after which a failed output is purged.'),
   key('strategies.purge_errors.protected_tools', [], stringList, 'Tools whose failures are never purged.'),
   key('strategies.stale_reads.enabled', true, bool, 'Replace a file read that a later read, write or patch of the same file superseded by a marker naming the path, lines and the newer call.'),
+  key('strategies.edit_echo.enabled', true, bool, "Send an answered edit's or write's output without the snippet of the file it echoes (its success line, path and notes kept, a marker with a recall id instead) once the file was touched again or the call is older than the last keep_calls; never a failed edit, never the current step."),
+  key('strategies.edit_echo.keep_calls', 3, int(0, 100_000), 'The most recent tool results whose echoed snippets are always sent whole (a superseded edit loses its snippet earlier, never in the current step).'),
   key('strategies.clearing.enabled', true, bool, 'Clear old tool outputs (a marker with a recall id, or how to read the file again) once the context passes trigger_percent.'),
   key('strategies.clearing.trigger_percent', 0.1, fraction, 'Context use (0..1 of the window) above which old outputs are cleared (at the next pass the cache-break budget allows).'),
   key('strategies.clearing.target_percent', 0.02, fraction, 'Context use clearing brings the context down to, oldest outputs first.'),

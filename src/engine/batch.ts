@@ -118,7 +118,7 @@ export function applyListWide(s: Session, config: HmcConfig, deps: BatchDeps): {
       if (prune && !m.prune && !s.pruned.has(m.key)) s.pruneCount++;
       m.prune = prune;
       record(s, m, prune);
-      if (prune && typeof m.raw === 'string' && keptForRecall(m)) deps.recall.put(s.id, recallId(s.id, m.key), m.tool, m.raw);
+      if (prune && typeof m.raw === 'string' && keptForRecall(m, prune.strategy)) deps.recall.put(s.id, recallId(s.id, m.key), m.tool, m.raw);
     }
     changed.push(index);
     if (index < s.ledgerLength) {

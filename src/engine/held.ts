@@ -12,11 +12,12 @@ import type { InputClearing } from '../strategies/list-wide/input-clearing.js';
 /**
  * Why a tool result is sent as a placeholder: an older duplicate (`dedup`), a new exact repeat of an
  * earlier output (`repeat`, credited to dedup), an old failure, a user's sweep, a read the file
- * later superseded, or an old output cleared to make room.
+ * later superseded, an edit's output without the snippet of the file it echoed (`edit_echo`), or an
+ * old output cleared to make room.
  */
-export type PruneKind = 'dedup' | 'repeat' | 'error_purge' | 'sweep' | 'stale_reads' | 'clearing';
+export type PruneKind = 'dedup' | 'repeat' | 'error_purge' | 'sweep' | 'stale_reads' | 'edit_echo' | 'clearing';
 
-export const PRUNE_KINDS: readonly PruneKind[] = ['dedup', 'repeat', 'error_purge', 'sweep', 'stale_reads', 'clearing'];
+export const PRUNE_KINDS: readonly PruneKind[] = ['dedup', 'repeat', 'error_purge', 'sweep', 'stale_reads', 'edit_echo', 'clearing'];
 
 
 /** The strategy a prune's savings are credited to. */

@@ -2,9 +2,10 @@
  * The rewrites that look at the whole conversation, in the order they claim a tool result:
  * placeholders already in force (never re-worded), the user's sweeps, error purge, exact repeats of
  * an earlier output, deduplication (older copies of the same call or output), stale reads (a file
- * read later re-read, rewritten or patched), and clearing of old outputs once the context passes
- * its threshold. Computes which tool results should be sent as a placeholder; the engine decides
- * when a change to something already sent is worth its prompt-cache break (pass.ts).
+ * read later re-read, rewritten or patched), clearing of old outputs once the context passes its
+ * threshold, and edit echoes (edit-echoes.ts) for the edits clearing left. Computes which tool
+ * results should be sent as a placeholder; the engine decides when a change to something already
+ * sent is worth its prompt-cache break (pass.ts).
  *
  * Invariants: protected tools are never rewritten; a placeholder is used only when shorter than
  * what the model is sent now; it stays inside the tool's envelope (exit codes survive); no two
@@ -19,6 +20,7 @@ import { fileOpOf, normalizePath, type FileOp } from '../strategies/shared/file-
 import { clearedPlaceholder, dedupPlaceholder, errorPlaceholder, repeatPlaceholder, staleReadPlaceholder } from '../strategies/list-wide/placeholders.js';
 import { reportsFailure } from '../strategies/shared/signals.js';
 import { findStaleReads, type FileEvent, type StaleRead } from '../strategies/list-wide/stale-reads.js';
+import { echoWords, editEchoes, type ResultFacts } from './edit-echoes.js';
 import { parseEnvelope, placeholderBuilder } from '../hosts/outputs/envelope.js';
 import type { Protection } from './protection.js';
 import { recallId } from './recall.js';
@@ -175,6 +177,16 @@ export function listWideRewrites(s: Session, config: HmcConfig, protection: Prot
       propose(m, 'clearing', clearedWords(s, m, style));
     }
   }
+
+  // After clearing, which takes an old output whole: an edit's output it left (under its size,
+  // among the last `keep`, or clearing off) still sheds the snippet of the file it echoes.
+  if (config.strategies.edit_echo.enabled) {
+    for (const key of editEchoes(s, config.strategies.edit_echo.keep_calls, protection, wanted, resultFacts(s, protection, wanted))) {
+      const m = message(key) as MessageState;
+      const words = echoWords(m, recallIdOf(s, m), style);
+      if (words !== null) propose(m, 'edit_echo', words);
+    }
+  }
   return wanted;
 }
 
@@ -192,6 +204,10 @@ function savedWords(s: Session, m: MessageState, kind: PruneKind, style: HmcConf
     }
     case 'clearing':
       return { text: clearedWords(s, m, style), extra: {} };
+    case 'edit_echo': {
+      const text = echoWords(m, recallIdOf(s, m), style);
+      return text === null ? null : { text, extra: {} };
+    }
     default: {
       const text = s.prunedText.get(m.key);
       return text === undefined ? null : { text, extra: {} };
@@ -302,9 +318,13 @@ function fileOpFor(m: MessageState): { op: FileOp | null; shows: boolean } {
   return parsed;
 }
 
-/** A placeholder of this result names a recall id (anything but a file read, which is read again). */
-export function keptForRecall(m: MessageState): boolean {
-  return m.single?.kind !== 'file' && readOf(m) === undefined;
+/**
+ * A placeholder of this result names a recall id: anything but a file read, which is read again.
+ * An output numbered like a read (an edit's that echoes the file) is kept when `kind`'s marker
+ * names a recall id whatever the output (clearing's, edit echo's).
+ */
+export function keptForRecall(m: MessageState, kind?: PruneKind): boolean {
+  return readOf(m) === undefined && (m.single?.kind !== 'file' || kind === 'clearing' || kind === 'edit_echo');
 }
 
 /** The read this tool result is, if it is one. */
@@ -328,6 +348,17 @@ function sentChars(m: MessageState, wanted: ReadonlyMap<string, Prune>): number 
 
 function withRecall(text: string, id: string | undefined): string {
   return id ? `${text} (recall id=${id})` : text;
+}
+
+/** What edit-echoes.ts asks of each result, as this file works it out once per message. */
+function resultFacts(s: Session, protection: Protection, wanted: ReadonlyMap<string, Prune>): ResultFacts {
+  return {
+    fileOp: (m) => fileOpFor(m).op,
+    failed: (m) => isFailed(s, m),
+    reportsFailure: outputReportsFailure,
+    current: currentStepCalls(s),
+    events: () => fileEvents(s, s.rewriteIndex.results, protection, wanted),
+  };
 }
 
 /** The ids of the calls of the latest assistant message that made any (the current step). */

@@ -12,7 +12,7 @@ import type { InputClearing } from '../strategies/list-wide/input-clearing.js';
 import { parseContextBreakdown, type ContextBreakdown } from '../core/context-view.js';
 
 /** Kinds whose words quote the output or name a path: regenerated from the conversation, never saved. */
-export const WORDS_NOT_SAVED: ReadonlySet<PruneKind> = new Set(['error_purge', 'stale_reads', 'clearing']);
+export const WORDS_NOT_SAVED: ReadonlySet<PruneKind> = new Set(['error_purge', 'stale_reads', 'edit_echo', 'clearing']);
 
 /** The part of a session that survives the process (DESIGN §8): no contents, no raw arguments. */
 export interface PersistedSession {

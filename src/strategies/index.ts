@@ -62,6 +62,7 @@ export const STRATEGIES = [
   planned('dedup', 'list-wide', 'strategies.deduplication'),
   planned('error_purge', 'list-wide', 'strategies.purge_errors'),
   planned('stale_reads', 'list-wide', 'strategies.stale_reads'),
+  planned('edit_echo', 'list-wide', 'strategies.edit_echo'),
   planned('clearing', 'list-wide', 'strategies.clearing'),
   planned('input_clearing', 'list-wide', 'strategies.input_clearing'),
   planned('background_compression', 'summary', 'background_compression'),

@@ -12,6 +12,9 @@
  * - a failure never becomes a success: a failed call is never replaced by a one-line text, and
  *   a log or listing that reports a failure still reports one.
  * A new strategy registered in src/strategies/index.ts runs this suite with no test of its own.
+ * Edit echo (list-wide, issue 25) rewrites text too: its words, over the same outputs echoed as an
+ * edited file, keep every line but the snippet, name exactly the lines left out, keep a failure
+ * the tool's own words report, and come out the same every time.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -22,6 +25,7 @@ import { compressOutput, withRecall } from '../../src/engine/compress.js';
 import { protectionFor } from '../../src/engine/protection.js';
 import { reportsFailure } from '../../src/strategies/shared/signals.js';
 import { SINGLE_STRATEGIES, STRATEGIES } from '../../src/strategies/index.js';
+import { echoedSnippet, editEchoWords } from '../../src/strategies/list-wide/edit-echo.js';
 
 const NOISE = [
   'INFO worker handled request', '   Compiling serde v1.0.190', '   Compiling tokio v1.37.0', '2024-05-02T10:10:01.000Z heartbeat ok',
@@ -204,4 +208,33 @@ describe('the registered strategies through the engine', () => {
       );
     });
   }
+});
+
+describe('edit echo (list-wide): the words of an edit whose answer echoes these outputs as the file', () => {
+  it('keeps every line but the snippet byte for byte, names exactly the lines it leaves out, and gives the same bytes every time', () => {
+    fc.assert(
+      fc.property(outputs, fc.integer({ min: 1, max: 900 }), (output, first) => {
+        // The output's lines as Claude Code echoes an edited file: a success line, then the gutter.
+        const failure = output.isError ? 'Error: String to replace not found in file.' : null;
+        const head = [...(failure ? [failure] : []), 'The file src/mod.ts has been updated. Here is a snippet of the edited file:'];
+        const rawLines = [...head, ...output.lines.map((l, i) => `${String(first + i).padStart(6)}\u2192${l}`)];
+        const raw = rawLines.join('\n');
+        const words = editEchoWords(raw, { tool: 'Edit', args: { file_path: 'src/mod.ts' } }, 'rtest');
+        const snippet = echoedSnippet(rawLines);
+        if (snippet === null) {
+          expect(words).toBeNull();
+          return;
+        }
+        const sent = (words as string).split('\n');
+        expect(sent.slice(0, snippet.start)).toEqual(rawLines.slice(0, snippet.start));
+        expect(sent.slice(snippet.start + 1)).toEqual(rawLines.slice(snippet.end));
+        const named = /lines (\d+)-(\d+)\) left out .*\(recall id=rtest\)\]\r?$/.exec(sent[snippet.start] as string);
+        expect([Number(named?.[1]), Number(named?.[2])]).toEqual([first + snippet.start - head.length, first + snippet.end - head.length - 1]);
+        // A failure the tool's own words report is still reported.
+        if (failure) expect(reportsFailure(words as string)).toBe(true);
+        expect(editEchoWords(raw, { tool: 'Edit', args: {} }, 'rtest')).toBe(words);
+      }),
+      { numRuns: 300 },
+    );
+  });
 });
