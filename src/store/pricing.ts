@@ -1,6 +1,6 @@
 /**
  * Money (docs/glossary.md "cost"): tokens priced per model, each price saying where it came from:
- * `pricing.models` (config), else the host's own pricing data (Hermes' agent/usage_pricing.py,
+ * `pricing.models` (config; unless the built-in table names the model by a longer name), else the host's own pricing data (Hermes' agent/usage_pricing.py,
  * reported with each call's usage), else HMC's built-in table (config/prices.ts); a model none
  * names is an unknown model, priced at `pricing.default_*` and named as such on every surface,
  * with the prompt cache priced apart: HMC's cache model says, of every model call's input, how
@@ -25,7 +25,11 @@ export type SourcedPrice = ModelPrice & { source: PriceSource; matched: string; 
 
 /** Prices of `model` and where they came from (the host's price when it reported one). */
 export function priceFor(model: string, pricing: Pricing, host?: HostPrice): SourcedPrice {
-  const own = longestMatch(model, Object.keys(pricing.models));
+  const builtIn = longestMatch(model, Object.keys(BUILT_IN_PRICES));
+  // A user's entry for a family (`gpt-4.1`) does not price a model the built-in table names more
+  // precisely (`gpt-4.1-mini`, a fifth of the price): the longer name is the better match.
+  const found = longestMatch(model, Object.keys(pricing.models));
+  const own = found !== null && (builtIn === null || found.length >= builtIn.length) ? found : null;
   if (own !== null) {
     const e = pricing.models[own] ?? {};
     const input = e.input ?? BUILT_IN_PRICES[own]?.input ?? pricing.default_input_per_million;
@@ -43,7 +47,6 @@ export function priceFor(model: string, pricing: Pricing, host?: HostPrice): Sou
     const { source, ...price } = host;
     return { ...price, source: 'hermes', matched: model, ...(source ? { host_source: source } : {}) };
   }
-  const builtIn = longestMatch(model, Object.keys(BUILT_IN_PRICES));
   if (builtIn !== null) return { ...(BUILT_IN_PRICES[builtIn] as ModelPrice), source: 'built-in', matched: builtIn };
   return {
     input: pricing.default_input_per_million,

@@ -45,6 +45,15 @@ describe('a model\'s prices', () => {
     expect(priceFor('gpt-4o', onlyOutput)).toMatchObject({ input: 2.5, cache_read: 1.25, output: 12 });
   });
 
+  it('let a user\'s entry for a family not price a model the built-in table names more precisely', () => {
+    const family = { ...pricing, models: { 'gpt-4.1': { input: 2 } } };
+    expect(priceFor('gpt-4.1-mini', family)).toMatchObject({ source: 'built-in', matched: 'gpt-4.1-mini', input: 0.4 });
+    expect(priceFor('gpt-4.1-2025-04-14', family)).toMatchObject({ source: 'config', matched: 'gpt-4.1', input: 2 });
+    const host = { input: 0.5, output: 2, cache_read: 0.05, cache_write: 0.5 };
+    expect(priceFor('gpt-4.1-mini', family, host)).toMatchObject({ source: 'hermes', input: 0.5 });
+    expect(priceFor('my-gpt-4.1-finetune', family)).toMatchObject({ source: 'config', input: 2 });
+  });
+
   it('has every built-in price at 0 or more, cache reads never above input', () => {
     for (const [name, p] of Object.entries(BUILT_IN_PRICES)) {
       expect(name).toBe(name.toLowerCase());
