@@ -45,7 +45,8 @@ function priceTable(): string {
     'USD per million tokens, list prices as the providers published them in 2025 (check yours: prices change).',
     '`pricing.models` adds to this table and replaces an entry of the same name; a model no table names is',
     'priced with `pricing.default_*`. Names match a model\'s name at word boundaries, the longest winning',
-    '(`gpt-4o` prices `openai/gpt-4o-2024-08-06`, `gpt-4o-mini` its mini). How the figures are priced:',
+    '(`gpt-4o` prices `openai/gpt-4o-2024-08-06`, `gpt-4o-mini` its mini), over both tables: your',
+    '`gpt-4.1` entry prices `gpt-4.1-2025-04-14` but not `gpt-4.1-mini`, which this table names. How the figures are priced:',
     '[glossary.md](glossary.md) "cost".', '',
     '| model | input | cache read | cache write | output |', '|---|---|---|---|---|', ...rows, ''].join('\n');
 }
