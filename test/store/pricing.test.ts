@@ -49,7 +49,7 @@ describe('a model\'s prices', () => {
     const family = { ...pricing, models: { 'gpt-4.1': { input: 2 } } };
     expect(priceFor('gpt-4.1-mini', family)).toMatchObject({ source: 'built-in', matched: 'gpt-4.1-mini', input: 0.4 });
     expect(priceFor('gpt-4.1-2025-04-14', family)).toMatchObject({ source: 'config', matched: 'gpt-4.1', input: 2 });
-    const host = { input: 0.5, output: 2, cache_read: 0.05, cache_write: 0.5 };
+    const host = { input: 0.5, output: 2, cache_read: 0.05, cache_write: 0.5, source: 'official_docs_snapshot' };
     expect(priceFor('gpt-4.1-mini', family, host)).toMatchObject({ source: 'hermes', input: 0.5 });
     expect(priceFor('my-gpt-4.1-finetune', family)).toMatchObject({ source: 'config', input: 2 });
   });
