@@ -4,7 +4,7 @@
  * gpt-4.1, $0.0012, read "$0.00"); cents below 10, whole units from 10, other currencies alike.
  */
 import { describe, expect, it } from 'vitest';
-import { fmtMoney } from '../../web/src/format.js';
+import { fmtClock, fmtDateTime, fmtMoney } from '../../web/src/format.js';
 
 const usd = (x: number): string => fmtMoney(x, 'USD');
 
@@ -23,5 +23,20 @@ describe('fmtMoney', () => {
   });
   it('falls back to the amount and the code for a currency Intl does not know', () => {
     expect(fmtMoney(0.5, 'not a currency')).toBe('0.50 not a currency');
+  });
+});
+
+describe('clock times', () => {
+  // CI ran at 00:04 UTC and Node 20 wrote the page's time as "Nov 28, 24:06" (hour12: false).
+  const afterMidnight = new Date(2026, 10, 28, 0, 6, 9).getTime();
+
+  it('writes the hour after midnight as 00, in the date and time and in the clock', () => {
+    expect(fmtDateTime(afterMidnight)).toMatch(/\b00:06\b/);
+    expect(fmtDateTime(afterMidnight)).not.toMatch(/24:/);
+    expect(fmtClock(afterMidnight)).toMatch(/^00:06:09$/);
+  });
+
+  it('keeps the afternoon on the 24-hour clock', () => {
+    expect(fmtClock(new Date(2026, 10, 28, 13, 5, 0).getTime())).toBe('13:05:00');
   });
 });

@@ -38,12 +38,14 @@ export function fmtMoney(amount: number, currency: string): string {
   }
 }
 
+// hourCycle h23, not hour12: false: with the latter some ICU builds (Node 20's among them) write
+// the first hour after midnight as 24:06.
 export function fmtClock(ms: number): string {
-  return new Date(ms).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
+  return new Date(ms).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
 }
 
 export function fmtDateTime(ms: number): string {
-  return new Date(ms).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false });
+  return new Date(ms).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
 }
 
 export function shortId(id: string): string {
