@@ -14,9 +14,9 @@ import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { defaultConfig } from '../src/config/keys.js';
-import { compressOutput } from '../src/engine/compress.js';
+import { compressOutput } from '../src/engine/turn/compress.js';
 import { parseArgs, parseEnvelope } from '../src/hosts/outputs/envelope.js';
-import { protectionFor } from '../src/engine/protection.js';
+import { protectionFor } from '../src/engine/session/protection.js';
 import { parseSession } from '../src/app/replay.js';
 import { countTokens } from '../src/core/tokens.js';
 import type { Message } from '../src/core/message.js';

@@ -1,5 +1,5 @@
 """The `hmc_control` tool schema the bridge registers. The one copy lives in TypeScript
-(src/engine/control-schema.ts): the build writes it to `dist/hmc_control.schema.json`, read here at
+(src/engine/control/control-schema.ts): the build writes it to `dist/hmc_control.schema.json`, read here at
 `register()` time (the sidecar starts on the first hook, after Hermes has listed its tools), and the
 sidecar's `hello` answer carries it too, which updates the registered dict in place.
 

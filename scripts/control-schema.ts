@@ -1,8 +1,8 @@
 // Writes dist/hmc_control.schema.json, the `hmc_control` tool schema the Hermes bridge registers
 // before the sidecar has started (it starts on the first hook); `npm run build` runs it after tsc.
-// The sidecar's hello sends the same object (src/engine/control-schema.ts), so the two never differ.
+// The sidecar's hello sends the same object (src/engine/control/control-schema.ts), so the two never differ.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { CONTROL_TOOL_SCHEMA } from '../src/engine/control-schema.js';
+import { CONTROL_TOOL_SCHEMA } from '../src/engine/control/control-schema.js';
 
 const dist = new URL('../dist/', import.meta.url);
 mkdirSync(dist, { recursive: true });

@@ -61,7 +61,7 @@ export function importsOf(source: string): string[] {
   return out;
 }
 
-/** The folder of src/ a file belongs to (`src/engine/sync.ts` → `engine`; a file at the root of src/ → `core`). */
+/** The folder of src/ a file belongs to (`src/engine/turn/sync.ts` → `engine`; a file at the root of src/ → `core`). */
 export function folderOf(file: string): string {
   const parts = file.split('/');
   return parts.length > 2 ? (parts[1] as string) : 'core';

@@ -10,7 +10,7 @@
 import type { HmcConfig } from '../config/keys.js';
 import type { DashboardFeed } from '../server/index.js';
 import { VERSION } from '../core/version.js';
-import type { DashboardControl } from '../engine/control.js';
+import type { DashboardControl } from '../engine/control/control.js';
 import { errorText } from '../core/errors.js';
 
 export interface DashboardControlOptions {

@@ -13,10 +13,10 @@ import { NULL_SINK } from '../events/types.js';
 import type { Engine } from '../engine/engine.js';
 import { Engine as EngineClass } from '../engine/engine.js';
 import { InProcessHost } from '../hosts/in-process.js';
-import { CacheCostMeter, savedPercent, type RequestMessage } from '../engine/cache-cost.js';
-import { sessionRecord } from '../engine/events.js';
-import { checkView } from '../engine/invariants.js';
-import { safeJson } from '../engine/hashing.js';
+import { CacheCostMeter, savedPercent, type RequestMessage } from '../engine/ledger/cache-cost.js';
+import { sessionRecord } from '../engine/turn/events.js';
+import { checkView } from '../engine/turn/invariants.js';
+import { safeJson } from '../engine/session/hashing.js';
 import { contentTokens, messageExtra, overheadTokens } from '../core/tokens.js';
 import type { Message } from '../core/message.js';
 

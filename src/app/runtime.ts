@@ -15,7 +15,7 @@ import { NULL_SINK, type EventSink, type HmcEvent } from '../events/types.js';
 import { createPhaseIndex, type PhaseIndexHandle } from '../store/phase-index.js';
 import type { Recorder } from '../store/recorder.js';
 import type { HmcHostApi } from '../core/host-api.js';
-import type { DashboardControl } from '../engine/control.js';
+import type { DashboardControl } from '../engine/control/control.js';
 import { backgroundDashboard, inProcessDashboard } from './dashboard-control.js';
 import { summariserFor } from '../summarise/choose.js';
 import type { Summariser } from '../summarise/types.js';

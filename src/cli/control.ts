@@ -1,7 +1,7 @@
 /**
  * `hmc control <action> [key=value…] [--json]`: any hmc_control action outside Hermes, over the
  * sessions saved in the state dir (the latest one unless --session names another). A person gets
- * text (engine/control-text.ts, what `/hmc` prints); `--json` the JSON the model's tool gets.
+ * text (engine/control/control-text.ts, what `/hmc` prints); `--json` the JSON the model's tool gets.
  *
  * Invariant: an answer that is an error goes to stderr (its JSON to stdout with --json), exit 1;
  * `recall` writes the original alone on stdout (what it is, on stderr), so `> file` is exact.
@@ -10,13 +10,13 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createRuntime } from '../app/runtime.js';
-import { latestSavedSession } from '../engine/saved-sessions.js';
+import { latestSavedSession } from '../engine/saving/saved-sessions.js';
 import { resolveConfigPath, safeFileName } from '../config/paths.js';
 import { resolveStateDir } from '../hosts/state-dir.js';
 import type { Command } from './command.js';
 import { explicitConfig, invokedAs, UsageError } from './args.js';
-import { CONTROL_HELP } from '../engine/control.js';
-import { controlText, recallParts } from '../engine/control-text.js';
+import { CONTROL_HELP } from '../engine/control/control.js';
+import { controlText, recallParts } from '../engine/control/control-text.js';
 
 /** Actions about one session: from a terminal they mean the latest one saved. */
 const SESSION_ACTIONS = new Set(['status', 'context', 'stats', 'index', 'sweep', 'manual_set', 'manual_status']);

@@ -8,9 +8,9 @@
  */
 import { parseArgs } from 'node:util';
 import { loadConfigFile } from '../config/load.js';
-import { compressOutput, type CompressContext } from '../engine/compress.js';
+import { compressOutput, type CompressContext } from '../engine/turn/compress.js';
 import { isRecord } from '../hosts/outputs/envelope.js';
-import { protectionFor } from '../engine/protection.js';
+import { protectionFor } from '../engine/session/protection.js';
 import { countTokens } from '../core/tokens.js';
 import { resolveConfigPath } from '../config/paths.js';
 import type { Command } from './command.js';

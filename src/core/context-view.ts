@@ -2,7 +2,7 @@
  * "Where the context goes" (issue 24, part 5): the latest request of a session split into its
  * parts (system prompt, tool schemas, and the messages by part), raw and as HMC sent it, each tool
  * schema with what it costs and how often the tool was called, and the advice that follows. The
- * engine makes the breakdown (engine/context-breakdown.ts), the dashboard reads the one a session
+ * engine makes the breakdown (engine/control/context-breakdown.ts), the dashboard reads the one a session
  * file keeps; both add the period's tool calls and the advice here, so the two say the same.
  *
  * Invariant: pure; numbers are o200k tokens counted as the accounting counts them (tokens.ts), the

@@ -96,7 +96,7 @@ export interface PreLlmCallParams {
   platform?: string;
   /**
    * The user the host serves this turn for (Hermes' gateway: the sender's id on `platform`; its
-   * CLI sends none). Sessions of different users never read each other's index (engine/owner.ts).
+   * CLI sends none). Sessions of different users never read each other's index (engine/session/owner.ts).
    */
   sender_id?: string;
   /** The model's context window in tokens, when the host knows it. */

@@ -4,7 +4,7 @@
  * 1,000,000 → 1M); otherwise a multiple of 1,024 in K (or M) of 1,024 (131,072 → 128K,
  * 163,840 → 160K, 1,048,576 → 1M); anything else rounded to a tenth of a K of 1,000 (131,100 →
  * 131.1K). The one function every place that shows a window uses: the page (web/src/format.ts
- * re-exports it) and the `/hmc status` line (engine/control.ts).
+ * re-exports it) and the `/hmc status` line (engine/control/control.ts).
  *
  * Invariant: pure, no imports (the page's bundle takes it as is); any number gives text ('--' for
  * none, 0, a negative or NaN).

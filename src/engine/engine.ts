@@ -21,27 +21,27 @@ import type { Message } from '../core/message.js';
 import type {
   CompressParams, CompressResult, ContextEngineApi, EngineSessionParams, ShouldCompressParams, ShouldCompressResult, UpdateFromResponseParams,
 } from '../core/context-engine.js';
-import { ContextEngineMethods } from './context-engine.js';
+import { ContextEngineMethods } from './context-engine/context-engine.js';
 import { helloAnswer } from './hello.js';
 import { hostCapabilities } from '../hosts/capabilities.js';
 import type { EventSink } from '../events/types.js';
 import type { PhaseIndex } from '../store/phase-types.js';
 import type { SessionRecorder } from '../store/types.js';
 import type { Summariser } from '../summarise/types.js';
-import { conversationOf, prepareCall, turnAnswer, type CallDeps, type CallHook } from './call.js';
-import { commandText, controlAction, controlDepsOf, type ControlDeps } from './control.js';
-import { turnAt } from './events.js';
-import { reportEnd, type EndDeps } from './endings.js';
-import { Layer1 } from './layer1.js';
-import { modelCallView } from './model-call.js';
-import { Persistence } from './persistence.js';
-import { Intake } from './intake.js';
-import { RecallStore } from './recall.js';
-import type { Session } from './session.js';
-import { SessionTable } from './session-table.js';
-import { takeToolResult } from './tool-result.js';
-import { END_BUDGET_MS, Settler } from './settle.js';
-import { syncConversation, toolRecord } from './sync.js';
+import { conversationOf, prepareCall, turnAnswer, type CallDeps, type CallHook } from './turn/call.js';
+import { commandText, controlAction, controlDepsOf, type ControlDeps } from './control/control.js';
+import { turnAt } from './turn/events.js';
+import { reportEnd, type EndDeps } from './saving/endings.js';
+import { Layer1 } from './layer1/layer1.js';
+import { modelCallView } from './turn/model-call.js';
+import { Persistence } from './saving/persistence.js';
+import { Intake } from './turn/intake.js';
+import { RecallStore } from './session/recall.js';
+import type { Session } from './session/session.js';
+import { SessionTable } from './session/session-table.js';
+import { takeToolResult } from './turn/tool-result.js';
+import { END_BUDGET_MS, Settler } from './turn/settle.js';
+import { syncConversation, toolRecord } from './turn/sync.js';
 
 export interface EngineOptions {
   /** The config in force (read on every call, so file edits apply while running). */

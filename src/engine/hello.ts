@@ -8,7 +8,7 @@
 import { readHermesConfig } from '../hosts/hermes/config-file.js';
 import type { HelloParams, HelloResult } from '../core/host-api.js';
 import { VERSION } from '../core/version.js';
-import { CONTROL_TOOL_SCHEMA } from './control-schema.js';
+import { CONTROL_TOOL_SCHEMA } from './control/control-schema.js';
 
 /** `context_engine`: should_compress, compress, update_from_response, engine_session (core/context-engine.ts). */
 export const CAPABILITIES = ['append', 'replace', 'edits', 'model_call', 'llm.complete', 'partial', 'context_engine'];

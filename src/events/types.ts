@@ -55,7 +55,7 @@ export interface TurnEvent extends EventBase, SavingsBreakdown {
   cache_breaks: number;
   /**
    * New. The context use (0..1 of the window) past which HMC's layer 1 summarises older turns in
-   * this session (engine/layer1-threshold.ts); absent when layer 1 is off or the session is manual.
+   * this session (engine/layer1/layer1-threshold.ts); absent when layer 1 is off or the session is manual.
    */
   summarise_at?: number;
   /** New. The host's own compression threshold (0..1 of the window), when the host sent it. */

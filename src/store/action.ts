@@ -56,7 +56,7 @@ export interface ActionContext {
   /** Pins the clock for day/month windows (tests). */
   now?: number;
   /**
-   * Only this owner's sessions (engine/owner.ts), in every period and scope: a gateway user asking
+   * Only this owner's sessions (engine/session/owner.ts), in every period and scope: a gateway user asking
    * (issue 26, finding 5). Absent: every session (the machine's owner, a CLI session).
    */
   owner?: string;

@@ -219,7 +219,7 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     version: 8,
     name: 'whose each session is (issue 26, finding 5: a gateway user sees only their own sessions)',
-    // The owner key of engine/owner.ts: `platform:user` for a gateway user, '' for the machine's own.
+    // The owner key of engine/session/owner.ts: `platform:user` for a gateway user, '' for the machine's own.
     // Rows recorded before have '' (the machine's own): a gateway user never sees them, the machine's
     // owner (dashboard, terminal, a CLI session) sees every row as before (docs/analytics.md).
     sql: `

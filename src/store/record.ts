@@ -17,7 +17,7 @@ export interface CleanRecord {
   id: string;
   project_path: string;
   platform: string;
-  /** Whose the session is ('' the machine's own; engine/owner.ts). */
+  /** Whose the session is ('' the machine's own; engine/session/owner.ts). */
   owner: string;
   model: string;
   started_at: number;

@@ -47,7 +47,7 @@ export interface SessionRecord extends SavingsBreakdown {
   /** Host platform: cli, telegram, demo, replay… ('' when unknown). */
   platform: string;
   /**
-   * Whose the session is (engine/owner.ts): `platform:user` for a user the host names (a gateway's
+   * Whose the session is (engine/session/owner.ts): `platform:user` for a user the host names (a gateway's
    * sender), '' (or absent) for the machine's own. A gateway user's analytics show only their rows.
    */
   owner?: string;

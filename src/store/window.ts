@@ -21,7 +21,7 @@ export interface Window {
   /** Sessions started before this time (ms since the epoch). */
   until?: number;
   /**
-   * Only this owner's sessions (engine/owner.ts: `platform:user`), for a gateway user asking;
+   * Only this owner's sessions (engine/session/owner.ts: `platform:user`), for a gateway user asking;
    * absent: every session (the machine's owner).
    */
   owner?: string;

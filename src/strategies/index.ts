@@ -1,8 +1,8 @@
 /**
  * The strategy registry: every strategy with the name its savings are credited under (stable,
- * shown to users), its kind and its config section. `engine/compress.ts` runs the single-output
+ * shown to users), its kind and its config section. `engine/turn/compress.ts` runs the single-output
  * ones, in this order, on every new tool output; the list-wide ones are planned over the whole
- * conversation by `engine/list-wide.ts`; `background_compression` is layer 1 (`engine/layer1.ts`).
+ * conversation by `engine/list-wide/list-wide.ts`; `background_compression` is layer 1 (`engine/layer1/layer1.ts`).
  *
  * A new single-output strategy is its file in single/, one line here, and its keys (at least
  * `<section>.enabled`) in config/keys.ts; test/strategies/contract.test.ts then holds it to the

@@ -133,7 +133,7 @@ const FRAME_CHARS = instructions(1000).length + 600;
 /**
  * About how many characters a request over `messages` (and an earlier note of `previousChars`)
  * will hold, without rendering it: each piece cut to the first level's limits, the transcript
- * capped by the budget. Layer 1 prices a summary with it before asking (engine/layer1-price.ts).
+ * capped by the budget. Layer 1 prices a summary with it before asking (engine/layer1/layer1-price.ts).
  */
 export function estimateRequestChars(messages: readonly Message[], previousChars = 0, budgetChars = DEFAULT_REQUEST_BUDGET_CHARS): number {
   const limits = RENDER_LEVELS[0] as (typeof RENDER_LEVELS)[number];

@@ -121,7 +121,7 @@ class AccountingAgainstTheWire(unittest.TestCase):
 
 
 def _short(n):
-    """The status line's rounding (src/engine/control.ts fmt)."""
+    """The status line's rounding (src/engine/control/control.ts fmt)."""
     return "%.1fK" % (n / 1000) if n >= 1000 else str(n)
 
 

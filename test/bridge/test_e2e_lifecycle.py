@@ -27,7 +27,7 @@ RECALL_ID = re.compile(r"recall id=(r[0-9a-f]{10})")
 
 
 def _short(n):
-    """The status line's rounding (src/engine/control.ts fmt)."""
+    """The status line's rounding (src/engine/control/control.ts fmt)."""
     return "%.1fK" % (n / 1000) if n >= 1000 else str(n)
 
 

@@ -132,7 +132,7 @@ function emitLiveSession(sink: StateDirSink, phases: PhaseEntry[]): void {
       context_tokens: 18000 + t * 9000, context_window: 128000, context_percent: (18000 + t * 9000) / 128000,
       by_strategy: byStrategy, by_tool: { terminal: Math.round(saved * 0.6), read_file: Math.round(saved * 0.25), search_files: saved - Math.round(saved * 0.6) - Math.round(saved * 0.25) },
       input_tokens: { raw: saved * 3, hmc: saved * 2 }, tool_calls: Math.ceil(t * 1.5),
-      // What the engine says with HMC's defaults and Hermes' default threshold (engine/layer1-threshold.ts).
+      // What the engine says with HMC's defaults and Hermes' default threshold (engine/layer1/layer1-threshold.ts).
       summarise_at: 0.4, host_compress_at: 0.5,
     }));
   }

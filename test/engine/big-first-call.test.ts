@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { UNTIMED_BYTES } from '../../src/engine/catch-up.js';
+import { UNTIMED_BYTES } from '../../src/engine/turn/catch-up.js';
 import { Engine } from '../../src/engine/engine.js';
 import type { Edit } from '../../src/core/host-api.js';
 import type { Message } from '../../src/core/message.js';

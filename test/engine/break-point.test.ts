@@ -6,9 +6,9 @@
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { decidePass, passValue, type PassFacts, type ViewChange } from '../../src/engine/pass.js';
+import { decidePass, passValue, type PassFacts, type ViewChange } from '../../src/engine/ledger/pass.js';
 import { Engine } from '../../src/engine/engine.js';
-import { safeJson } from '../../src/engine/hashing.js';
+import { safeJson } from '../../src/engine/session/hashing.js';
 import type { Message } from '../../src/core/message.js';
 import { NULL_SINK } from '../../src/events/types.js';
 import { assistantCall, config, readFile, terminal, toolResult, user } from '../helpers/conversation.js';

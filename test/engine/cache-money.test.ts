@@ -13,12 +13,12 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Message } from '../../src/core/message.js';
 import { Engine } from '../../src/engine/engine.js';
-import { sessionRecord } from '../../src/engine/events.js';
+import { sessionRecord } from '../../src/engine/turn/events.js';
 import { NULL_SINK } from '../../src/events/types.js';
 import { openStore } from '../../src/store/index.js';
 import { priceModels } from '../../src/store/pricing.js';
 import type { UsageRecord } from '../../src/store/usage.js';
-import { moneyLine, sessionMoney } from '../../src/engine/money.js';
+import { moneyLine, sessionMoney } from '../../src/engine/control/money.js';
 import { assistantCall, config, longLog, readFile, reply, terminal, toolResult, user } from '../helpers/conversation.js';
 
 const dirs: string[] = [];

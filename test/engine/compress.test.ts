@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compose, planWeights } from '../../src/engine/compress.js';
+import { compose, planWeights } from '../../src/engine/turn/compress.js';
 import type { LinePlanItem } from '../../src/core/strategy.js';
 
 describe('planWeights', () => {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CONTROL_HELP } from '../../src/engine/control.js';
-import { CONTROL_TOOL_SCHEMA, MODEL_ACTIONS } from '../../src/engine/control-schema.js';
+import { CONTROL_HELP } from '../../src/engine/control/control.js';
+import { CONTROL_TOOL_SCHEMA, MODEL_ACTIONS } from '../../src/engine/control/control-schema.js';
 import { PERIODS, SCOPES } from '../../src/store/action.js';
 import { engine } from '../helpers/conversation.js';
 

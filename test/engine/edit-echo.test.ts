@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { HmcConfig } from '../../src/config/keys.js';
 import type { ModelCallEdit } from '../../src/core/host-api.js';
 import type { Message, ToolCall } from '../../src/core/message.js';
-import { checkView } from '../../src/engine/invariants.js';
+import { checkView } from '../../src/engine/turn/invariants.js';
 import { Engine } from '../../src/engine/engine.js';
 import { NULL_SINK } from '../../src/events/types.js';
 import { config, user } from '../helpers/conversation.js';

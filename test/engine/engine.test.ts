@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ResyncError } from '../../src/core/host-api.js';
 import { InProcessHost } from '../../src/hosts/in-process.js';
 import { replaySession } from '../../src/app/replay.js';
-import { safeJson } from '../../src/engine/hashing.js';
+import { safeJson } from '../../src/engine/session/hashing.js';
 import type { Message } from '../../src/core/message.js';
 import { assistantCall, config, engine, longLog, pythonSource, readFile, RecordingSink, reply, terminal, toolResult, user } from '../helpers/conversation.js';
 

@@ -12,7 +12,7 @@ import { replaySession } from '../../src/app/replay.js';
 import type { Message, ToolCall } from '../../src/core/message.js';
 import { toolCallsEditProblem } from '../../src/core/tool-calls.js';
 import { Engine } from '../../src/engine/engine.js';
-import { breakBudget } from '../../src/engine/pass.js';
+import { breakBudget } from '../../src/engine/ledger/pass.js';
 import { NULL_SINK } from '../../src/events/types.js';
 import { config, recordViews } from '../helpers/conversation.js';
 

@@ -1,12 +1,12 @@
 /**
- * The invariant checker (src/engine/invariants.ts) on the failure rule: a cut that keeps what a
+ * The invariant checker (src/engine/turn/invariants.ts) on the failure rule: a cut that keeps what a
  * tool reported is fine, one that loses a failure is a violation. It reads failures as
  * truncation does: a passing test's line reports none, whatever its title names (a real Codex
  * session's jest run with titles such as `…invalid_json_異常系` was flagged before).
  */
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/keys.js';
-import { checkView } from '../../src/engine/invariants.js';
+import { checkView } from '../../src/engine/turn/invariants.js';
 import type { Message } from '../../src/core/message.js';
 
 const config = defaultConfig();

@@ -10,7 +10,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Engine } from '../../src/engine/engine.js';
 import { InProcessHost } from '../../src/hosts/in-process.js';
-import { safeJson } from '../../src/engine/hashing.js';
+import { safeJson } from '../../src/engine/session/hashing.js';
 import type { Message } from '../../src/core/message.js';
 import { createSummariser } from '../../src/summarise/summariser.js';
 import type { Complete } from '../../src/summarise/types.js';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/engine/engine.js';
 import { InProcessHost } from '../../src/hosts/in-process.js';
-import { safeJson } from '../../src/engine/hashing.js';
+import { safeJson } from '../../src/engine/session/hashing.js';
 import type { Message } from '../../src/core/message.js';
 import { NULL_SINK } from '../../src/events/types.js';
 import { openStore } from '../../src/store/db.js';

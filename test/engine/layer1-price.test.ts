@@ -1,11 +1,11 @@
 /**
- * Layer 1's price rule (src/engine/layer1-price.ts): a summary is asked for only when the tokens
+ * Layer 1's price rule (src/engine/layer1/layer1-price.ts): a summary is asked for only when the tokens
  * it takes out of the requests still to come, read at the cached price, pay for the summariser's
  * tokens at their price, by the margin the config asks.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { nextPassCall, summaryVerdict, type SummaryFigures } from '../../src/engine/layer1-price.js';
+import { nextPassCall, summaryVerdict, type SummaryFigures } from '../../src/engine/layer1/layer1-price.js';
 
 const base: SummaryFigures = {
   replaceable: 12_000,

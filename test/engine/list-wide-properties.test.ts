@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../../src/engine/engine.js';
 import { parseEnvelope } from '../../src/hosts/outputs/envelope.js';
-import { breakBudget, decidePass, rewritePays, expectedRemainingCalls, EARLY_REMOVED_SHARE, MIN_REMOVED_SHARE, requiredShare, type PassFacts, type ViewChange } from '../../src/engine/pass.js';
+import { breakBudget, decidePass, rewritePays, expectedRemainingCalls, EARLY_REMOVED_SHARE, MIN_REMOVED_SHARE, requiredShare, type PassFacts, type ViewChange } from '../../src/engine/ledger/pass.js';
 import { replaySession } from '../../src/app/replay.js';
 import type { Message } from '../../src/core/message.js';
 import { NULL_SINK } from '../../src/events/types.js';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { LiveState } from '../../src/server/live-state.js';
 import type { HmcEvent } from '../../src/events/types.js';
 import { assistantCall, engine, RecordingSink, reply, terminal, toolResult, user } from '../helpers/conversation.js';
-import { sessionRecord } from '../../src/engine/events.js';
+import { sessionRecord } from '../../src/engine/turn/events.js';
 
 describe('the live tool-call count', () => {
   it('equals the count recorded for the session when hooks arrive before the accounting runs (regression: one ahead)', () => {

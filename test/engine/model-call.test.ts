@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InProcessHost } from '../../src/hosts/in-process.js';
-import { safeJson } from '../../src/engine/hashing.js';
+import { safeJson } from '../../src/engine/session/hashing.js';
 import type { Message } from '../../src/core/message.js';
 import { assistantCall, engine, longLog, terminal, toolResult, user } from '../helpers/conversation.js';
 

@@ -5,8 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compressOutput } from '../../src/engine/compress.js';
-import { protectionFor } from '../../src/engine/protection.js';
+import { compressOutput } from '../../src/engine/turn/compress.js';
+import { protectionFor } from '../../src/engine/session/protection.js';
 import { replaySession } from '../../src/app/replay.js';
 import type { Message } from '../../src/core/message.js';
 import { reportsFailure } from '../../src/strategies/shared/signals.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/engine/engine.js';
-import { cleanupRecall, recallId, RecallStore } from '../../src/engine/recall.js';
+import { cleanupRecall, recallId, RecallStore } from '../../src/engine/session/recall.js';
 import { NULL_SINK } from '../../src/events/types.js';
 import { config, longLog, terminal } from '../helpers/conversation.js';
 

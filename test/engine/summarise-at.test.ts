@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HmcConfig } from '../../src/config/keys.js';
 import type { TurnEvent } from '../../src/events/types.js';
-import { summariseShare } from '../../src/engine/layer1-threshold.js';
+import { summariseShare } from '../../src/engine/layer1/layer1-threshold.js';
 import { isHmcEvent } from '../../src/events/guards.js';
 import { config, engine, RecordingSink, reply, user } from '../helpers/conversation.js';
 

@@ -10,7 +10,7 @@ import type { ModelCallEdit } from '../../src/core/host-api.js';
 import { requestTokens } from '../../src/core/tokens.js';
 import type { TurnEvent } from '../../src/events/types.js';
 import { assistantCall, engine, config, longLog, RecordingSink, reply, terminal, toolResult, user } from '../helpers/conversation.js';
-import { sessionRecord } from '../../src/engine/events.js';
+import { sessionRecord } from '../../src/engine/turn/events.js';
 
 const SYSTEM = 'You are Hermes, a coding agent. Use the tools to read files and run commands. '.repeat(20);
 const TOOLS = [{ type: 'function', function: { name: 'terminal', description: 'Run a shell command.', parameters: { type: 'object', properties: { command: { type: 'string' } } } } }];

@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { commandProgram } from '../../src/hosts/outputs/shell-command.js';
 import type { Engine } from '../../src/engine/engine.js';
 import { engine, longLog, readFile, terminal } from '../helpers/conversation.js';
-import { sessionRecord } from '../../src/engine/events.js';
-import { askedToReadAgain } from '../../src/engine/work.js';
+import { sessionRecord } from '../../src/engine/turn/events.js';
+import { askedToReadAgain } from '../../src/engine/session/work.js';
 
 const S = 'work';
 let n = 0;

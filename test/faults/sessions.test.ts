@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/engine/engine.js';
-import { SessionFiles } from '../../src/engine/session-files.js';
+import { SessionFiles } from '../../src/engine/saving/session-files.js';
 import { NULL_SINK } from '../../src/events/types.js';
 import type { Message } from '../../src/core/message.js';
 import { assistantCall, config, reply, terminal, toolResult, user } from '../helpers/conversation.js';

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/keys.js';
-import { protectionFor } from '../../src/engine/protection.js';
+import { protectionFor } from '../../src/engine/session/protection.js';
 import type { AgentHost } from '../../src/hosts/host.js';
 import { HOSTS, VOCABULARY, toolKind } from '../../src/hosts/index.js';
 import { parseEnvelope } from '../../src/hosts/outputs/envelope.js';

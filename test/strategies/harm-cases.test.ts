@@ -7,8 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/keys.js';
-import { compressOutput, type CompressContext } from '../../src/engine/compress.js';
-import { protectionFor } from '../../src/engine/protection.js';
+import { compressOutput, type CompressContext } from '../../src/engine/turn/compress.js';
+import { protectionFor } from '../../src/engine/session/protection.js';
 import { reportsFailure, importance } from '../../src/strategies/shared/signals.js';
 import { pairedLines, type HarmCase, type HarmClass } from './harm/case.js';
 import { HARM_CASES } from './harm/all.js';

@@ -8,8 +8,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/keys.js';
-import { compressOutput } from '../../src/engine/compress.js';
-import { protectionFor } from '../../src/engine/protection.js';
+import { compressOutput } from '../../src/engine/turn/compress.js';
+import { protectionFor } from '../../src/engine/session/protection.js';
 import { normalizeForDedup } from '../../src/strategies/list-wide/dedup.js';
 import { redactSecrets } from '../../src/summarise/redact.js';
 import { looksRandom } from '../../src/summarise/secret-values.js';

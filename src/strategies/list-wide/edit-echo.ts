@@ -11,7 +11,7 @@
  * snippet's place says which lines went and how to get them back.
  *
  * Which outputs qualify is input clearing's rule (input-clearing.ts: superseded or old), which the
- * engine applies (engine/list-wide.ts) after keeping out failed calls, the current step and
+ * engine applies (engine/list-wide/list-wide.ts) after keeping out failed calls, the current step and
  * protected tools; this file finds the snippet and words the result.
  *
  * Pure and deterministic: the same output, recall id and style always give the same bytes, so a

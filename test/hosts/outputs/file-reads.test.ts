@@ -6,11 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../../src/config/keys.js';
-import { compressOutput } from '../../../src/engine/compress.js';
+import { compressOutput } from '../../../src/engine/turn/compress.js';
 import { parseEnvelope } from '../../../src/hosts/outputs/envelope.js';
 import { toolWords } from '../../../src/hosts/outputs/file-reads.js';
 import { shellRead } from '../../../src/hosts/outputs/shell-reads.js';
-import { protectionFor } from '../../../src/engine/protection.js';
+import { protectionFor } from '../../../src/engine/session/protection.js';
 
 /** A TypeScript service of `n` methods, each with a 6-line body. */
 function service(n = 12): string[] {

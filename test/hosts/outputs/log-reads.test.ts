@@ -8,8 +8,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../../src/config/keys.js';
-import { compressOutput, type CompressContext } from '../../../src/engine/compress.js';
-import { protectionFor } from '../../../src/engine/protection.js';
+import { compressOutput, type CompressContext } from '../../../src/engine/turn/compress.js';
+import { protectionFor } from '../../../src/engine/session/protection.js';
 import { parseEnvelope } from '../../../src/hosts/outputs/envelope.js';
 import { isDocumentCommand, isSearchCommand } from '../../../src/hosts/outputs/shell-command.js';
 import { HARM_CASES } from '../../strategies/harm/all.js';

@@ -9,8 +9,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../../src/config/keys.js';
-import { compressOutput } from '../../../src/engine/compress.js';
-import { protectionFor } from '../../../src/engine/protection.js';
+import { compressOutput } from '../../../src/engine/turn/compress.js';
+import { protectionFor } from '../../../src/engine/session/protection.js';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'reads');
 

@@ -23,7 +23,7 @@ export interface TurnSeries {
 
 /** Where this session's context is acted on, from its latest turn event (0..1 of the window). */
 export interface Thresholds {
-  /** HMC's layer 1 summarises older turns past this (engine/layer1-threshold.ts). */
+  /** HMC's layer 1 summarises older turns past this (engine/layer1/layer1-threshold.ts). */
   summarise_at?: number | undefined;
   /** The host's own compression threshold, when the host sent it. */
   host_compress_at?: number | undefined;

@@ -1,0 +1,194 @@
+/**
+ * Puts list-wide rewrites into force before a model call: asks `list-wide.ts` what should be a
+ * placeholder, lets the price rule (`pass.ts`) decide whether changes to messages already sent are
+ * worth their cache break now, applies what goes, keeps exact copies for recall, and tells the
+ * ledger. Placeholders restored from an earlier process (Hermes `-q` runs one per turn) were sent
+ * by that process already: putting them back is not a change and costs nothing.
+ *
+ * Invariant: a message's view changes here only; raw contents are never touched.
+ */
+import type { HmcConfig } from '../../config/keys.js';
+import { keptForRecall, listWideRewrites } from './list-wide.js';
+import { decidePass, type PassDecision, type ViewChange } from '../ledger/pass.js';
+import { protectionFor } from '../session/protection.js';
+import { ARGUMENTS_TOOL_PREFIX, inputRecallId, recallId, type RecallStore } from '../session/recall.js';
+import type { StagedPhase } from '../layer1/layer1.js';
+import type { HeldInputs, MessageState, Prune } from '../session/held.js';
+import type { InputClearing } from '../../strategies/list-wide/input-clearing.js';
+import { clearable, heldInputs, sameClearings, wantedInputs } from './inputs.js';
+import type { Session } from '../session/session.js';
+import { viewCounts } from '../ledger/ledger.js';
+
+/** Assumed when the host does not say (the analytics and the clearing threshold need a window). */
+export const DEFAULT_CONTEXT_WINDOW = 128_000;
+/** Above this share of the window a request risks failing: waiting rewrites are made whatever the budget. */
+const OVERFLOW_SHARE = 0.85;
+/** …and it must remove at least this share of the window to be worth a break outside the budget. */
+const OVERFLOW_ROOM = 0.1;
+
+export interface BatchDeps {
+  recall: RecallStore;
+  /** The time of this model call (ms). */
+  callTime: number;
+  /** This call already rewrites a sent message at this index (caught-up outputs), else null. */
+  breakingAt: number | null;
+  /** A layer-1 summary back and waiting to go out (all of its range's views at once, or none). */
+  phase: StagedPhase | null;
+  /** The host applies `tool_calls` edits to a request (hosts/capabilities.ts): input clearing may run. */
+  toolCalls: boolean;
+}
+
+/**
+ * One wanted change: a tool result's placeholder (null: back to its own view), a summarised range's
+ * view, or an assistant message's calls with some arguments cleared (null: sent as they are).
+ */
+type Change = { kind: 'prune'; prune: Prune | null } | { kind: 'phase'; text: string } | { kind: 'inputs'; inputs: HeldInputs | null };
+
+/**
+ * Applies the rewrites due now. Returns the indices whose view changed, the pass decision, and
+ * whether something the previous call sent was rewritten (a cache break; re-held placeholders are not).
+ */
+export function applyListWide(s: Session, config: HmcConfig, deps: BatchDeps): { changed: number[]; decision: PassDecision<Change>; breaks: boolean; phase: StagedPhase | null } {
+  const window = s.contextWindow || DEFAULT_CONTEXT_WINDOW;
+  // Past the point where this call breaks the cache anyway, a change costs nothing more.
+  const firstUnsent = Math.min(s.previousCallLength, deps.breakingAt ?? Infinity);
+  const wanted = listWideRewrites(s, config, protectionFor(config), { firstUnsent, window });
+  const reheld: ViewChange<Change>[] = [];
+  const changes: ViewChange<Change>[] = [];
+  // Only results that are, or should be, rewritten can change: not the whole conversation.
+  for (const key of new Set([...wanted.keys(), ...s.pruned.keys()])) {
+    const item = s.rewriteIndex.byKey.get(key);
+    if (!item) continue;
+    const { message: m, index } = item;
+    const next = wanted.get(key) ?? null;
+    if ((next?.content ?? null) === (m.prune?.content ?? null)) continue;
+    // A result inside a summarised range is sent as the summary's stub whatever its placeholder.
+    const hidden = m.summary !== null;
+    const after = next ? next.content.length : length(m.single?.content ?? m.raw);
+    const change: ViewChange<Change> = { index, before: hidden ? 0 : length(s.viewOf(m)), after: hidden ? 0 : after, change: { kind: 'prune', prune: next } };
+    if (hidden || (!m.prune && next && s.pruned.get(key) === next.strategy)) reheld.push(change);
+    else changes.push(change);
+  }
+  if (deps.toolCalls) {
+    for (const [index, wantedHere] of wantedInputs(s, config, protectionFor(config), wanted)) {
+      const m = s.messages[index] as MessageState;
+      const cleared = clearable(s, wantedHere);
+      if (sameClearings(m.inputs?.cleared, cleared)) continue;
+      const inputs = heldInputs(s, m, cleared);
+      const change: ViewChange<Change> = { index, before: s.extraOf(m).length, after: (inputs ?? m).extra.length, change: { kind: 'inputs', inputs } };
+      // Clearings an earlier process had in force were sent by it already: putting them back is free.
+      if (!m.inputs && inputs && [...inputs.cleared].every(([id, c]) => sameClearings(new Map([[id, c]]), onlyEarlier(s, id)))) reheld.push(change);
+      else changes.push(change);
+    }
+  }
+  if (deps.phase) {
+    for (const { index, text } of deps.phase.views) {
+      changes.push({ index, before: length(s.viewOf(s.messages[index] as MessageState)), after: text.length, change: { kind: 'phase', text }, whole: true });
+    }
+  }
+  const ttl = config.cache.ttl_seconds * 1000;
+  const decision = decidePass(changes, {
+    sentLength: s.previousCallLength,
+    breakingAt: deps.breakingAt,
+    sentFrom: sentFromOf(s.messages, s.previousCallLength),
+    callsSoFar: s.replies,
+    cold: ttl > 0 && s.lastCallAt > 0 && deps.callTime - s.lastCallAt > ttl,
+    forced: s.sweepPending,
+    breaksSoFar: s.cacheBreaks,
+    // Near overflow, a pass that makes real room (a tenth of the window) is made whatever the budget.
+    overflow: sentChars(s.messages, 0, s.messages.length) / 4 > OVERFLOW_SHARE * window ? OVERFLOW_ROOM * window : null,
+    minTokens: config.cache.min_batch_tokens,
+    breaksPer100: config.cache.max_breaks_per_100_calls,
+    firstAfter: config.cache.first_break_after,
+  });
+  if (decision.costly) s.sweepPending = false;
+  // A summary goes out whole or waits whole.
+  const phaseViews = decision.apply.filter((c) => c.change.kind === 'phase').length;
+  const phaseGoes = deps.phase !== null && phaseViews === deps.phase.views.length && phaseViews > 0;
+  const apply = [...reheld, ...decision.apply.filter((c) => c.change.kind !== 'phase' || phaseGoes)].sort((a, b) => a.index - b.index);
+  const changed: number[] = [];
+  for (const { index, change } of apply) {
+    const m = s.messages[index] as MessageState;
+    if (change.kind === 'phase') m.summary = change.text;
+    else if (change.kind === 'inputs') {
+      recordInputs(s, m, change.inputs, deps.recall);
+      m.inputs = change.inputs;
+    } else {
+      const prune = change.prune;
+      if (prune && !m.prune && !s.pruned.has(m.key)) s.pruneCount++;
+      m.prune = prune;
+      record(s, m, prune);
+      if (prune && typeof m.raw === 'string' && keptForRecall(m, prune.strategy)) deps.recall.put(s.id, recallId(s.id, m.key), m.tool, m.raw);
+    }
+    changed.push(index);
+    if (index < s.ledgerLength) {
+      const steps = s.stepsOf(m);
+      s.ledger.defer(() => s.ledger.changeMessage(index, steps, m.extra), viewCounts(steps, m.extra));
+    }
+  }
+  const free = new Set(reheld);
+  return { changed, decision, breaks: apply.some((c) => c.index < s.previousCallLength && !free.has(c)), phase: phaseGoes ? deps.phase : null };
+}
+
+/** The clearing an earlier process had in force for call `id` (empty when none). */
+function onlyEarlier(s: Session, id: string): Map<string, InputClearing> {
+  const c = s.inputsCleared.get(id);
+  return c ? new Map([[id, c]]) : new Map();
+}
+
+/** Remembers which calls are cleared now (and keeps each one's exact arguments for recall). */
+function recordInputs(s: Session, m: MessageState, next: HeldInputs | null, recall: RecallStore): void {
+  for (const id of m.inputs?.cleared.keys() ?? []) if (!next?.cleared.has(id)) s.inputsCleared.delete(id);
+  for (const [id, clearing] of next?.cleared ?? []) {
+    s.inputsCleared.set(id, clearing);
+    const call = s.inputIndex.byId.get(id);
+    const text = call?.call.function?.arguments;
+    if (call && typeof text === 'string') recall.put(s.id, inputRecallId(s.id, id), `${ARGUMENTS_TOOL_PREFIX}${call.tool}`, text);
+  }
+}
+
+/** Remembers a placeholder in force (and what a later process needs to word it the same). */
+function record(s: Session, m: MessageState, prune: Prune | null): void {
+  s.prunedText.delete(m.key);
+  s.prunedAge.delete(m.key);
+  s.prunedStale.delete(m.key);
+  if (!prune) {
+    s.pruned.delete(m.key);
+    return;
+  }
+  s.pruned.set(m.key, prune.strategy);
+  s.prunedText.set(m.key, prune.text);
+  if (prune.age !== undefined) s.prunedAge.set(m.key, prune.age);
+  if (prune.stale !== undefined) s.prunedStale.set(m.key, prune.stale);
+}
+
+/**
+ * Characters the previous call sent from a message to its end (`to` messages), for the pass: worked
+ * out once, on the first question (the break point asks it of each candidate).
+ */
+function sentFromOf(messages: readonly MessageState[], to: number): (from: number) => number {
+  let prefix: number[] | null = null;
+  return (from) => {
+    if (!prefix) {
+      prefix = [0];
+      for (let i = 0; i < to && i < messages.length; i++) prefix.push((prefix[i] as number) + sentChars(messages, i, i + 1));
+    }
+    const end = prefix.length - 1;
+    return (prefix[end] as number) - (prefix[Math.max(0, Math.min(from, end))] as number);
+  };
+}
+
+/** Characters of the views of messages [from, to). */
+function sentChars(messages: readonly MessageState[], from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to && i < messages.length; i++) {
+    const m = messages[i] as MessageState;
+    const view = m.summary !== null ? m.summary : m.prune ? m.prune.content : m.single ? m.single.content : m.raw;
+    n += length(view) + (m.inputs ? m.inputs.extra : m.extra).length;
+  }
+  return n;
+}
+
+function length(view: unknown): number {
+  return typeof view === 'string' ? view.length : 0;
+}
