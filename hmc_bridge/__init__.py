@@ -12,7 +12,8 @@ __init__.py, which Hermes imports as `hermes_plugins.<slug>` and which re-export
   its own rough measure of a request, its tool registry).
 - control_schema.py: the `hmc_control` schema registered (the build's copy; hello updates it).
 - engine.py: HMC as Hermes' context engine (`context.engine: hmc`): decisions by the sidecar,
-  Hermes' built-in compressor as the fallback.
+  Hermes' built-in compressor as the fallback; compaction.py: the list a compaction sends and the
+  one the sidecar's plan describes.
 - plugin.py: `register(ctx)`, the wiring.
 
 Invariant: standard library only; fail open (docs/hermes.md). Imported relatively, so the package

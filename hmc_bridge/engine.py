@@ -6,8 +6,9 @@ Hermes' own threshold, and a compaction is layer 1's (summaries of finished work
 the session index).
 
 What stays here is mechanics: which measure Hermes passed (its rough estimate or the provider's
-figure), what the turn's in-place edits already took off, turning the sidecar's plan into the list
-Hermes keeps (its own message objects, copied as Hermes copies them), and the hand-over.
+figure), what the turn's in-place edits already took off, and the hand-over; turning the
+sidecar's plan into the list Hermes keeps (its own message objects, copied as Hermes copies them)
+is compaction.py's.
 
 Invariants: no method raises into Hermes (an exception from `compress` would end the turn); when
 the sidecar is unavailable or fails, Hermes' built-in `ContextCompressor` decides and compacts,
@@ -22,7 +23,7 @@ import logging
 import math
 import os
 
-from . import views
+from . import compaction, views
 
 log = logging.getLogger("hmc")
 
@@ -261,14 +262,14 @@ class _Engine:
         sess = self._bridge.sessions.get(self.session_id)
         if sess is not None:
             views.restore(sess)
-        sent, where = _readable(messages)
+        sent, where = compaction.readable(messages)
         params = {"session_id": self.session_id, "messages": sent, "threshold_tokens": self.threshold_tokens, "force": bool(force)}
         if isinstance(focus_topic, str) and focus_topic.strip():
             params["focus_topic"] = focus_topic
         if isinstance(memory_context, str) and memory_context.strip():
             params["memory_context"] = memory_context
         result = self._ask("compress", params, COMPRESS_TIMEOUT)
-        compacted = _apply_plan(messages, result.get("plan"), where) if result is not None else None
+        compacted = compaction.apply_plan(messages, result.get("plan"), where) if result is not None else None
         if compacted is None:
             if result is not None:
                 self._why = "HMC did not compact (%s)" % (result.get("reason") or "no plan")
@@ -428,57 +429,3 @@ def _compression_config():
         return cfg if isinstance(cfg, dict) else {}
     except Exception:
         return {}
-
-
-def _readable(messages):
-    """The messages HMC can read, as sent, and where each is in Hermes' list. One that cannot be read
-    (None, not a message, one the wire form fails on) is left out and counted in one debug line,
-    instead of handing the whole compaction to Hermes' compressor (issue 26, finding 7); a plan
-    keeps none of them, so they leave the compacted list."""
-    sent, where, skipped = [], [], 0
-    for i, msg in enumerate(messages):
-        if not (isinstance(msg, dict) and isinstance(msg.get("role"), str)):
-            skipped += 1
-            continue
-        try:
-            sent.append(views.live_message(msg))
-        except Exception:
-            skipped += 1
-            continue
-        where.append(i)
-    if skipped:
-        log.debug("hmc: compaction: %d of %d messages could not be read and are left out", skipped, len(messages))
-    return sent, where
-
-
-def _apply_plan(messages, plan, where=None):
-    """The compacted list a plan describes: Hermes' own messages (copied as Hermes copies them at a
-    compaction) and HMC's summary messages; None when the plan is not a valid one. `where` maps the
-    plan's indices (into the messages sent) to Hermes' list (None: the same)."""
-    if not isinstance(plan, list) or not plan:
-        return None
-    try:
-        from agent.context_compressor import COMPRESSED_SUMMARY_METADATA_KEY as summary_key, _fresh_compaction_message_copy as fresh
-    except Exception:
-        summary_key = "_compressed_summary"
-
-        def fresh(msg):
-            out = dict(msg)
-            out.pop("_db_persisted", None)
-            return out
-    out, last = [], -1
-    for item in plan:
-        index = item.get("keep") if isinstance(item, dict) else None
-        if isinstance(index, int) and not isinstance(index, bool):
-            if where is not None:
-                index = where[index] if 0 <= index < len(where) else -1
-            if not last < index < len(messages) or not isinstance(messages[index], dict):
-                return None
-            out.append(fresh(messages[index]))
-            last = index
-            continue
-        message = item.get("message") if isinstance(item, dict) else None
-        if not (isinstance(message, dict) and message.get("role") in ("user", "assistant") and isinstance(message.get("content"), str)):
-            return None
-        out.append({"role": message["role"], "content": message["content"], summary_key: True})
-    return out if len(out) < len(messages) else None
