@@ -6,7 +6,7 @@ import { HERMES_DEFAULT_THRESHOLD, parseHermesConfig, readHermesConfig } from '.
 import { helloAnswer, STREAM_BYTES } from '../../../src/engine/hello.js';
 
 // The cases the bridge's Python tests checked when the bridge parsed Hermes' YAML itself
-// (test_bridge.py: the context window and the compression threshold come from Hermes' config).
+// (test_bridge_host_figures.py: the context window and the compression threshold come from Hermes' config).
 describe("Hermes' config.yaml: the window and where its compressor fires", () => {
   it('reads model.context_length, past comments and other keys, and not a context_length elsewhere', () => {
     const text = 'plugins:\n  enabled: [hmc]\nmodel:\n  provider: custom\n  # the window\n  context_length: 131072  # tokens\n  default: m\ncompression:\n  context_length: 5\n';
