@@ -56,7 +56,7 @@ export function importsOf(source: string): string[] {
   const out: string[] = [];
   for (const match of source.matchAll(IMPORT)) {
     const spec = match[1] ?? match[2] ?? match[3];
-    if (spec !== undefined && spec.startsWith('.')) out.push(spec);
+    if (spec?.startsWith('.')) out.push(spec);
   }
   return out;
 }

@@ -18,6 +18,7 @@ export interface Sdk {
   React: React;
   hooks: {
     useState<T>(init: T): [T, (v: T) => void];
+    // biome-ignore lint/suspicious/noConfusingVoidType: React's own signature: an effect returns nothing or its cleanup
     useEffect(fn: () => void | (() => void), deps: unknown[]): void;
     useRef<T>(init: T): { current: T };
   };

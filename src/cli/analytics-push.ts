@@ -16,7 +16,7 @@ import { expandHome, resolveConfigPath, resolveDbPath } from '../config/paths.js
 import { resolveStateDir } from '../hosts/state-dir.js';
 import { openStore } from '../store/index.js';
 import { priceModels } from '../store/pricing.js';
-import { envHeaders, pushOnce } from '../server/otlp.js';
+import { envHeaders, pushOnce, type OtlpFigures } from '../server/otlp.js';
 import { measuredSeries } from '../server/cost-series.js';
 import { VERSION } from '../core/version.js';
 import { errorText } from '../core/errors.js';
@@ -54,7 +54,7 @@ export async function pushAnalytics(values: PushValues, io: { out(t: string): vo
     return EXIT_PROBLEM;
   }
   const start = Date.now();
-  let figures;
+  let figures: OtlpFigures;
   try {
     const store = openStore(dbPath, { readonly: true });
     try {

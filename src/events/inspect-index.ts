@@ -12,7 +12,7 @@
  * Invariants: read-only; a missing folder, unreadable file or corrupt line means "not found",
  * never an exception; memory is one small entry per record (the folder is capped at 256 MiB).
  */
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync, type Stats } from 'node:fs';
 import { open as openFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { InspectRecord } from './types.js';
@@ -67,7 +67,7 @@ export function createInspectIndex(stateDir: string, opts: InspectIndexOptions =
     for (const name of [...files.keys()]) if (!present.has(name)) files.delete(name);
     for (const name of names) {
       const path = join(dir, name);
-      let st;
+      let st: Stats;
       try {
         st = statSync(path);
       } catch {
@@ -122,7 +122,7 @@ export function createInspectIndex(stateDir: string, opts: InspectIndexOptions =
 
 /** Indexes the complete lines of `path` from `f.size` up to `end`. */
 async function indexFrom(open: (path: string) => Promise<FileHandle>, path: string, f: FileIndex, end: number): Promise<void> {
-  let fh;
+  let fh: FileHandle;
   try {
     fh = await open(path);
   } catch {

@@ -28,7 +28,7 @@ const RULES: readonly RegExp[] = [
   // curl -u user:pass, --user user:pass, --proxy-user user:pass (the user name is kept).
   new RegExp(String.raw`${START}(?:curl|wget|http|https)\b${REST}[ \t](?:-u|-U|--user|--proxy-user|--http-user)[ \t=]{1,8}["']?[^\s:'"\x60\\]{1,200}:([^\s'"\x60@,;\\]{1,400})`, 'g'),
   // openssl's pass phrases: -passin pass:…, -passout pass:…, -pass pass:…, -k …
-  new RegExp(String.raw`(?<![\w-])-pass(?:in|out)?[ \t]{1,8}["']?pass:([^\s'"]{1,400})`, 'g'),
+  /(?<![\w-])-pass(?:in|out)?[ \t]{1,8}["']?pass:([^\s'"]{1,400})/g,
 ];
 
 /** Replaces the passwords of the rules above; the command around them stays. */

@@ -57,7 +57,7 @@ export async function buildPrompt(input: PromptInput, budgetChars = DEFAULT_REQU
   let redactions = 0;
   let previous = '';
   const values = new Set<string>();
-  if (input.previous && input.previous.trim()) {
+  if (input.previous?.trim()) {
     const r = redactSecrets(input.previous.trim());
     redactions += r.count;
     for (const v of r.values) values.add(v);

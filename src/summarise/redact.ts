@@ -25,7 +25,6 @@ import {
   looksRandom,
   REDACTED,
   secretValue,
-  TYPE_WORDS,
   unquote,
   yamlSecret,
 } from './secret-values.js';

@@ -147,7 +147,7 @@ describe.skipIf(!READY)('HMC\'s tab in Hermes\' web dashboard', () => {
       money(x, x.cost.without_hmc), money(x, x.cost.spent), money(x, x.cost.saved)]));
     // With the cache: tab-a's input without HMC is not 80,000 tokens at the write price.
     const sonnet = m.models.find((x) => x.model.includes('sonnet'));
-    expect(sonnet && sonnet.cost.without_hmc).toBeLessThan((80_000 * 3.75) / 1e6);
+    expect(sonnet?.cost.without_hmc).toBeLessThan((80_000 * 3.75) / 1e6);
     // The unknown model: named, and no money anywhere on the tab for it.
     expect(m.models.find((x) => x.model === UNKNOWN)?.price.unknown_model).toBe(true);
     expect(shown.find((r) => r[0] === UNKNOWN)?.slice(4)).toEqual(['not priced', 'not priced', 'not priced']);

@@ -14,7 +14,9 @@ const built = existsSync(join(ROOT, 'dist', 'cli', 'main.js'));
 if (!built) console.warn('cli tests skipped: dist/ is missing (run `npm run build`, as `npm test` does)');
 const FIXTURE = join(ROOT, 'test', 'fixtures', 'session-build-fix.json');
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 function hmc(args: string[], input?: string, env: NodeJS.ProcessEnv = {}) {
   const r = spawnSync(process.execPath, [BIN, ...args], { input, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 });

@@ -18,7 +18,9 @@ if (!built) console.warn('cli convention tests skipped: dist/ is missing (run `n
 const FIXTURE = join(ROOT, 'test', 'fixtures', 'session-build-fix.json');
 const COMMANDS = ['sidecar', 'dashboard', 'demo', 'replay', 'filter', 'analytics', 'control', 'doctor'];
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 function tempDir(): string {
   const d = mkdtempSync(join(tmpdir(), 'hmc-conv-'));

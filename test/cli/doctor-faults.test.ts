@@ -54,7 +54,10 @@ describe('hmc doctor --json', () => {
     const file = join(tmp(), 'not-a-dir');
     writeFileSync(file, 'x');
     let out = '';
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((out += String(chunk)), true));
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      out += String(chunk);
+      return true;
+    });
     try {
       expect(await command.run(['--no-hermes', '--state-dir', file])).toBe(1);
       const text = out;

@@ -14,7 +14,9 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const BIN = join(ROOT, 'bin', 'hmc.js');
 const built = existsSync(join(ROOT, 'dist', 'cli', 'main.js'));
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 describe('how a hint names the command line', () => {
   it('says what the caller set, else the bin it ran as, else node and the script', () => {

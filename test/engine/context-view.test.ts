@@ -120,7 +120,7 @@ describe('hmc_control context: where the context goes', () => {
     expect(text).toContain('<img src=x onerror=alert(1)>');
     expect(text).toMatch(/calls 7 d +calls session\n/);
     // No analytics here: the period's calls are unknown ("--"), and the text says why.
-    expect(text).toMatch(/\n  terminal +\d+ +-- +2\n/);
+    expect(text).toMatch(/\n {2}terminal +\d+ +-- +2\n/);
     expect(text).toContain('analytics is off: calls are counted in this session only');
     expect(text).toMatch(/\nAdvice: tool schemas are/);
   });

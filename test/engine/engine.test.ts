@@ -76,7 +76,9 @@ describe('pre_llm_call and restore', () => {
     for (const i of [0, 1, 2, 4, 6, 7]) expect(messages[i]?.content).toBe(originals[i]);
     host.onSessionEnd(S);
     expect(snapshot(messages)).toEqual(before);
-    messages.forEach((m, i) => expect(m.content).toBe(originals[i]));
+    messages.forEach((m, i) => {
+      expect(m.content).toBe(originals[i]);
+    });
   });
 
   it('answers the same edits for the full list and for base + append', () => {

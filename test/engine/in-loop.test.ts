@@ -11,7 +11,7 @@ import { Engine } from '../../src/engine/engine.js';
 import { MIN_CLEAR_TOKENS } from '../../src/engine/list-wide/list-wide.js';
 import type { Message } from '../../src/core/message.js';
 import { NULL_SINK } from '../../src/events/types.js';
-import { assistantCall, config, longLog, terminal, toolResult, user } from '../helpers/conversation.js';
+import { assistantCall, config, terminal, toolResult, user } from '../helpers/conversation.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -111,7 +111,9 @@ describe('inside one long tool loop', () => {
     for (let i = 0; i < 4; i++) messages.push(assistantCall(`t${i}`, 'web_extract', { url: `https://example.org/${i}` }), toolResult(`t${i}`, 'web_extract', wide(i)));
     const parallel = [4, 5, 6].map((i) => `t${i}`);
     messages.push({ role: 'assistant', content: '', tool_calls: parallel.map((id, k) => ({ id, type: 'function', function: { name: 'web_extract', arguments: JSON.stringify({ url: `https://example.org/${k + 4}` }) } })) });
-    parallel.forEach((id, k) => messages.push(toolResult(id, 'web_extract', wide(k + 4))));
+    parallel.forEach((id, k) => {
+      messages.push(toolResult(id, 'web_extract', wide(k + 4)));
+    });
     const e = make(c);
     const edits = e.preModelCall({ session_id: S, messages, context_length: 30_000 }).edits;
     const cleared = new Set(edits.filter((x) => x.content?.includes('cleared to save context')).map((x) => x.index));

@@ -135,12 +135,18 @@ describe('layer 1', () => {
 
   it('asks for a summary only when it pays for the summariser at its price', async () => {
     const dear = new ListingSummariser();
-    const declining = make(layer1Config((c) => ((c.background_compression.min_return = 2), (c.background_compression.summariser_price = { input: 500, output: 2000 }))), dear);
+    const declining = make(layer1Config((c) => {
+      c.background_compression.min_return = 2;
+      c.background_compression.summariser_price = { input: 500, output: 2000 };
+    }), dear);
     const { session } = await drive(declining, loop(30), { window: 60_000 });
     expect(dear.requests).toEqual([]);
     expect(declining.layer1.stats(session as NonNullable<typeof session>).declined).toBeGreaterThan(0);
     const cheap = new ListingSummariser();
-    await drive(make(layer1Config((c) => ((c.background_compression.min_return = 2), (c.background_compression.summariser_price = { input: 0.1, output: 0.4 }))), cheap), loop(30), { window: 60_000 });
+    await drive(make(layer1Config((c) => {
+      c.background_compression.min_return = 2;
+      c.background_compression.summariser_price = { input: 0.1, output: 0.4 };
+    }), cheap), loop(30), { window: 60_000 });
     expect(cheap.requests.length).toBeGreaterThan(0);
   });
 
@@ -296,7 +302,10 @@ describe('layer 1', () => {
     // 30th): the summary, asked for as that pass nears, comes back and waits. (4 breaks per 100
     // calls: the first is earned at call 25, so the summary counts on the calls after call 31.)
     const first = new ListingSummariser();
-    const closed = make(layer1Config((c) => ((c.cache.max_breaks_per_100_calls = 4), (c.cache.first_break_after = 31))), first, dir);
+    const closed = make(layer1Config((c) => {
+      c.cache.max_breaks_per_100_calls = 4;
+      c.cache.first_break_after = 31;
+    }), first, dir);
     const { session } = await drive(closed, messages, { window: 60_000 });
     expect(first.requests.length).toBe(1);
     expect(session?.phases).toEqual([]);

@@ -23,7 +23,9 @@ describe('the live tool-call count', () => {
     e.postToolCall({ session_id: 'S', tool_name: 'terminal', tool_call_id: 'c2', args: { command: 'make test' }, result: terminal('ok') });
     e.settle();
     const live = new LiveState();
-    sink.events.forEach((payload, i) => live.apply({ ...payload, id: `p:${i}`, source: 'p', time: 1000 + i } as HmcEvent));
+    sink.events.forEach((payload, i) => {
+      live.apply({ ...payload, id: `p:${i}`, source: 'p', time: 1000 + i } as HmcEvent);
+    });
     const s = e.sessions.get('S');
     expect(s ? sessionRecord(s).tool_calls : -1).toBe(2);
     expect(live.get('S')?.tool_calls).toBe(2);

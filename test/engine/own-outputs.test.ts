@@ -12,7 +12,7 @@ import { isOwnTool } from '../../src/hosts/own-tool.js';
 import { InProcessHost } from '../../src/hosts/in-process.js';
 import { NULL_SINK } from '../../src/events/types.js';
 import type { Summariser, SummaryRequest, SummaryResult } from '../../src/summarise/types.js';
-import { assistantCall, config, engine, longLog, terminal, toolResult, user } from '../helpers/conversation.js';
+import { assistantCall, config, engine, terminal, toolResult, user } from '../helpers/conversation.js';
 
 const S = 'own';
 

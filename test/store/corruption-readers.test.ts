@@ -18,8 +18,14 @@ let err: string;
 beforeEach(() => {
   out = '';
   err = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((out += String(chunk)), true));
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((err += String(chunk)), true));
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    out += String(chunk);
+    return true;
+  });
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+    err += String(chunk);
+    return true;
+  });
 });
 afterEach(() => vi.restoreAllMocks());
 

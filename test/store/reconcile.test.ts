@@ -11,6 +11,9 @@ import { analyticsAction, migrate, openStore, type AnalyticsStore } from '../../
 import type { UsageRecord } from '../../src/store/usage.js';
 import { NOW, rec, tempDb } from './helpers.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: the answer is read field by field, deep, as the page reads it; its shape is what this test checks
+type Answer = Record<string, any>;
+
 const pricing = defaultConfig().pricing;
 let store: AnalyticsStore;
 beforeEach(() => {
@@ -35,7 +38,7 @@ describe('reconcile', () => {
       row(3, { cache_read_tokens: 2_000, cache_write_tokens: 8_000, hmc_cached: 1_800, raw_cached: 2_400, break_tokens: 8_000, break_cause: 'hermes' }),
       row(4, { model: 'claude-haiku-4-5', prompt_tokens: 500, cache_read_tokens: 0, cache_write_tokens: 0, hmc_input: null, raw_input: null, hmc_cached: null, raw_cached: null, seen: false, call_id: 'title' }),
     ]);
-    const a = analyticsAction(store, { period: 'usage', session: 'S' }, { project: '', pricing }) as Record<string, any>;
+    const a = analyticsAction(store, { period: 'usage', session: 'S' }, { project: '', pricing }) as Answer;
     expect(a).toMatchObject({ calls: 4, unseen_calls: 1, tokenizer_ratio: 1.111 });
     expect(a.measured).toEqual({ prompt_tokens: 30_500, cache_read_tokens: 11_000, cache_write_tokens: 19_000, completion_tokens: 400 });
     expect(a.modelled).toEqual({ hmc_input: 27_000, raw_input: 36_000, hmc_cached: 9_800, raw_cached: 13_400 });
@@ -53,7 +56,7 @@ describe('reconcile', () => {
     expect(a.costliest[0]).toMatchObject({ seq: 1 });
     expect(a.costliest.find((c: { seq: number }) => c.seq === 3).why).toMatch(/cache break of 8000 tokens: Hermes changed the request/);
     // Over a period: the same calls, each with its session.
-    const period = analyticsAction(store, { period: 'usage' }, { project: '', pricing }) as Record<string, any>;
+    const period = analyticsAction(store, { period: 'usage' }, { project: '', pricing }) as Answer;
     expect(period).toMatchObject({ calls: 4, unseen_calls: 1 });
     expect(period.breaks.list[0]).toMatchObject({ session_id: 'S', seq: 3 });
   });

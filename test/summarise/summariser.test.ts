@@ -38,7 +38,7 @@ describe('createSummariser', () => {
     await vi.advanceTimersByTimeAsync(1);
     expect(result).toMatchObject({ ok: false, retryable: true, reason: 'the summariser did not answer within 1.0 s' });
     expect(signal?.aborted).toBe(true);
-    expect(result && result.tokensIn).toBeGreaterThan(0);
+    expect(result?.tokensIn).toBeGreaterThan(0);
   });
 
   it('drops an answer that arrives after the timeout', async () => {

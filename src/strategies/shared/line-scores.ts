@@ -277,7 +277,7 @@ export function lineContext(lines: readonly string[], count: number, hot: Uint8A
     }
     const boxed = BOX_PREFIX.test(header);
     const own = indentOf(header);
-    let j = end > i + 1 ? end : i + 1;
+    let j = Math.max(end, i + 1);
     let taken = j - i - 1;
     while (j < count && taken < DETAIL_CAP) {
       const line = at(j);

@@ -324,10 +324,10 @@ function matchJson(text: string): string | null {
   const obj = parseJsonObjectText(text, MAX_JSON_CHARS);
   if (obj === null) return null;
   const fields = Object.entries(obj);
-  if (typeof obj['status'] === 'string' && /^ok$/i.test(obj['status'])) {
+  if (typeof obj.status === 'string' && /^ok$/i.test(obj.status)) {
     return fields.every(([k, v]) => k === 'status' || isAckField(k, v)) ? '[ok]' : null;
   }
-  const written = obj['bytes_written'];
+  const written = obj.bytes_written;
   if (typeof written === 'number' && Number.isInteger(written) && written >= 0) {
     const ok = fields.every(([k, v]) => {
       if (k === 'bytes_written') return true;

@@ -40,7 +40,7 @@ export const noise = {
     times(n, seed, (i, r) => `   Compiling ${CRATES[i % CRATES.length]}${i >= CRATES.length ? `-${i}` : ''} v${Math.floor(r() * 3)}.${Math.floor(r() * 20)}.${Math.floor(r() * 30)}`),
   /** `npm http fetch GET 200 https://registry.example/lodash 34ms (cache revalidated)` style npm verbose chatter. */
   npmVerbose: (n: number, seed = 4): string[] =>
-    times(n, seed, (i, r) => `npm http fetch GET 200 https://registry.npmjs.org/${pick(r, WORDS)}-${pick(r, CRATES)} ${ms(r)} (cache revalidated)`),
+    times(n, seed, (_i, r) => `npm http fetch GET 200 https://registry.npmjs.org/${pick(r, WORDS)}-${pick(r, CRATES)} ${ms(r)} (cache revalidated)`),
   /** `Collecting requests>=2.0` / `  Downloading requests-2.31.0-py3-none-any.whl (62 kB)` */
   pipInstall: (n: number, seed = 5): string[] =>
     times(n, seed, (i, r) =>
@@ -54,7 +54,7 @@ export const noise = {
     times(n, seed, (i, r) => `${pick(r, WORDS)}-deployment-7d9f8c${String(1000 + i)}-x${i}k2p`.padEnd(48) + `1/1     Running   0          ${Math.floor(r() * 9) + 1}d`),
   /** gradle `> Task :core:compileJava UP-TO-DATE` */
   gradleTasks: (n: number, seed = 8): string[] =>
-    times(n, seed, (i, r) => `> Task :${pick(r, WORDS)}:${pick(r, ['compileJava', 'processResources', 'classes', 'jar', 'compileTestJava', 'processTestResources', 'testClasses'])}${r() < 0.5 ? ' UP-TO-DATE' : ''}`),
+    times(n, seed, (_i, r) => `> Task :${pick(r, WORDS)}:${pick(r, ['compileJava', 'processResources', 'classes', 'jar', 'compileTestJava', 'processTestResources', 'testClasses'])}${r() < 0.5 ? ' UP-TO-DATE' : ''}`),
   /** maven `[INFO] Downloaded from central: https://repo.maven.apache.org/… (12 kB at 300 kB/s)` */
   mavenInfo: (n: number, seed = 9): string[] =>
     times(n, seed, (i, r) => `[INFO] Downloaded from central: https://repo.maven.apache.org/maven2/org/${pick(r, WORDS)}/${pick(r, CRATES)}/1.${i}/${pick(r, CRATES)}-1.${i}.jar (${Math.floor(r() * 900)} kB at 1.2 MB/s)`),
@@ -68,7 +68,7 @@ export const noise = {
     times(n, seed, (i, r) => `      + ${pick(r, ['tags', 'name', 'arn', 'id', 'cidr_block', 'instance_type', 'ami'])}${' '.repeat(6)}= ${r() < 0.5 ? '(known after apply)' : `"${pick(r, WORDS)}-${i}"`}`),
   /** git log --oneline */
   gitLog: (n: number, seed = 13): string[] =>
-    times(n, seed, (i, r) => `${Math.floor(r() * 0xfffffff).toString(16).padStart(7, '0')} ${pick(r, ['Add', 'Update', 'Refactor', 'Tidy', 'Document'])} ${pick(r, WORDS)} ${pick(r, ['handler', 'tests', 'config', 'docs', 'types'])}`),
+    times(n, seed, (_i, r) => `${Math.floor(r() * 0xfffffff).toString(16).padStart(7, '0')} ${pick(r, ['Add', 'Update', 'Refactor', 'Tidy', 'Document'])} ${pick(r, WORDS)} ${pick(r, ['handler', 'tests', 'config', 'docs', 'types'])}`),
   /** Plain English sentences of a docs page, none with a failure or warning word. */
   prose: (n: number, seed = 14): string[] =>
     times(n, seed, (i, r) => {

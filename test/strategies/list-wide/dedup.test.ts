@@ -22,7 +22,7 @@ describe('argsFingerprint', () => {
 
   it('never throws: cycles, BigInt, undefined, functions, throwing getters and toJSON', () => {
     const cyclic: Record<string, unknown> = { a: 1 };
-    cyclic['self'] = cyclic;
+    cyclic.self = cyclic;
     expect(argsFingerprint('t', cyclic)).toBe('t::{"a":1,"self":"[Circular]"}');
     expect(argsFingerprint('t', { n: 10n })).toBe('t::{"n":"10n"}');
     expect(argsFingerprint('t', { u: undefined, f: () => 1, k: 1 })).toBe('t::{"k":1}');

@@ -13,7 +13,7 @@
 import { html } from 'htm/preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { getJson } from '../api.js';
-import { LiveFeed, useFeed } from '../live.js';
+import { type LiveFeed, useFeed } from '../live.js';
 import { analyticsResponse, projectsResponse, strategiesResponse, toolsResponse, type AnalyticsResponse, type ProjectRow } from '../schema.js';
 import { fmtPct, fmtTokens, shortId } from '../format.js';
 import { formatHash, OVERVIEW, type Target } from '../route.js';

@@ -90,7 +90,7 @@ export function scanElixir(lines: readonly string[], start: number, end: number)
       if (holes.length === 0) from = at;
     };
 
-    if (lit !== null && lit.heredoc) {
+    if (lit?.heredoc) {
       const t = line.trimStart();
       if (t.startsWith(lit.close)) {
         i = n - t.length + lit.close.length;
