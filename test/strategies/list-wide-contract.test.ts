@@ -8,7 +8,8 @@
  * - the price rule held: a placeholder only where it is shorter than the output, and rewrites of
  *   messages already sent within the cache-break budget (ledger/pass.ts);
  * - nothing grows: no view of a tool result is longer than the result;
- * - the current step's results (the latest assistant message's calls) are never rewritten, but
+ * - the current step's results (the latest assistant message's calls, no user message after them)
+ *   are never rewritten, but
  *   for a pointer to an earlier identical output the same view sends whole (a repeat: what the
  *   model reads next is then still there, word for word);
  * - protected tools (the config's, and write_file/patch always) are never rewritten.
@@ -153,7 +154,7 @@ for (const strategy of LIST_WIDE_STRATEGIES) {
           const original = engine.preModelCall.bind(engine);
           engine.preModelCall = (p) => {
             const r = original(p);
-            views.push({ edits: r.edits, messages: p.messages.slice() });
+            views.push({ edits: r.edits, messages: p.messages?.slice() ?? [] });
             return r;
           };
           const messages = conversation(steps, seed);
@@ -185,9 +186,13 @@ for (const strategy of LIST_WIDE_STRATEGIES) {
   });
 }
 
-/** The ids of the calls of the latest assistant message that made any. */
+/**
+ * The ids of the calls of the step the model is in: the latest assistant message that made any,
+ * unless a user message came after it (the model then reads the user first).
+ */
 function currentStep(messages: readonly Message[]): Set<string> {
   for (let i = messages.length - 1; i >= 0; i--) {
+    if (messages[i]?.role === 'user') return new Set();
     const calls = messages[i]?.role === 'assistant' ? messages[i]?.tool_calls : undefined;
     if (Array.isArray(calls) && calls.length > 0) return new Set(calls.map((c) => String(c.id)));
   }
