@@ -21,7 +21,6 @@ import type { Protection } from '../session/protection.js';
 import type { Session } from '../session/session.js';
 import { currentStepCalls, fileEvents, fileOpFor, isFailed, keptForRecall, memoOf, outputReportsFailure, placeholderOf, readOf, recallIdOf, sentChars } from './facts.js';
 
-export { MIN_CLEAR_TOKENS } from '../../strategies/list-wide/clearing.js';
 export { fileEvents, isFailed, keptForRecall } from './facts.js';
 
 /** The original's generic placeholder (reference §5.2), used for sweeps. */

@@ -5,7 +5,7 @@
  *
  * Invariant: types and one pure mapping only; the raw content held is the host's, by reference.
  */
-import { PLACEHOLDER_KINDS, type PlaceholderKind, type StrategyName } from '../../strategies/index.js';
+import { PLACEHOLDER_KINDS, STRATEGY_OF_KIND, type PlaceholderKind, type StrategyName } from '../../strategies/index.js';
 import type { HmcConfig } from '../../config/keys.js';
 import type { FileOp } from '../../strategies/shared/file-ops.js';
 import type { OutputKind } from '../../core/strategy.js';
@@ -42,7 +42,7 @@ export const PRUNE_KINDS: readonly PruneKind[] = PLACEHOLDER_KINDS;
 
 /** The strategy a prune's savings are credited to. */
 export function creditedStrategy(kind: PruneKind): string {
-  return kind === 'repeat' ? 'dedup' : kind;
+  return STRATEGY_OF_KIND.get(kind)?.name ?? kind;
 }
 
 export interface Prune {
