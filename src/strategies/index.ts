@@ -1,18 +1,30 @@
 /**
  * The strategy registry: every strategy with the name its savings are credited under (stable,
  * shown to users), its kind and its config section. `engine/turn/compress.ts` runs the single-output
- * ones, in this order, on every new tool output; the list-wide ones are planned over the whole
- * conversation by `engine/list-wide/list-wide.ts`; `background_compression` is layer 1 (`engine/layer1/layer1.ts`).
+ * ones, in this order, on every new tool output; `engine/list-wide/list-wide.ts` runs the list-wide
+ * ones, in this order, over the whole held conversation at a pass (each proposes placeholders of
+ * its kinds: `ListWideStrategy` in list-wide/strategy.ts); input clearing rewrites calls'
+ * arguments, not results (`engine/list-wide/inputs.ts`); `background_compression` is layer 1
+ * (`engine/layer1/layer1.ts`). The placeholder kinds (`PlaceholderKind`) come from the list-wide
+ * entries.
  *
  * A new single-output strategy is its file in single/, one line here, and its keys (at least
  * `<section>.enabled`) in config/keys.ts; test/strategies/contract.test.ts then holds it to the
- * rules every strategy keeps.
+ * rules every strategy keeps. A new list-wide strategy is the same: its file in list-wide/ (a
+ * `ListWideStrategy`), one `listWide(...)` line here where it should claim results, and its keys;
+ * test/strategies/list-wide-contract.test.ts holds it to the list-wide contract.
  *
  * Invariant: names are unique; each entry's section has an `enabled` key in the config table.
  */
 import { sectionOf, type ConfigAt, type HmcConfig, type SwitchedSection } from '../config/keys.js';
 import type { Strategy, StrategyResult, ToolOutput } from '../core/strategy.js';
 import { codeFilter } from './single/code-filter/index.js';
+import { clearing } from './list-wide/clearing.js';
+import { dedup } from './list-wide/dedup.js';
+import { editEcho } from './list-wide/edit-echo.js';
+import { errorPurge } from './list-wide/error-purge.js';
+import { staleReads } from './list-wide/stale-reads.js';
+import type { ListWideStrategy } from './list-wide/strategy.js';
 import { shortCircuit } from './single/short-circuit.js';
 import { truncate } from './single/truncation.js';
 
@@ -36,7 +48,15 @@ export interface SingleStrategy<N extends string = string> extends Entry<N> {
   run(output: ToolOutput, config: HmcConfig, weights?: readonly number[]): StrategyResult;
 }
 
-/** A strategy the engine plans over the conversation (list-wide) or runs as layer 1 (summary). */
+/** A list-wide strategy that proposes placeholders for tool results, bound to its registry entry. */
+export interface ListWideEntry<N extends string = string, K extends string = string> extends Entry<N>, ListWideStrategy<K> {
+  name: N;
+  kind: 'list-wide';
+  /** Its section's `enabled` in `config`. */
+  enabled(config: HmcConfig): boolean;
+}
+
+/** A strategy the engine plans by its own rules (input clearing) or runs as layer 1 (summary). */
 export interface PlannedStrategy<N extends string = string> extends Entry<N> {
   kind: 'list-wide' | 'summary';
 }
@@ -51,6 +71,10 @@ function single<const N extends string, const P extends SwitchedSection>(name: N
   };
 }
 
+function listWide<const N extends string, const K extends string>(strategy: ListWideStrategy<K> & { name: N }): ListWideEntry<N, K> {
+  return { ...strategy, kind: 'list-wide', enabled: (c) => sectionOf(c, strategy.config).enabled };
+}
+
 function planned<const N extends string>(name: N, kind: PlannedStrategy['kind'], config: SwitchedSection): PlannedStrategy<N> {
   return { name, kind, config };
 }
@@ -59,11 +83,11 @@ export const STRATEGIES = [
   single('short_circuit', 'short_circuits', shortCircuit),
   single('code_filter', 'code_filter', codeFilter),
   single('truncation', 'truncation', truncate),
-  planned('dedup', 'list-wide', 'strategies.deduplication'),
-  planned('error_purge', 'list-wide', 'strategies.purge_errors'),
-  planned('stale_reads', 'list-wide', 'strategies.stale_reads'),
-  planned('edit_echo', 'list-wide', 'strategies.edit_echo'),
-  planned('clearing', 'list-wide', 'strategies.clearing'),
+  listWide(errorPurge),
+  listWide(dedup),
+  listWide(staleReads),
+  listWide(clearing),
+  listWide(editEcho),
   planned('input_clearing', 'list-wide', 'strategies.input_clearing'),
   planned('background_compression', 'summary', 'background_compression'),
 ] as const;
@@ -73,3 +97,15 @@ export type StrategyName = (typeof STRATEGIES)[number]['name'];
 
 /** The single-output strategies, in the order compress.ts runs them. */
 export const SINGLE_STRATEGIES = STRATEGIES.filter((s) => s.kind === 'single');
+
+/** The list-wide strategies, in the order their proposals claim a tool result. */
+export const LIST_WIDE_STRATEGIES = STRATEGIES.filter((s): s is Extract<(typeof STRATEGIES)[number], { propose: unknown }> => 'propose' in s);
+
+/** Why a tool result is sent as a placeholder: a list-wide strategy's kind, or the user's sweep (hmc_control). */
+export type PlaceholderKind = 'sweep' | (typeof LIST_WIDE_STRATEGIES)[number]['kinds'][number];
+
+/** Every placeholder kind, the user's sweep first, then the strategies' in order of claim. */
+export const PLACEHOLDER_KINDS: readonly PlaceholderKind[] = ['sweep', ...LIST_WIDE_STRATEGIES.flatMap((s) => s.kinds)];
+
+/** The list-wide strategy of each placeholder kind (the sweep has none: its words are saved). */
+export const STRATEGY_OF_KIND: ReadonlyMap<string, ListWideEntry> = new Map<string, ListWideEntry>(LIST_WIDE_STRATEGIES.flatMap((s) => s.kinds.map((k) => [k, s] as const)));

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HmcConfig } from '../../src/config/keys.js';
 import { Engine } from '../../src/engine/engine.js';
-import { MIN_CLEAR_TOKENS } from '../../src/engine/list-wide/list-wide.js';
+import { MIN_CLEAR_TOKENS } from '../../src/strategies/list-wide/clearing.js';
 import type { Message } from '../../src/core/message.js';
 import { NULL_SINK } from '../../src/events/types.js';
 import { assistantCall, config, terminal, toolResult, user } from '../helpers/conversation.js';

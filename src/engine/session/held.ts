@@ -5,7 +5,9 @@
  *
  * Invariant: types and one pure mapping only; the raw content held is the host's, by reference.
  */
-import type { StrategyName } from '../../strategies/index.js';
+import { PLACEHOLDER_KINDS, STRATEGY_OF_KIND, type PlaceholderKind, type StrategyName } from '../../strategies/index.js';
+import type { HmcConfig } from '../../config/keys.js';
+import type { FileOp } from '../../strategies/shared/file-ops.js';
 import type { OutputKind } from '../../core/strategy.js';
 import type { Message, ToolCall } from '../../core/message.js';
 import type { InputClearing } from '../../strategies/list-wide/input-clearing.js';
@@ -29,19 +31,18 @@ export interface Compression {
 
 
 /**
- * Why a tool result is sent as a placeholder: an older duplicate (`dedup`), a new exact repeat of an
- * earlier output (`repeat`, credited to dedup), an old failure, a user's sweep, a read the file
- * later superseded, an edit's output without the snippet of the file it echoed (`edit_echo`), or an
- * old output cleared to make room.
+ * Why a tool result is sent as a placeholder: a kind of a list-wide strategy of the registry
+ * (strategies/index.ts: an older duplicate `dedup`, a new exact repeat `repeat` credited to dedup,
+ * an old failure, a superseded read, an edit's output without its echoed snippet, an old output
+ * cleared to make room), or the user's sweep.
  */
-export type PruneKind = 'dedup' | 'repeat' | 'error_purge' | 'sweep' | 'stale_reads' | 'edit_echo' | 'clearing';
+export type PruneKind = PlaceholderKind;
 
-export const PRUNE_KINDS: readonly PruneKind[] = ['dedup', 'repeat', 'error_purge', 'sweep', 'stale_reads', 'edit_echo', 'clearing'];
-
+export const PRUNE_KINDS: readonly PruneKind[] = PLACEHOLDER_KINDS;
 
 /** The strategy a prune's savings are credited to. */
 export function creditedStrategy(kind: PruneKind): string {
-  return kind === 'repeat' ? 'dedup' : kind;
+  return STRATEGY_OF_KIND.get(kind)?.name ?? kind;
 }
 
 export interface Prune {
@@ -85,7 +86,27 @@ export interface MessageState {
   source: Message;
   /** Layer 1: what this message is sent as while its range is summarised (the summary or a stub). */
   summary: string | null;
+  /** What the list-wide pass worked out of this tool result, once (engine/list-wide/facts.ts). */
+  listWide?: ListWideMemo;
 }
+
+/** A tool result's facts for the list-wide pass, each worked out once (its raw output never changes). */
+export interface ListWideMemo {
+  /** What it did to a file, and whether a read showed lines (from its envelope, parsed once). */
+  fileOp?: { op: FileOp | null; shows: boolean };
+  /** How to put a placeholder inside its envelope (the same parse). */
+  placeholder?: (text: string) => string;
+  /** The last placeholder weighed: its words, the view it would replace, and its content when shorter. */
+  proposal?: { text: string; current: string; content: string | null };
+  recallId?: string;
+  /** A failure word anywhere in the output. */
+  reportsFailure?: boolean;
+  /** The strategies' own answers (`ListWideContext.once`), by slot, with the key they hold for. */
+  slots?: Map<string, { key: string; value: unknown }>;
+}
+
+/** The strategies' per-session answers (`ListWideContext.cached`), by slot, with what they hold for. */
+export type ListWideCache = Map<string, { version: number; config: HmcConfig; manual: boolean; key: string; value: unknown }>;
 
 /** The calls of an assistant message as sent while some of their arguments are cleared. */
 export interface HeldInputs {

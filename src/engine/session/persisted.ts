@@ -7,12 +7,16 @@
  */
 import type { LedgerSnapshot } from '../ledger/ledger.js';
 import type { WorkSnapshot } from './work.js';
+import { STRATEGY_OF_KIND } from '../../strategies/index.js';
 import { PRUNE_KINDS, type Phase, type PruneKind, type StaleDetail, type ToolRecord } from './held.js';
 import type { InputClearing } from '../../strategies/list-wide/input-clearing.js';
 import { parseContextBreakdown, type ContextBreakdown } from '../../core/context-view.js';
 
-/** Kinds whose words quote the output or name a path: regenerated from the conversation, never saved. */
-export const WORDS_NOT_SAVED: ReadonlySet<PruneKind> = new Set(['error_purge', 'stale_reads', 'edit_echo', 'clearing']);
+/**
+ * Kinds whose words quote the output or name a path: regenerated from the conversation, never
+ * saved (the list-wide strategies that reword their placeholders: strategies/index.ts).
+ */
+export const WORDS_NOT_SAVED: ReadonlySet<PruneKind> = new Set(PRUNE_KINDS.filter((kind) => STRATEGY_OF_KIND.get(kind)?.rewords !== undefined));
 
 /** The part of a session that survives the process (DESIGN §8): no contents, no raw arguments. */
 export interface PersistedSession {

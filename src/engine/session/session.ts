@@ -9,7 +9,7 @@ import { creditedStrategy, type MessageState, type Phase, type PruneKind, type S
 import { Ledger, viewCounts, type ViewSteps } from '../ledger/ledger.js';
 import { WorkTally } from './work.js';
 import { WORDS_NOT_SAVED, type EngineState, type PersistedSession } from './persisted.js';
-import type { Compression } from './held.js';
+import type { Compression, ListWideCache } from './held.js';
 import { RewriteIndex } from './rewrite-index.js';
 import { InputIndex } from './input-index.js';
 import type { UsageTrail } from '../ledger/usage-match.js';
@@ -103,6 +103,8 @@ export class Session {
   work: WorkTally;
   /** Tool results grouped for dedup and error purge, kept up to date as messages arrive. */
   rewriteIndex = new RewriteIndex();
+  /** The list-wide strategies' answers kept from one pass to the next (list-wide/list-wide.ts). */
+  readonly listWideCache: ListWideCache = new Map();
   /** Current edits: raw index → content sent. */
   edits = new Map<number, string>();
   /** Current edits of assistant messages' calls (input clearing): raw index → the calls sent (pre_model_call only). */

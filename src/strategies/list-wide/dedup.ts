@@ -8,24 +8,16 @@
  * - Protected tools are never grouped. An output with no text is grouped by its arguments only.
  * - Pure and total: no clock, no state, and nothing here throws (any JSON value, cycles and
  *   BigInt included).
+ *
+ * `dedup` is the registered list-wide strategy (kinds `repeat`, then `dedup`, both credited to
+ * dedup): a new result that repeats an earlier output exactly becomes a pointer to it, and older
+ * copies of the same call or output give way to the latest. A repeat's source is never a dedup
+ * candidate's partner: the two copies never both go.
  */
+import { dedupPlaceholder, repeatPlaceholder } from './placeholders.js';
+import { callIdOf, withRecall, type DedupEntry, type ListWideContext, type ListWideStrategy } from './strategy.js';
 
-/** One tool output in conversation order, as the engine sees it for dedup. */
-export interface DedupEntry {
-  /** The tool call id (unique in the conversation). */
-  id: string;
-  tool: string;
-  /** `argsFingerprint(tool, args)`. */
-  fingerprint: string;
-  /** The output text, or null when it is not text (multimodal); such entries group by args only. */
-  text: string | null;
-  /**
-   * A precomputed content key (e.g. a digest of the normalised text), used instead of `text` for
-   * the content pass, so a caller grouping the same outputs turn after turn hashes each only once.
-   * Set it only for outputs long enough to compare (the caller applies MIN_CONTENT_DEDUP_CHARS).
-   */
-  contentKey?: string;
-}
+export type { DedupEntry };
 
 /** Why an entry may be removed, and which entry stays. */
 export interface DuplicateOf {
@@ -161,3 +153,51 @@ export function findDuplicates(
   }
   return out;
 }
+
+/** New results (not sent yet) that repeat an earlier output exactly become a pointer to it. */
+function proposeRepeats(ctx: ListWideContext): void {
+  for (const item of ctx.results) {
+    const m = item.message;
+    // In force from an earlier call: its source is still the first of its text.
+    const inForce = m.prune?.strategy === 'repeat' || ctx.inForce(m.key) === 'repeat';
+    if (!inForce && item.index < ctx.firstUnsent) continue;
+    if (typeof m.raw !== 'string' || ctx.protection.dedup.has(m.tool.toLowerCase())) continue;
+    const source = ctx.firstByText(m.raw);
+    if (!source || source === item || source.message.tool.toLowerCase() !== m.tool.toLowerCase()) continue;
+    // The source must still be shown: a source that is itself a placeholder points nowhere.
+    if (source.message.prune !== null && source.message.prune.strategy !== 'repeat') continue;
+    ctx.pointers.set(m.key, { source: source.message.key, kind: 'repeat' });
+    ctx.propose(m, 'repeat', repeatPlaceholder({ tool: m.tool, sourceCall: callIdOf(source.message), recall: ctx.recall(m) }, ctx.style));
+  }
+}
+
+/** Older copies of the same call or output (the latest copy that is shown stays whole). */
+function proposeDuplicates(ctx: ListWideContext): void {
+  const pointers = ctx.pointers;
+  // Reused while no duplicate group changed (a long conversation asks call after call).
+  const found = ctx.cached('dedup', String(pointers.size), () => {
+    // A repeat already points at an earlier copy: it takes no part in dedup (both copies would go).
+    const possible = ctx.possibleDuplicates().filter((e) => !pointers.has(e.id));
+    const duplicates = possible.length > 0 ? findDuplicates(possible, { normalize: ctx.config.strategies.deduplication.normalize, protected: ctx.protection.dedup }) : new Map<string, DuplicateOf>();
+    const words = new Map<string, string>();
+    for (const [id, dup] of duplicates) {
+      const m = ctx.message(id);
+      if (m) words.set(id, dedupPlaceholder({ tool: m.tool, count: dup.groupSize, by: dup.by }, ctx.style));
+    }
+    return words;
+  });
+  for (const [key, text] of found) {
+    const m = ctx.message(key);
+    if (m) ctx.propose(m, 'dedup', withRecall(text, ctx.recall(m)));
+  }
+}
+
+export const dedup: ListWideStrategy<'repeat' | 'dedup'> = {
+  name: 'dedup',
+  kinds: ['repeat', 'dedup'],
+  config: 'strategies.deduplication',
+  propose(ctx) {
+    proposeRepeats(ctx);
+    proposeDuplicates(ctx);
+  },
+};

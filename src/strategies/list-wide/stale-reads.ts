@@ -7,26 +7,16 @@
  * whose later re-read showed no numbered lines (a host's "unchanged" stub, an error, a page of a
  * different range); protected reads (the engine filters those out before asking).
  *
- * Pure: a function of the ordered file operations it is given.
+ * Pure: a function of the ordered file operations it is given. `staleReads` is the registered
+ * list-wide strategy (kind `stale_reads`): it proposes the marker over the held list, and words a
+ * marker in force again from what superseded the read (its path and lines are read again).
  */
 import type { FileOp, LineSpan } from '../shared/file-ops.js';
 import { samePath } from '../shared/file-ops.js';
+import { staleReadPlaceholder } from './placeholders.js';
+import type { FileEvent, ListWideStrategy } from './strategy.js';
 
-/** One tool call that touched a file, in conversation order. */
-export interface FileEvent {
-  /** The tool result's key (tool_call_id). */
-  id: string;
-  /** The tool call's id as the model saw it (to say where the newer content is). */
-  callId: string;
-  tool: string;
-  op: FileOp;
-  /** Normalised paths (one for a read). */
-  paths: readonly string[];
-  /** The call failed (its write or patch did not happen; its read showed nothing). */
-  failed: boolean;
-  /** A read that showed numbered lines or real text (not a stub). */
-  showsLines: boolean;
-}
+export type { FileEvent };
 
 export interface StaleRead {
   path: string;
@@ -86,3 +76,23 @@ function baseName(path: string): string {
 export function covers(outer: LineSpan, inner: LineSpan): boolean {
   return outer.first <= inner.first && outer.last >= inner.last;
 }
+
+export const staleReads: ListWideStrategy<'stale_reads'> = {
+  name: 'stale_reads',
+  kinds: ['stale_reads'],
+  config: 'strategies.stale_reads',
+  propose(ctx) {
+    for (const [id, info] of findStaleReads(ctx.fileEvents())) {
+      const m = ctx.message(id);
+      if (!m || ctx.protection.tool(m.tool)) continue;
+      // The path as the agent wrote it.
+      const shown = { ...info, path: ctx.readOf(m)?.path ?? info.path };
+      ctx.propose(m, 'stale_reads', staleReadPlaceholder(shown, ctx.style), { stale: { by: info.by, byCall: info.byCall } });
+    }
+  },
+  rewords(_kind, m, ctx) {
+    const stale = ctx.savedDetail(m.key).stale;
+    const read = ctx.readOf(m);
+    return stale && read ? { text: staleReadPlaceholder({ path: read.path, span: read.span, tool: m.tool, ...stale }, ctx.style), extra: { stale } } : null;
+  },
+};
