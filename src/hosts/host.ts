@@ -14,6 +14,14 @@ import type { ToolWord } from './tools.js';
 
 export type { Check };
 
+/** Whether the host still loads HMC's plugin: a background dashboard watches it to leave once it is gone. */
+export interface PluginWatch {
+  /** What is watched, for the dashboard's log line (`<config> stops enabling the hmc plugin`). */
+  readonly what: string;
+  /** Why the host would not load the plugin now (a sentence), or null when it would or cannot tell. Never throws. */
+  off(): string | null;
+}
+
 export interface AgentHost {
   /** Short, lower case (`hermes`): the `host` of its `hello`; `hmc doctor` takes `--<name>-home H` and `--no-<name>`. */
   readonly name: string;
@@ -37,4 +45,6 @@ export interface AgentHost {
    * default from `env`). Read for the home host only (hosts/index.ts, HOME_HOST).
    */
   stateDir?(home: string | undefined, env: NodeJS.ProcessEnv): string;
+  /** The plugin watch the host's bridge asked for in the environment of the processes it starts, else null. */
+  pluginWatch?(env: NodeJS.ProcessEnv): PluginWatch | null;
 }

@@ -11,7 +11,7 @@
  */
 import type { HelloParams, HostConfigFacts } from '../core/host-api.js';
 import { hermes } from './hermes/index.js';
-import type { AgentHost } from './host.js';
+import type { AgentHost, PluginWatch } from './host.js';
 import { TOOLS, type ToolKind, type ToolWord } from './tools.js';
 
 export const HOSTS = [hermes] as const satisfies readonly AgentHost[];
@@ -42,6 +42,15 @@ export function helloHostConfig(hello: HelloParams): HostConfigFacts | undefined
     if (typeof old === 'string' && old && host.readConfig) return host.readConfig(old);
   }
   return undefined;
+}
+
+/** The plugin watch a registered host's bridge set in this environment (Hermes: $HMC_HERMES_PLUGIN), else null. */
+export function pluginWatchOf(env: NodeJS.ProcessEnv = process.env): PluginWatch | null {
+  for (const host of HOSTS as readonly AgentHost[]) {
+    const watch = host.pluginWatch?.(env) ?? null;
+    if (watch) return watch;
+  }
+  return null;
 }
 
 /** Every row: the shared table, then what the hosts add. */

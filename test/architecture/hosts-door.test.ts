@@ -1,7 +1,7 @@
 /**
- * The host behind one door (issue 23, point 4): the engine reaches an agent host only through the
- * registry (src/hosts/index.ts), never a host's own folder (src/hosts/hermes/, ...). A host's
- * folder is one the registry imports from.
+ * The host behind one door (issue 23, point 4): the engine (and every other folder of src/) reaches
+ * an agent host only through the registry (src/hosts/index.ts) and its interface (hosts/host.ts),
+ * never a host's own folder (src/hosts/hermes/, ...). A host's folder is one the registry imports from.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -40,6 +40,12 @@ describe('the host behind one door', () => {
 
   it('no file in src/engine/ imports a host\'s folder: the engine goes through hosts/index.ts', () => {
     expect(hostImports(join(SRC, 'engine'), folders)).toEqual([]);
+  });
+
+  it('nor does any other folder of src/ (the app, the cli, the server): only hosts/ itself names a host', () => {
+    const others = readdirSync(SRC).filter((name) => name !== 'hosts' && statSync(join(SRC, name)).isDirectory());
+    expect(others).toContain('app');
+    expect(others.flatMap((name) => hostImports(join(SRC, name), folders))).toEqual([]);
   });
 
   it('would catch one that did (hello.ts importing Hermes\' config reader, as it did before)', () => {

@@ -13,6 +13,7 @@ import type { AgentHost } from '../host.js';
 import { readHermesConfig } from './config-file.js';
 import { hermesChecks } from './doctor.js';
 import { hermesHome, hermesStateDir } from './paths.js';
+import { hermesPluginFromEnv, hermesWatch } from './plugin-state.js';
 
 export const hermes = {
   name: 'hermes',
@@ -20,4 +21,8 @@ export const hermes = {
   readConfig: readHermesConfig,
   configAlias: 'hermes_config',
   stateDir: (home: string | undefined, env: NodeJS.ProcessEnv) => hermesStateDir(home ?? hermesHome(env)),
+  pluginWatch: (env: NodeJS.ProcessEnv) => {
+    const ref = hermesPluginFromEnv(env);
+    return ref ? hermesWatch(ref) : null;
+  },
 } as const satisfies AgentHost;
