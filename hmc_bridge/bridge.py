@@ -92,6 +92,10 @@ class Bridge:
 
     def post_tool_call(self, **kw):
         # The sidecar compresses the result now, off the model call's path; pre_model_call sends it.
+        # Its answer's `replace` is dropped on purpose: Hermes ignores what post_tool_call returns
+        # (model_tools._emit_post_tool_call_hook, 0.16 and 0.19), and transform_tool_result, the one
+        # hook that swaps a result, swaps the row state.db stores too (docs/hermes.md, "Which
+        # mechanism does what"). The shortened text reaches the model on the next request's copy.
         self._guard("post_tool_call", self._forward, "post_tool_call", kw)
 
     def _forward(self, method, kw):

@@ -100,8 +100,9 @@ def register(ctx, **_kw):
         # the request copy only, in every request shape (shapes.py), never in what Hermes stores.
         caps = ["append"] + (["model_call", "tool_calls"] if per_call else []) + (["llm.complete"] if llm is not None else [])
         # The sidecar reads Hermes' config (window, compressor threshold) and answers its figures.
+        # host_config_file: the generic name (older bridges sent hermes_config; the sidecar still reads it).
         hello = {"host": "hermes", "protocol": 1, "capabilities": caps, "plugin_dir": str(PLUGIN_DIR),
-                 "hermes_config": str(hermes.hermes_home() / "config.yaml")}
+                 "host_config_file": str(hermes.hermes_home() / "config.yaml")}
         bridge = Bridge(None, llm)
         precheck = None if os.environ.get("HMC_SIDECAR_COMMAND") else (lambda: _node_problem(node))
         bridge.tool_schema = control_schema.load(PLUGIN_DIR)

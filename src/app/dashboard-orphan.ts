@@ -5,7 +5,8 @@
  *
  * - the files it runs from are gone: the package's `bin/hmc.js` (a removed plugin folder), or
  * - it was started for Hermes ($HMC_HERMES_PLUGIN) and Hermes' config no longer loads the plugin
- *   (`plugins.disabled` lists it, or `plugins.enabled` does not: hosts/hermes/plugin-state.ts).
+ *   (`plugins.disabled` lists it, or `plugins.enabled` does not: hosts/hermes/plugin-state.ts; the
+ *   watch comes from the hosts registry, `pluginWatchOf`).
  *
  * Checked every `intervalMs` (5 s); the same finding twice in a row ends it (a config being
  * rewritten or a folder being replaced is not mistaken for a removal), so it exits 5–10 s after.
@@ -16,13 +17,13 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { hermesPluginOff, type HermesPluginRef } from '../hosts/hermes/plugin-state.js';
+import type { PluginWatch } from '../hosts/host.js';
 
 export interface OrphanWatch {
   /** The package the dashboard runs from (bin/hmc.js is looked for there). */
   packageRoot: string;
-  /** The Hermes plugin it serves, when started for Hermes. */
-  hermes: HermesPluginRef | null;
+  /** Whether the host it serves still loads the plugin, when started for a host (Hermes). */
+  host: PluginWatch | null;
 }
 
 /** The package root of this very file (dist/app/ or src/app/ → the root). */
@@ -34,7 +35,7 @@ export function ownPackageRoot(): string {
 export function orphanReason(w: OrphanWatch): string | null {
   const entry = join(w.packageRoot, 'bin', 'hmc.js');
   if (!existsSync(entry)) return `the files it runs from are gone (${entry}: the plugin was removed?)`;
-  return w.hermes ? hermesPluginOff(w.hermes) : null;
+  return w.host ? w.host.off() : null;
 }
 
 /** Calls `onOrphan(reason)` once, after two checks in a row found the dashboard orphaned. Returns a stop function. */

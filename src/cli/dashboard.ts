@@ -18,7 +18,7 @@ import { resolveConfigPath, resolveDbPath } from '../config/paths.js';
 import { resolveStateDir } from '../hosts/state-dir.js';
 import { join, resolve } from 'node:path';
 import { ownPackageRoot, watchOrphan } from '../app/dashboard-orphan.js';
-import { hermesPluginFromEnv } from '../hosts/hermes/plugin-state.js';
+import { pluginWatchOf } from '../hosts/index.js';
 import { backgroundStatus, startBackground, stopBackground } from '../server/background.js';
 import { removeRecordOf, writeRecord } from '../server/dashboard-record.js';
 import { startDashboard } from '../server/index.js';
@@ -117,10 +117,10 @@ export const command: Command = {
     process.stdout.write(`${handle.url}\n`);
     log(`hmc dashboard: following ${stateDir} (${pidFile ? `pid ${process.pid}, record ${pidFile}` : 'Ctrl-C to stop'})`);
     // In the background: it leaves by itself once orphaned (its files gone, its Hermes plugin disabled).
-    const hermes = pidFile ? hermesPluginFromEnv() : null;
-    if (pidFile) log(`hmc dashboard: exits by itself when ${join(ownPackageRoot(), 'bin', 'hmc.js')} is gone${hermes ? ` or ${hermes.config} stops enabling the ${hermes.names.join('/')} plugin` : ''}`);
+    const host = pidFile ? pluginWatchOf() : null;
+    if (pidFile) log(`hmc dashboard: exits by itself when ${join(ownPackageRoot(), 'bin', 'hmc.js')} is gone${host ? ` or ${host.what}` : ''}`);
     return await new Promise<number>((done) => {
-      const unwatch = pidFile ? watchOrphan({ packageRoot: ownPackageRoot(), hermes }, (why) => {
+      const unwatch = pidFile ? watchOrphan({ packageRoot: ownPackageRoot(), host }, (why) => {
         log(`hmc dashboard: exiting: ${why}`);
         stop();
       }) : () => {};

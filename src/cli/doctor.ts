@@ -16,8 +16,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfigFile } from '../config/load.js';
 import { resolveDbPath } from '../config/paths.js';
-import { hermesStateDir } from '../hosts/hermes/paths.js';
-import { HOSTS, type HostName } from '../hosts/index.js';
+import { HOME_HOST, HOSTS, type HostName } from '../hosts/index.js';
 import { resolveStateDir } from '../hosts/state-dir.js';
 import { formatCheck, installChecks, type Check } from '../../bin/install-check.js';
 import { checkDatabase, checkPrices } from './doctor-db.js';
@@ -98,7 +97,8 @@ export async function runChecks(opts: DoctorOptions = {}): Promise<Check[]> {
   // Node, dependencies, SQLite module, build: the same checks bin/hmc.js runs on an unbuilt install.
   const checks: Check[] = await installChecks(root, opts.nodeVersion ? { nodeVersion: opts.nodeVersion } : {});
   // The state dir lives in the home host's home (Hermes'), so a home given moves it too.
-  const stateDir = resolveStateDir(opts.stateDir ?? (opts.hermesHome ? hermesStateDir(opts.hermesHome) : undefined));
+  const home = opts[hostOptions(HOME_HOST.name).home];
+  const stateDir = resolveStateDir(opts.stateDir ?? (home ? HOME_HOST.stateDir(home, process.env) : undefined));
   checks.push(checkStateDir(stateDir));
   const configPath = opts.configPath ?? join(root, 'config.yaml');
   checks.push(await checkConfig(configPath));

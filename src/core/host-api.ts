@@ -33,8 +33,12 @@ export interface HelloParams {
   host?: string;
   protocol?: number;
   capabilities?: string[];
-  /** The path of Hermes' config.yaml: the answer's `host_config` is read from it. */
-  hermes_config?: string;
+  /**
+   * The path of the host's own config file (Hermes: its config.yaml): the answer's `host_config`
+   * is read from it by the reader of the host `host` names (hosts/index.ts). An older Hermes
+   * bridge sends it as `hermes_config`, still read (docs/hermes.md, "The hello").
+   */
+  host_config_file?: string;
   [key: string]: unknown;
 }
 
@@ -46,7 +50,7 @@ export interface HelloResult {
   control_schema?: ToolSchema;
   /** The size of one stretch of a long history sent ahead with `partial` (capability "partial"). */
   stream_bytes?: number;
-  /** What the sidecar read in the host config file the hello named (`hermes_config`): send these with each call. */
+  /** What the sidecar read in the host config file the hello named (`host_config_file`): send these with each call. */
   host_config?: HostConfigFacts;
 }
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { orphanReason, ownPackageRoot, watchOrphan } from '../../src/app/dashboard-orphan.js';
-import { hermesPluginFromEnv, hermesPluginOff } from '../../src/hosts/hermes/plugin-state.js';
+import { hermesPluginFromEnv, hermesPluginOff, hermesWatch } from '../../src/hosts/hermes/plugin-state.js';
 import { startBackground, stopBackground } from '../../src/server/background.js';
 import { pidAlive, readRecord, recordPath } from '../../src/server/dashboard-record.js';
 
@@ -53,11 +53,11 @@ describe("Hermes' rule for a loaded plugin", () => {
 describe('the orphan watch', () => {
   it('finds the files gone, and this package whole', () => {
     const root = tempDir();
-    expect(orphanReason({ packageRoot: root, hermes: null })).toMatch(/^the files it runs from are gone \(.*bin\/hmc\.js/);
+    expect(orphanReason({ packageRoot: root, host: null })).toMatch(/^the files it runs from are gone \(.*bin\/hmc\.js/);
     mkdirSync(join(root, 'bin'));
     writeFileSync(join(root, 'bin', 'hmc.js'), '');
-    expect(orphanReason({ packageRoot: root, hermes: null })).toBeNull();
-    expect(orphanReason({ packageRoot: ownPackageRoot(), hermes: null })).toBeNull();
+    expect(orphanReason({ packageRoot: root, host: null })).toBeNull();
+    expect(orphanReason({ packageRoot: ownPackageRoot(), host: null })).toBeNull();
   });
 
   it('calls once, after two checks in a row found it orphaned, never on one', async () => {
@@ -67,7 +67,7 @@ describe('the orphan watch', () => {
     writeFileSync(join(root, 'bin', 'hmc.js'), '');
     writeFileSync(config, 'plugins:\n  enabled: [hmc]\n');
     const reasons: string[] = [];
-    const stop = watchOrphan({ packageRoot: root, hermes: { config, names: ['hmc'] } }, (r) => reasons.push(r), 20);
+    const stop = watchOrphan({ packageRoot: root, host: hermesWatch({ config, names: ['hmc'] }) }, (r) => reasons.push(r), 20);
     const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
     // One check sees it off, the next sees it back (a config being rewritten): nothing.
     writeFileSync(config, 'plugins:\n  enabled: []\n');

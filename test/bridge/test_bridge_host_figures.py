@@ -17,7 +17,7 @@ class HostFigureTests(BridgeCase):
             "plugins:\n  enabled: [hmc]\nmodel:\n  provider: custom\n  # the window\n  context_length: 131072  # tokens\n  default: m\ncompression:\n  context_length: 5\n"
         )
         mod, bridge = self.load_bridge(FakeCtx())
-        assert bridge.sidecar.hello_params["hermes_config"] == str(self.home / "config.yaml")
+        assert bridge.sidecar.hello_params["host_config_file"] == str(self.home / "config.yaml")
         seen = spy_calls(bridge)
         bridge.pre_llm_call(session_id="s", conversation_history=[{"role": "user", "content": "hi"}], model="m")
         assert bridge.context_length == 131072

@@ -10,6 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseDocument } from 'yaml';
+import type { PluginWatch } from '../host.js';
 
 /** The environment variable the bridge sets: `{"config": "<Hermes' config.yaml>", "names": ["hmc"]}`. */
 export const HERMES_PLUGIN_ENV = 'HMC_HERMES_PLUGIN';
@@ -53,6 +54,11 @@ export function hermesPluginOff(ref: HermesPluginRef, read: (path: string) => st
   if (listed(plugins.disabled)) return `the ${name} plugin is disabled in ${ref.config} (plugins.disabled)`;
   if (Array.isArray(plugins.enabled) && !listed(plugins.enabled)) return `the ${name} plugin is no longer enabled in ${ref.config} (plugins.enabled)`;
   return null;
+}
+
+/** The watch of this plugin ref, as the registry hands it to the background dashboard. */
+export function hermesWatch(ref: HermesPluginRef): PluginWatch {
+  return { what: `${ref.config} stops enabling the ${ref.names.join('/')} plugin`, off: () => hermesPluginOff(ref) };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
