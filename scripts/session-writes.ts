@@ -33,7 +33,7 @@ function isSession(type: ts.Type): boolean {
 /** True when some object on the way to `target` (`s` in `s.a.b[i].c`) is a Session. */
 function throughSession(target: ts.Expression, checker: ts.TypeChecker): boolean {
   let node: ts.Expression = target;
-  while (ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node) || ts.isParenthesizedExpression(node) || ts.isNonNullExpression(node)) {
+  while (ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node) || ts.isParenthesizedExpression(node) || ts.isNonNullExpression(node) || ts.isAsExpression(node)) {
     node = node.expression;
     if (isSession(checker.getTypeAtLocation(node))) return true;
   }
