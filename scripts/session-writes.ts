@@ -30,12 +30,25 @@ function isSession(type: ts.Type): boolean {
   return (symbol.getDeclarations() ?? []).some((d) => d.getSourceFile().fileName === join(OWNER, 'session.ts'));
 }
 
-/** True when some object on the way to `target` (`s` in `s.a.b[i].c`) is a Session. */
+/** True when `type` is a held message's own state (MessageState, session/held.ts). */
+function isMessageState(type: ts.Type): boolean {
+  const symbol = type.getSymbol();
+  if (!symbol || symbol.getName() !== 'MessageState') return false;
+  return (symbol.getDeclarations() ?? []).some((d) => d.getSourceFile().fileName === join(OWNER, 'held.ts'));
+}
+
+/**
+ * True when some object on the way to `target` (`s` in `s.a.b[i].c`) is a Session. A held
+ * message's own state (its compression, placeholder, summary) is written by the pass that makes
+ * it, however it was reached: a way through a MessageState is not a Session write.
+ */
 function throughSession(target: ts.Expression, checker: ts.TypeChecker): boolean {
   let node: ts.Expression = target;
   while (ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node) || ts.isParenthesizedExpression(node) || ts.isNonNullExpression(node) || ts.isAsExpression(node)) {
     node = node.expression;
-    if (isSession(checker.getTypeAtLocation(node))) return true;
+    const type = checker.getNonNullableType(checker.getTypeAtLocation(node));
+    if (isMessageState(type)) return false;
+    if (isSession(type)) return true;
   }
   return false;
 }

@@ -47,7 +47,7 @@ export function editEchoes(s: Session, keepCalls: number, protection: Protection
     const op = facts.fileOp(m);
     if (!editsAFile(m.tool, op) || wanted.has(m.key) || m.prune !== null || facts.current.has(m.key) || protection.tool(m.tool)) return;
     if (facts.failed(m) || m.source.is_error === true || echoFails(m, facts)) return;
-    const paths = op !== null && op.op !== 'read' ? op.paths.map((p) => normalizePath(p, s.projectPath)) : [];
+    const paths = op !== null && op.op !== 'read' ? op.paths.map((p) => normalizePath(p, s.meta.projectPath)) : [];
     candidates.push({ id: m.key, ordinal, paths, locked: false });
   });
   if (candidates.length === 0) return [];

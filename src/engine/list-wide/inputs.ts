@@ -29,7 +29,7 @@ import type { Session } from '../session/session.js';
 /** The wanted clearings, per assistant message index (messages with clearings in force included, maybe empty). */
 export function wantedInputs(s: Session, config: HmcConfig, protection: Protection, wanted: ReadonlyMap<string, Prune>): Map<number, Map<string, InputClearing>> {
   const index = s.inputIndex;
-  index.update(s.messages);
+  index.update(s.held.messages);
   const out = new Map<number, Map<string, InputClearing>>();
   const at = (i: number): Map<string, InputClearing> => {
     let m = out.get(i);
@@ -37,17 +37,17 @@ export function wantedInputs(s: Session, config: HmcConfig, protection: Protecti
     return m;
   };
   // In force (this process, or an earlier one): kept word for word.
-  for (const [id, clearing] of s.inputsCleared) {
+  for (const [id, clearing] of s.pruning.inputsCleared) {
     const c = index.byId.get(id);
     if (c?.input) at(c.message).set(id, clearing);
   }
   const c = config.strategies.input_clearing;
-  if (!c.enabled || (s.manual && !config.manual_mode.automatic_strategies) || index.candidates.length === 0) return out;
+  if (!c.enabled || (s.meta.manual && !config.manual_mode.automatic_strategies) || index.candidates.length === 0) return out;
   const excluded = new Set(c.exclude_tools.map((t) => t.toLowerCase()));
   const candidates: InputCandidate[] = index.candidates.map((call) => {
     const result = s.rewriteIndex.byKey.get(call.id)?.message;
     const locked = !result || call.message === index.lastStep || failed(s, result) || protection.inputs(call.tool) || excluded.has(call.tool.toLowerCase());
-    return { id: call.id, ordinal: call.ordinal, paths: (call.input as FileInput).paths.map((p) => normalizePath(p, s.projectPath)), locked };
+    return { id: call.id, ordinal: call.ordinal, paths: (call.input as FileInput).paths.map((p) => normalizePath(p, s.meta.projectPath)), locked };
   });
   const touches: FileTouch[] = [];
   for (const e of fileEvents(s, s.rewriteIndex.results, protection, wanted)) {

@@ -74,8 +74,8 @@ export function listWideRewrites(s: Session, config: HmcConfig, protection: Prot
   const wanted = new Map<string, Prune>();
   if (!config.enabled) return wanted;
   const index = s.rewriteIndex;
-  indexUpTo(s, config, s.messages.length);
-  const automatic = !(s.manual && !config.manual_mode.automatic_strategies);
+  indexUpTo(s, config, s.held.messages.length);
+  const automatic = !(s.meta.manual && !config.manual_mode.automatic_strategies);
   const style = config.prune_notification;
   const message = (key: string): MessageState | undefined => index.byKey.get(key)?.message;
   const recall = (m: MessageState): string | undefined => (keptForRecall(m) ? recallIdOf(s, m) : undefined);
@@ -89,7 +89,7 @@ export function listWideRewrites(s: Session, config: HmcConfig, protection: Prot
       return;
     }
     // The same holds for a placeholder sent by an earlier process (Hermes -q runs one per turn).
-    const sent = s.pruned.get(m.key) === strategy ? s.prunedText.get(m.key) : undefined;
+    const sent = s.pruning.pruned.get(m.key) === strategy ? s.pruning.prunedText.get(m.key) : undefined;
     if (sent !== undefined) text = sent;
     // Proposals wait for a pass call after call: the placeholder is built and weighed once.
     const current = m.single ? m.single.content : (m.raw as string);
@@ -106,12 +106,12 @@ export function listWideRewrites(s: Session, config: HmcConfig, protection: Prot
     if (worth) wanted.set(m.key, { strategy, text, content, ...extra });
   };
 
-  for (const key of s.swept) {
+  for (const key of s.pruning.swept) {
     const m = message(key);
     if (m && !protection.sweep.has(m.tool.toLowerCase())) propose(m, 'sweep', withRecall(SWEPT_PLACEHOLDER, recall(m)));
   }
   // Placeholders in force (in this process, or saved by an earlier one) stay, word for word.
-  for (const [key, kind] of s.pruned) {
+  for (const [key, kind] of s.pruning.pruned) {
     const m = message(key);
     if (!m || wanted.has(key)) continue;
     if (m.prune?.strategy === kind) {
@@ -125,11 +125,11 @@ export function listWideRewrites(s: Session, config: HmcConfig, protection: Prot
 
   if (config.strategies.purge_errors.enabled && index.failed.length > 0) {
     const entries = index.failed.map(({ message: m }) => ({ id: m.key, tool: m.tool.toLowerCase(), isError: true, turn: m.turn }));
-    const stale = findStaleErrors(entries, s.turn, { turns: config.strategies.purge_errors.turns, protected: protection.errorPurge });
+    const stale = findStaleErrors(entries, s.counts.turn, { turns: config.strategies.purge_errors.turns, protected: protection.errorPurge });
     for (const id of stale) {
       const m = message(id) as MessageState;
       // The age an earlier process already stated, so the words come out the same.
-      const age = (s.pruned.get(id) === 'error_purge' ? s.prunedAge.get(id) : undefined) ?? s.turn - m.turn;
+      const age = (s.pruning.pruned.get(id) === 'error_purge' ? s.pruning.prunedAge.get(id) : undefined) ?? s.counts.turn - m.turn;
       propose(m, 'error_purge', withRecall(errorPlaceholder({ tool: m.tool, age, text: m.raw as string }, style), recall(m)), { age });
     }
   }
@@ -165,7 +165,7 @@ export function listWideRewrites(s: Session, config: HmcConfig, protection: Prot
       locked: wanted.has(m.key) || m.prune !== null || sources.has(m.key) || current.has(m.key) || protection.tool(m.tool) || excluded.has(m.tool.toLowerCase()) || protection.file(readOf(m)?.path),
     }));
     let context = 0;
-    for (const m of s.messages) context += sentChars(m, wanted) / 4;
+    for (const m of s.held.messages) context += sentChars(m, wanted) / 4;
     const cleared = planClearing(candidates, context, {
       trigger: c.trigger_percent * ctx.window,
       target: c.target_percent * ctx.window,
@@ -194,11 +194,11 @@ export function listWideRewrites(s: Session, config: HmcConfig, protection: Prot
 function savedWords(s: Session, m: MessageState, kind: PruneKind, style: HmcConfig['prune_notification'], recall: string | undefined): { text: string; extra: Pick<Prune, 'age' | 'stale'> } | null {
   switch (kind) {
     case 'error_purge': {
-      const age = s.prunedAge.get(m.key);
+      const age = s.pruning.prunedAge.get(m.key);
       return age === undefined ? null : { text: withRecall(errorPlaceholder({ tool: m.tool, age, text: m.raw as string }, style), recall), extra: { age } };
     }
     case 'stale_reads': {
-      const stale = s.prunedStale.get(m.key);
+      const stale = s.pruning.prunedStale.get(m.key);
       const read = readOf(m);
       return stale && read ? { text: staleReadPlaceholder({ path: read.path, span: read.span, tool: m.tool, ...stale }, style), extra: { stale } } : null;
     }
@@ -209,7 +209,7 @@ function savedWords(s: Session, m: MessageState, kind: PruneKind, style: HmcConf
       return text === null ? null : { text, extra: {} };
     }
     default: {
-      const text = s.prunedText.get(m.key);
+      const text = s.pruning.prunedText.get(m.key);
       return text === undefined ? null : { text, extra: {} };
     }
   }
@@ -237,7 +237,7 @@ function proposeRepeats(
   for (const item of results) {
     const m = item.message;
     // In force from an earlier call: its source is still the first of its text.
-    const inForce = m.prune?.strategy === 'repeat' || s.pruned.get(m.key) === 'repeat';
+    const inForce = m.prune?.strategy === 'repeat' || s.pruning.pruned.get(m.key) === 'repeat';
     if (!inForce && item.index < ctx.firstUnsent) continue;
     if (typeof m.raw !== 'string' || protection.dedup.has(m.tool.toLowerCase())) continue;
     const source = firstByText.get(m.raw);
@@ -260,7 +260,7 @@ function proposeDuplicates(
   const index = s.rewriteIndex;
   const style = config.prune_notification;
   const cached = dedupCache.get(s);
-  if (cached && cached.version === index.version && cached.config === config && cached.manual === s.manual && cached.excluded === repeats.size) {
+  if (cached && cached.version === index.version && cached.config === config && cached.manual === s.meta.manual && cached.excluded === repeats.size) {
     for (const [key, prune] of cached.found) {
       const m = index.byKey.get(key)?.message;
       if (m) propose(m, prune.text);
@@ -277,7 +277,7 @@ function proposeDuplicates(
     found.set(id, { strategy: 'dedup', text, content: '' });
     propose(m, text);
   }
-  dedupCache.set(s, { version: index.version, config, manual: s.manual, excluded: repeats.size, found });
+  dedupCache.set(s, { version: index.version, config, manual: s.meta.manual, excluded: repeats.size, found });
 }
 
 /** The file events of the conversation, in order, for stale reads and input clearing. */
@@ -295,7 +295,7 @@ export function fileEvents(s: Session, results: readonly IndexedResult[], protec
       callId: callIdOf(m),
       tool: m.tool,
       op: parsed.op,
-      paths: paths.map((p) => normalizePath(p, s.projectPath)),
+      paths: paths.map((p) => normalizePath(p, s.meta.projectPath)),
       failed: isFailed(s, m),
       // A read now sent as a placeholder (a repeat, a dedup) shows no lines to supersede others with.
       showsLines: parsed.shows && (prune === undefined || prune === null),
@@ -363,8 +363,8 @@ function resultFacts(s: Session, protection: Protection, wanted: ReadonlyMap<str
 
 /** The ids of the calls of the latest assistant message that made any (the current step). */
 function currentStepCalls(s: Session): Set<string> {
-  for (let i = s.messages.length - 1; i >= 0; i--) {
-    const m = s.messages[i] as MessageState;
+  for (let i = s.held.messages.length - 1; i >= 0; i--) {
+    const m = s.held.messages[i] as MessageState;
     const calls = m.role === 'assistant' ? m.source.tool_calls : undefined;
     if (Array.isArray(calls) && calls.length > 0) return new Set(calls.map((c) => (typeof c?.id === 'string' ? c.id : '')).filter((id) => id !== ''));
   }
@@ -379,13 +379,13 @@ function callIdOf(m: MessageState): string {
 /** Indexes the held messages up to `end` (the whole list at a batch; slices of it while catching up). */
 export function indexUpTo(s: Session, config: HmcConfig, end: number, warm = false): void {
   const from = s.rewriteIndex.length;
-  s.rewriteIndex.update(s.messages, (key) => s.records.get(key)?.fingerprint ?? `#${key}`, (m) => isFailed(s, m), config, end);
+  s.rewriteIndex.update(s.held.messages, (key) => s.held.records.get(key)?.fingerprint ?? `#${key}`, (m) => isFailed(s, m), config, end);
   if (!warm) return;
   // In the background (a big first call's catch-up), what the first pass parses of each output is
   // parsed now, so the pass in the next hook only reads it: 100 K messages left 1.5 s of parsing to
   // that hook, over the bridge's 2 s limit on a loaded machine (issue 19).
   for (let i = from; i < s.rewriteIndex.length; i++) {
-    const m = s.messages[i];
+    const m = s.held.messages[i];
     if (!m || m.role !== 'tool' || typeof m.raw !== 'string') continue;
     fileOpFor(m);
     if (!builders.has(m)) builders.set(m, placeholderBuilder(m.raw));
@@ -396,5 +396,5 @@ export function indexUpTo(s: Session, config: HmcConfig, end: number, warm = fal
 
 /** The call of this result failed (the host said so, or its output reports it). */
 export function isFailed(s: Session, m: MessageState): boolean {
-  return s.records.get(m.key)?.isError === true || m.single?.isError === true;
+  return s.held.records.get(m.key)?.isError === true || m.single?.isError === true;
 }

@@ -116,7 +116,7 @@ export class WorkTally {
 /** What noting an output needs of its session. */
 export interface WorkHolder {
   work: WorkTally;
-  projectPath: string;
+  meta: { readonly projectPath: string };
   elided(key: string): boolean;
 }
 
@@ -131,7 +131,7 @@ export function noteOutput(s: WorkHolder, o: { key: string; tool: string; args: 
     if (typeof action === 'string' && action.trim().toLowerCase() === 'recall') s.work.recalls++;
     return;
   }
-  s.work.output({ ...o, project: s.projectPath, asked: o.asked === undefined ? '' : contentText(o.asked) }, (key) => s.elided(key));
+  s.work.output({ ...o, project: s.meta.projectPath, asked: o.asked === undefined ? '' : contentText(o.asked) }, (key) => s.elided(key));
 }
 
 /** Words that ask for a second look, and verbs of reading (a whole word each, any case). */

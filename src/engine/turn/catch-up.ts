@@ -79,7 +79,7 @@ const landed = new WeakMap<Session, number>();
 /** Leaves a tool output for later: it is sent raw until the engine compresses it. */
 export function wait(s: Session, index: number, message: MessageState, args: unknown): void {
   let c = state.get(s);
-  if (!c) state.set(s, (c = { waiting: [], next: 0, startSent: s.previousCallLength }));
+  if (!c) state.set(s, (c = { waiting: [], next: 0, startSent: s.held.previousCallLength }));
   c.waiting.push({ index, message, args });
 }
 
@@ -89,7 +89,7 @@ export function wait(s: Session, index: number, message: MessageState, args: unk
  * rewrites wait for it, not in the real call that follows.
  */
 export function held(s: Session): void {
-  if (!state.has(s)) state.set(s, { waiting: [], next: 0, startSent: s.previousCallLength });
+  if (!state.has(s)) state.set(s, { waiting: [], next: 0, startSent: s.held.previousCallLength });
   streams.add(s);
 }
 
@@ -158,7 +158,7 @@ export function advance(s: Session, deps: AdvanceDeps): boolean {
   for (;;) {
     if (performance.now() >= deps.deadline) return false;
     const w = c.waiting[c.next];
-    const indexTo = w ? w.index : s.messages.length;
+    const indexTo = w ? w.index : s.held.messages.length;
     if (s.rewriteIndex.length < indexTo) {
       indexUpTo(s, config, Math.min(indexTo, s.rewriteIndex.length + INDEX_STEP), true);
       continue;
@@ -166,8 +166,8 @@ export function advance(s: Session, deps: AdvanceDeps): boolean {
     if (!w) break;
     c.next++;
     const m = w.message;
-    if (s.messages[w.index] !== m || m.single !== null || typeof m.raw !== 'string') continue;
-    const record = s.records.get(m.key);
+    if (s.held.messages[w.index] !== m || m.single !== null || typeof m.raw !== 'string') continue;
+    const record = s.held.records.get(m.key);
     m.single = deps.compress(m, w.args, record?.isError === true);
     if (record && m.single.isError) record.isError = true;
     if (m.single.content !== m.raw) {

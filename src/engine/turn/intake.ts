@@ -32,7 +32,7 @@ export class Intake {
   /** Compresses one output; one shortened (other than a file read) is kept so its markers' recall id answers. */
   compress(s: Session, config: HmcConfig, key: string, tool: string, raw: string, args: unknown, hostError: boolean): Compression {
     const id = recallId(s.id, key);
-    const comp = compressOutput(raw, { tool, args, hostError }, { config, protection: protectionFor(config), manual: s.manual, log: this.opts.log, recallId: id });
+    const comp = compressOutput(raw, { tool, args, hostError }, { config, protection: protectionFor(config), manual: s.meta.manual, log: this.opts.log, recallId: id });
     if (comp.content !== comp.raw && comp.kind !== 'file') this.opts.recall.put(s.id, id, tool, comp.raw);
     return comp;
   }
@@ -53,7 +53,7 @@ export class Intake {
       config,
       compress: (m, args, hostError) => this.compress(s, config, m.key, m.tool, m.raw as string, args, hostError),
       deadline,
-      sentLength: s.previousCallLength,
+      sentLength: s.held.previousCallLength,
       changed: (index) => s.viewChanged(index),
     };
   }

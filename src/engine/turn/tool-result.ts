@@ -29,17 +29,16 @@ export function takeToolResult(s: Session, p: PostToolCallParams, id: string, de
   const { config, sink } = deps;
   const tool = p.tool_name;
   const hostError = p.is_error === true || p.status === 'error' || p.status === 'blocked';
-  const record = s.records.get(id) ?? toolRecord(tool, p.args, s.turn, hostError);
+  const record = s.held.records.get(id) ?? toolRecord(tool, p.args, s.counts.turn, hostError);
   record.isError = record.isError || hostError;
-  s.records.set(id, record);
-  s.toolCalls++;
-  const turn = s.turn;
+  s.held.recordTool(id, record);
+  s.counts.toolCalled();
+  const turn = s.counts.turn;
   s.ledger.defer(() => s.ledger.countToolCall(turn));
   if (typeof p.result !== 'string') return {};
   const comp = deps.intake.compress(s, config, id, tool, p.result, p.args, hostError);
   record.isError = record.isError || comp.isError;
-  s.postResults.set(id, comp);
-  if (s.postResults.size > MAX_POST_RESULTS) s.postResults.delete(s.postResults.keys().next().value as string);
+  s.held.keepPostResult(id, comp, MAX_POST_RESULTS);
   const seen = { id, tool, turn, before: comp.raw, after: comp.content, strategies: comp.steps.map((x) => x.strategy), isError: record.isError };
   if (comp.content !== comp.raw) record.shortened = true;
   const args = p.args;
@@ -56,8 +55,8 @@ export function takeToolResult(s: Session, p: PostToolCallParams, id: string, de
 
 /** The content of the conversation's latest user message (undefined before any). */
 function latestUserContent(s: Session): unknown {
-  for (let i = s.messages.length - 1; i >= 0; i--) {
-    const m = s.messages[i];
+  for (let i = s.held.messages.length - 1; i >= 0; i--) {
+    const m = s.held.messages[i];
     if (m?.role === 'user') return m.raw;
   }
   return undefined;
