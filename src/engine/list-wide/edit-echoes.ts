@@ -72,24 +72,17 @@ function editsAFile(tool: string, op: FileOp | null): boolean {
  * `throw new Error` is the file's text, not a report: the invariant checker reads it so too).
  */
 function echoFails(m: MessageState, facts: ResultFacts): boolean {
-  let fails = failing.get(m);
-  if (fails === undefined) {
+  // Worked out once per result (its raw output and first compression never change): m.memo.
+  return m.memo.echoFails(() => {
     const words = typeof m.raw === 'string' ? editEchoWords(m.raw, { tool: m.tool, args: m.args }, '', 'detailed') : null;
-    failing.set(m, (fails = words === null || reportsFailure(words) || (m.single?.kind !== 'file' && facts.reportsFailure(m))));
-  }
-  return fails;
+    return words === null || reportsFailure(words) || (m.single?.kind !== 'file' && facts.reportsFailure(m));
+  });
 }
-/** Each result's answer, worked out once (its raw output and first compression never change). */
-const failing = new WeakMap<MessageState, boolean>();
-
-/** Each message's words, by style and recall id (worked out once: a pass asks call after call). */
-const echoes = new WeakMap<MessageState, { key: string; words: string | null }>();
 
 /** An edit's output without the snippet it echoes (null: it echoes none). */
 export function echoWords(m: MessageState, recall: string, style: PlaceholderStyle): string | null {
   if (typeof m.raw !== 'string') return null;
-  const key = `${style} ${recall}`;
-  let known = echoes.get(m);
-  if (known?.key !== key) echoes.set(m, (known = { key, words: editEchoWords(m.raw, { tool: m.tool, args: m.args }, recall, style) }));
-  return known.words;
+  // By style and recall id, worked out once on the message (a pass asks call after call): m.memo.
+  const raw = m.raw;
+  return m.memo.echoWords(`${style} ${recall}`, () => editEchoWords(raw, { tool: m.tool, args: m.args }, recall, style));
 }

@@ -9,6 +9,7 @@ import type { StrategyName } from '../../strategies/index.js';
 import type { OutputKind } from '../../core/strategy.js';
 import type { Message, ToolCall } from '../../core/message.js';
 import type { InputClearing } from '../../strategies/list-wide/input-clearing.js';
+import type { OutputMemo } from './memo.js';
 
 /** One single-output strategy's step: what it made of the whole result (turn/compress.ts). */
 export interface CompressStep {
@@ -85,6 +86,8 @@ export interface MessageState {
   source: Message;
   /** Layer 1: what this message is sent as while its range is summarised (the summary or a stub). */
   summary: string | null;
+  /** What is worked out once from the raw content (its envelope, whether it reports a failure; memo.ts). */
+  memo: OutputMemo;
 }
 
 /** The calls of an assistant message as sent while some of their arguments are cleared. */

@@ -18,6 +18,7 @@ import { Layer1State } from './layer1-state.js';
 import { RequestView } from './view.js';
 import { CallCounts } from './counts.js';
 import { ContextEngineState } from './engine-state.js';
+import { CatchUpState } from './catch-up-state.js';
 
 export class Session {
   readonly id: string;
@@ -42,6 +43,8 @@ export class Session {
   readonly rewriteIndex = new RewriteIndex();
   /** The conversation's tool calls, for input clearing. */
   readonly inputIndex = new InputIndex();
+  /** The catch-up after a big first call: outputs waiting, a cache break and landing to take once (turn/catch-up.ts). */
+  readonly catchUp = new CatchUpState();
 
   constructor(id: string, now: number, manual: boolean, saved?: PersistedSession) {
     this.id = id;
