@@ -1,8 +1,6 @@
 /**
- * One tool output's envelope is parsed once on its way (issue 23): at post_tool_call its
- * compression (turn/compress.ts) and its work tally (session/work.ts) share one parse through the
- * output's memo (session/memo.ts); a result first compressed in the conversation keeps its parse on
- * its message state (`m.memo`), where the other passes may ask it again.
+ * One tool output's envelope is parsed once at post_tool_call (issue 23): its compression
+ * (turn/compress.ts) and its work tally (session/work.ts) share one parse (turn/tool-result.ts).
  */
 import { describe, expect, it, vi } from 'vitest';
 
@@ -32,22 +30,4 @@ describe("an output's envelope", () => {
     expect(parses.n).toBe(1);
   });
 
-  it('is kept on the message state of a result first compressed in the conversation', () => {
-    const e = engine();
-    const args = JSON.stringify({ path: 'src/app.py' });
-    parses.n = 0;
-    e.preLlmCall({
-      session_id: 'conv',
-      messages: [
-        { role: 'user', content: 'look at the handlers' },
-        { role: 'assistant', content: '', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: args } }] },
-        { role: 'tool', tool_call_id: 'c1', content: SOURCE },
-      ],
-    });
-    const before = parses.n;
-    const m = e.sessions.get('conv')?.held.messages[2];
-    expect(m?.single?.content).not.toBe(SOURCE);
-    m?.memo.envelope();
-    expect(parses.n).toBe(before);
-  });
 });

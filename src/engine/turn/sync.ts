@@ -24,8 +24,7 @@ const ACCOUNT_CHUNK = 256;
 
 export interface SyncDeps {
   /** Compresses one new tool result (keeping a recall copy when it changed). */
-  /** `memo`: the message state's (its envelope parsed once). */
-  compress: (s: Session, key: string, tool: string, raw: string, args: unknown, hostError: boolean, memo?: OutputMemo) => Compression;
+  compress: (s: Session, key: string, tool: string, raw: string, args: unknown, hostError: boolean) => Compression;
   /** The host cut its history at `from`: layer 1 drops what it summarised there; the indices whose view changed. */
   truncated: (s: Session, from: number) => readonly number[];
   /** Bytes of tool output this call compresses before the rest waits (catch-up.ts). */
@@ -76,12 +75,12 @@ export function syncConversation(s: Session, messages: readonly Message[], deps:
     const call = key ? s.held.calls.get(key) : undefined;
     const tool = m.role === 'tool' ? toolName(m, call?.name) : '';
     if (m.role === 'tool' && !s.held.records.has(key)) s.held.recordTool(key, toolRecord(tool, call?.args ?? {}, Math.max(users, 1), m.is_error === true));
-    const state: MessageState = { role: m.role, raw: m.content, key, tool, args: call?.args ?? {}, turn: Math.max(users, 1), single: null, prune: null, extra: messageExtra(m), inputs: null, summary: null, source: { ...m }, memo: new OutputMemo(m.content, tool, call?.args ?? {}) };
+    const state: MessageState = { role: m.role, raw: m.content, key, tool, args: call?.args ?? {}, turn: Math.max(users, 1), single: null, prune: null, extra: messageExtra(m), inputs: null, summary: null, source: { ...m }, memo: new OutputMemo(m.content) };
     if (m.role === 'tool' && typeof m.content === 'string') {
       const cached = s.held.postResults.get(key);
       const record = s.held.records.get(key);
       if (cached && cached.raw === m.content) state.single = cached;
-      else if (budget.allows(m.content.length)) state.single = deps.compress(s, key, tool, m.content, call?.args ?? {}, record?.isError === true || m.is_error === true, state.memo);
+      else if (budget.allows(m.content.length)) state.single = deps.compress(s, key, tool, m.content, call?.args ?? {}, record?.isError === true || m.is_error === true);
       // Over this call's budget: sent raw now, compressed between hooks (a big first call).
       else catchUp.wait(s, i, state, call?.args ?? {});
       if (record && state.single?.isError) record.isError = true;

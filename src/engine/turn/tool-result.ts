@@ -13,7 +13,7 @@ import type { Intake } from './intake.js';
 import type { Session } from '../session/session.js';
 import { toolRecord } from './sync.js';
 import { noteOutput } from '../session/work.js';
-import { OutputMemo } from '../session/memo.js';
+import { parseEnvelope, type Envelope } from '../../hosts/outputs/envelope.js';
 
 /** Compressions kept per session for the pre_llm_call that shows the same result (oldest dropped first). */
 const MAX_POST_RESULTS = 1000;
@@ -37,9 +37,12 @@ export function takeToolResult(s: Session, p: PostToolCallParams, id: string, de
   const turn = s.counts.turn;
   s.ledger.defer(() => s.ledger.countToolCall(turn));
   if (typeof p.result !== 'string') return {};
-  // The output's envelope is parsed once for its compression and its work tally (memo.ts).
-  const memo = new OutputMemo(p.result, tool, p.args);
-  const comp = deps.intake.compress(s, config, id, tool, p.result, p.args, hostError, memo);
+  // The output's envelope is parsed once, on the first question, for its compression and its work
+  // tally (both read it with the host's arguments; with a host error, compress.ts reads it so flagged).
+  const raw = p.result;
+  let parsed: Envelope | undefined;
+  const envelope = (): Envelope => (parsed ??= parseEnvelope(raw, { tool, args: p.args }));
+  const comp = deps.intake.compress(s, config, id, tool, raw, p.args, hostError, hostError ? undefined : envelope);
   record.isError = record.isError || comp.isError;
   s.held.keepPostResult(id, comp, MAX_POST_RESULTS);
   const seen = { id, tool, turn, before: comp.raw, after: comp.content, strategies: comp.steps.map((x) => x.strategy), isError: record.isError };
@@ -51,7 +54,7 @@ export function takeToolResult(s: Session, p: PostToolCallParams, id: string, de
     const { event, inspect } = toolEvent(s, seen, config, deps.now());
     if (inspect) sink.inspect(inspect);
     sink.emit(event);
-    noteOutput(s, { key: id, tool, args, raw: seen.before, tokensRaw: event.tokens_before, tokensSent: event.tokens_after, asked, memo });
+    noteOutput(s, { key: id, tool, args, raw: seen.before, tokensRaw: event.tokens_before, tokensSent: event.tokens_after, asked, envelope });
   }, [seen.before, seen.after]);
   return comp.content !== p.result ? { replace: comp.content } : {};
 }
