@@ -127,7 +127,7 @@ export class Engine implements HmcHostApi, ContextEngineApi {
     this.guard('pre_tool_call', () => {
       const s = this.session(p.session_id);
       const id = p.tool_call_id || '';
-      if (s && this.config.enabled && id && !s.records.has(id)) s.records.set(id, toolRecord(p.tool_name, p.args, s.turn, false));
+      if (s && this.config.enabled && id && !s.held.records.has(id)) s.held.recordTool(id, toolRecord(p.tool_name, p.args, s.counts.turn, false));
     }, undefined);
     return {};
   }
@@ -301,7 +301,7 @@ export class Engine implements HmcHostApi, ContextEngineApi {
     const config = this.config;
     // A host that still has the conversation sends it, so the last replies count as model calls.
     if (messages) syncConversation(s, messages, this.intake.syncDeps(config));
-    s.endedAt = state === 'ended' ? this.now() : null;
+    s.meta.markEnded(state === 'ended' ? this.now() : null);
     const at = turnAt(s);
     const settled = this.settler.whenSettled(s, () => reportEnd(s, at, config, this.endDeps(), state));
     if (!settled) this.settler.draining.add(s);

@@ -3,7 +3,7 @@
  * engine's pass and the held list's vocabulary name no placeholder kind and import no strategy
  * but through the registry, so a new list-wide strategy is its file, one registry line and its
  * config keys; and no list-wide code keeps per-message or per-session state in a module-level map
- * (it lives on the message, `MessageState.listWide`, or the session, `Session.listWideCache`).
+ * (it lives on the message, `MessageState.listWide`, or the session, `Session.listWideAnswers`, session/list-wide-answers.ts).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

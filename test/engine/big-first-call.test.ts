@@ -78,7 +78,7 @@ describe('a first call over the call budget', () => {
     bounded.settle();
     const a = unbounded.sessions.get('S');
     const b = bounded.sessions.get('S');
-    expect(b?.cacheBreaks).toBe((a?.cacheBreaks ?? 0) + 1);
+    expect(b?.counts.cacheBreaks).toBe((a?.counts.cacheBreaks ?? 0) + 1);
     // The same model calls counted; the first one honestly with its raw outputs.
     expect(b?.ledger.modelCalls).toBe(a?.ledger.modelCalls);
     expect(b?.ledger.inputRaw).toBe(a?.ledger.inputRaw);
@@ -159,14 +159,14 @@ describe('a first call over the call budget', () => {
     const settled = byIndex(engine.preLlmCall({ session_id: 'S', messages }).edits);
     const s = engine.sessions.get('S');
     if (!s) throw new Error('no session');
-    const before = [...s.messages];
+    const before = [...s.held.messages];
     // The bridge lost what it sent (a resync) and streams the whole list again.
     expect(engine.preLlmCall({ session_id: 'S', messages: messages.slice(0, 40), partial: true }).edits).toEqual([]);
     expect(engine.preLlmCall({ session_id: 'S', base: 40, append: messages.slice(40, 100), partial: true }).edits).toEqual([]);
     const again = byIndex(engine.preLlmCall({ session_id: 'S', base: 100, append: messages.slice(100) }).edits);
     // The same held messages (a cut drops them and makes new ones, each output compressed anew).
-    expect(s.messages.length).toBe(before.length);
-    expect(s.messages.every((m, i) => m === before[i])).toBe(true);
+    expect(s.held.messages.length).toBe(before.length);
+    expect(s.held.messages.every((m, i) => m === before[i])).toBe(true);
     // The same view, list-wide rewrites included (they were not turned off for a catch-up).
     expect(again).toEqual(settled);
     expect([...again.values()].some((v) => /Output removed|Same output as/.test(v))).toBe(true);

@@ -136,7 +136,7 @@ function replay(busy: boolean): { views: string[]; breaks: number; cost: unknown
   e.settle();
   const s = e.sessions.get('P');
   vi.restoreAllMocks();
-  return { views, breaks: s?.cacheBreaks ?? -1, cost: s?.ledger.totals() };
+  return { views, breaks: s?.counts.cacheBreaks ?? -1, cost: s?.ledger.totals() };
 }
 
 describe('deterministic placement (issue 25)', () => {

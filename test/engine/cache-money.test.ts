@@ -178,7 +178,7 @@ describe('/hmc status and stats: the session\u2019s money', () => {
     expect(moneyLine(m)).toMatch(/saved [0-9.]+ \(modelled, with the prompt cache\)$/);
     const measured = sessionMoney(s, config().pricing, { calls: 4, cost: { measured_input: 0.02, measured_output: 0.001, saved: 0.01 }, cached_share: { measured: 0.7 }, breaks: { count: 0 } });
     expect(moneyLine(measured)).toContain('provider: input 0.0200 + output 0.0010 over 4 calls, saved 0.0100 (measured sent side)');
-    s.model = 'my-local-llama';
+    s.meta.takeHints({ model: 'my-local-llama' });
     expect(moneyLine(sessionMoney(s, config().pricing, null))).toContain('unknown model: priced at pricing.default_*');
   });
 });

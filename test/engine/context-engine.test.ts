@@ -115,7 +115,7 @@ describe('compress', () => {
     // Another session holds a layer-1 phase over exactly that range.
     const e = make(summariser);
     e.preModelCall({ session_id: 'R', messages });
-    e.sessions.get('R')?.phases.push({
+    e.sessions.get('R')?.layer1.putInForce({
       id: 1, from: 1, to, digest: rangeDigest(messages.map((m) => ({ role: m.role, raw: m.content })), 1, to), recallId: 'r0123456789', topic: 't',
       summary: '## Goal\nheld', tokensBefore: 1, tokensAfter: 1, updates: 0, model: 'm', createdAt: 1, turnFrom: 1, turnTo: 4,
     });
@@ -147,7 +147,7 @@ describe('engine_session', () => {
     await e.flushSaves();
     expect((await e.control({ session_id: 'new', args: { action: 'recall', id } })).phase).toBe(true);
     e.engineSession({ session_id: 'old', event: 'end' });
-    expect(e.sessions.get('old')?.endedAt).toBeNull();
+    expect(e.sessions.get('old')?.meta.endedAt).toBeNull();
   });
 });
 

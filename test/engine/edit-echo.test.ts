@@ -219,6 +219,6 @@ describe('edit echoes through the hooks', () => {
     const second = newEngine(c, dir);
     const view = second.preModelCall({ session_id: 'S', messages: a.history }).edits;
     expect(view).toEqual(last(a.views));
-    expect(second.sessions.get('S')?.cacheBreaks).toBe(first.sessions.get('S')?.cacheBreaks ?? -1);
+    expect(second.sessions.get('S')?.counts.cacheBreaks).toBe(first.sessions.get('S')?.counts.cacheBreaks ?? -1);
   });
 });

@@ -139,7 +139,7 @@ describe('batched rewrites (dedup, error purge)', () => {
     const answer = e.preModelCall({ session_id: S, messages });
     expect(answer.edits.map((x) => x.index)).toEqual([6]);
     expect(JSON.parse(answer.edits[0]?.content as string)).toMatchObject({ output: expect.stringMatching(/^\[Same output as the earlier terminal call a \(recall id=r[0-9a-f]{10}\)\]$/), exit_code: 0 });
-    expect(e.sessions.get(S)?.cacheBreaks).toBe(0);
+    expect(e.sessions.get(S)?.counts.cacheBreaks).toBe(0);
   });
 
   it('leaves an older copy of the same call alone while rewriting it would cost more than it saves', () => {

@@ -62,7 +62,7 @@ describe('inside one long tool loop', () => {
     const marker = edits.find((x) => x.index === 3)?.content ?? '';
     expect(JSON.parse(marker).content).toBe('[Earlier read of src/values.py (lines 1-300): out of date, the file was patched later in call p1; read it again with read_file for its current text]');
     expect(JSON.parse(marker).total_lines).toBe(300);
-    expect(e.sessions.get(S)?.cacheBreaks).toBe(1);
+    expect(e.sessions.get(S)?.counts.cacheBreaks).toBe(1);
   });
 
   it('waits while the cache-break budget is spent, and makes the waiting rewrites together when it allows', () => {
@@ -79,7 +79,7 @@ describe('inside one long tool loop', () => {
     messages.push(...filler(20));
     const edits = run(e, messages, 7).edits;
     expect(edits.find((x) => x.index === 3)?.content).toContain('superseded by the later read in call r2');
-    expect(e.sessions.get(S)?.cacheBreaks).toBe(1);
+    expect(e.sessions.get(S)?.counts.cacheBreaks).toBe(1);
   });
 
   it('clears the oldest outputs once the context passes the trigger, keeping the last few whole', () => {
@@ -166,7 +166,7 @@ describe('inside one long tool loop', () => {
     expect(run(e, messages).edits.some((x) => x.index === 3)).toBe(false);
     messages.push(stamp(toolResult('x', 'terminal', terminal('done')), 12));
     expect(run(e, messages, messages.length).edits.find((x) => x.index === 3)?.content).toContain('superseded');
-    expect(e.sessions.get(S)?.cacheBreaks).toBe(1);
+    expect(e.sessions.get(S)?.counts.cacheBreaks).toBe(1);
   });
 
   it('waits for the budget when the cache went cold before the first break is allowed', () => {
@@ -185,7 +185,7 @@ describe('inside one long tool loop', () => {
     ];
     const e = make(c);
     expect(run(e, messages).edits.some((x) => x.index === 3)).toBe(false);
-    expect(e.sessions.get(S)?.cacheBreaks).toBe(0);
+    expect(e.sessions.get(S)?.counts.cacheBreaks).toBe(0);
   });
 
   it('puts placeholders back in a new process word for word, and that is no cache break', async () => {
@@ -210,7 +210,7 @@ describe('inside one long tool loop', () => {
     const second = make(c, dir);
     const again = second.preModelCall({ session_id: S, messages, context_length: 20_000 }).edits;
     expect(again).toEqual(sent);
-    expect(second.sessions.get(S)?.cacheBreaks).toBe(first.sessions.get(S)?.cacheBreaks);
+    expect(second.sessions.get(S)?.counts.cacheBreaks).toBe(first.sessions.get(S)?.counts.cacheBreaks);
     await second.flushSaves();
   });
 });

@@ -189,7 +189,7 @@ describe('input clearing through the hooks', () => {
     const view = second.preModelCall({ session_id: 'S', messages: a.history }).edits;
     const before = a.views[a.views.length - 1] as ModelCallEdit[];
     expect(view.filter((x) => x.tool_calls)).toEqual(before.filter((x) => x.tool_calls));
-    expect(second.sessions.get('S')?.cacheBreaks).toBe(first.sessions.get('S')?.cacheBreaks ?? -1);
+    expect(second.sessions.get('S')?.counts.cacheBreaks).toBe(first.sessions.get('S')?.counts.cacheBreaks ?? -1);
   });
 
   it('answers a delta view whose tool_calls entries rebuild the complete view', () => {

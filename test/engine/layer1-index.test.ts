@@ -65,7 +65,7 @@ describe('layer 1 with the real session index', () => {
       live.push(m);
     }
     host.restore('W');
-    const phases = e.sessions.get('W')?.phases ?? [];
+    const phases = e.sessions.get('W')?.layer1.phases ?? [];
     expect(phases).toHaveLength(1);
     expect(phases[0]?.updates).toBeGreaterThan(0); // the phase was updated as the work grew
     index.flush();

@@ -93,7 +93,7 @@ describe('layer 1 on random conversations', () => {
           host.restore('P');
           expect(live.map((m) => safeJson(m))).toEqual(before);
           const s = e.sessions.get('P');
-          for (const p of s?.phases ?? []) {
+          for (const p of s?.layer1.phases ?? []) {
             phases++;
             expect(safeJson(await recallAll(e, 'P', p.recallId))).toBe(safeJson(messages.slice(p.from, p.to + 1)));
           }

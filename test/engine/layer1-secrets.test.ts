@@ -90,14 +90,14 @@ describe('layer 1 on a session full of secrets', () => {
       live.push(m);
     }
     // The summary comes back asynchronously; a loaded machine may need more calls for it to land.
-    for (let i = 0; i < 500 && (e.sessions.get('S')?.phases.length ?? 0) === 0; i++) {
+    for (let i = 0; i < 500 && (e.sessions.get('S')?.layer1.phases.length ?? 0) === 0; i++) {
       host.restore('S');
       host.apply('S', live, e.preModelCall({ session_id: 'S', messages: live, context_length: 60_000 }).edits);
       await new Promise((r) => setTimeout(r, 10));
     }
     host.restore('S');
     e.settle();
-    const phases = e.sessions.get('S')?.phases ?? [];
+    const phases = e.sessions.get('S')?.layer1.phases ?? [];
     expect(phases.length).toBeGreaterThan(0); // layer 1 ran
     expect(requests.length).toBeGreaterThan(0);
     expect(leaked(requests.join('\n'), secrets)).toEqual([]);

@@ -81,8 +81,8 @@ describe('layer 1', () => {
     expect(problems).toEqual([]);
     expect(restored).toBe(true);
     expect(summariser.requests.length).toBeGreaterThan(0);
-    expect(session?.phases.length).toBe(1);
-    const phase = session?.phases[0];
+    expect(session?.layer1.phases.length).toBe(1);
+    const phase = session?.layer1.phases[0];
     expect(phase?.from).toBe(2);
     // The request carried the range as the model is sent it (here, nothing of it was shortened).
     expect(summariser.requests[0]?.messages[1]?.content).toBe(PAGE(0));
@@ -189,7 +189,7 @@ describe('layer 1', () => {
     const e = make(layer1Config(), new ListingSummariser());
     const messages = loop(30);
     const { session } = await drive(e, messages, { window: 60_000 });
-    const phase = session?.phases[0];
+    const phase = session?.layer1.phases[0];
     const answer = await e.control({ session_id: 'L1', args: { action: 'recall', id: phase?.recallId } });
     expect(answer.phase).toBe(true);
     expect(safeJson(await recallAll(e, 'L1', String(phase?.recallId)))).toBe(safeJson(messages.slice(phase?.from, (phase?.to ?? 0) + 1)));
@@ -217,8 +217,8 @@ describe('layer 1', () => {
     const e = make(layer1Config(), summariser);
     const { session, problems } = await drive(e, loop(60), { window: 60_000 });
     expect(problems).toEqual([]);
-    expect(session?.phases.length).toBe(1);
-    expect(session?.phases[0]?.updates).toBeGreaterThan(0);
+    expect(session?.layer1.phases.length).toBe(1);
+    expect(session?.layer1.phases[0]?.updates).toBeGreaterThan(0);
     expect(summariser.requests.some((r) => r.previous !== undefined)).toBe(true);
     const ranges = summariser.requests.map((r) => r.messages.length);
     expect(new Set(ranges).size).toBe(ranges.length);
@@ -229,7 +229,7 @@ describe('layer 1', () => {
     const e = make(layer1Config(), summariser);
     const { session, restored } = await drive(e, loop(30), { window: 60_000 });
     expect(restored).toBe(true);
-    expect(session?.phases.length).toBe(0);
+    expect(session?.layer1.phases.length).toBe(0);
     const stats = e.layer1.stats(session as NonNullable<typeof session>);
     expect(stats.failures).toBeGreaterThan(0);
     // With a cooldown of 3 calls, far fewer tries than calls.
@@ -308,8 +308,8 @@ describe('layer 1', () => {
     }), first, dir);
     const { session } = await drive(closed, messages, { window: 60_000 });
     expect(first.requests.length).toBe(1);
-    expect(session?.phases).toEqual([]);
-    const staged = session?.stagedPhase?.phase;
+    expect(session?.layer1.phases).toEqual([]);
+    const staged = session?.layer1.stagedPhase?.phase;
     expect(staged?.summary).toContain('## Goal');
     closed.onSessionEnd({ session_id: 'L1' });
     await closed.flushSaves();
@@ -319,7 +319,7 @@ describe('layer 1', () => {
     const live = [...messages, assistantCall('c30', 'terminal', { command: 'make step30' }), toolResult('c30', 'terminal', PAGE(30))];
     const edits = open.preModelCall({ session_id: 'L1', messages: live, context_length: 60_000 }).edits;
     expect(edits.find((e) => e.index === staged?.from)?.content).toContain(staged?.summary ?? '?');
-    expect(open.sessions.get('L1')?.phases.map((p) => p.recallId)).toEqual([staged?.recallId]);
+    expect(open.sessions.get('L1')?.layer1.phases.map((p) => p.recallId)).toEqual([staged?.recallId]);
     await new Promise((resolve) => setImmediate(resolve));
     expect(second.requests.filter((r) => r.previous === undefined)).toEqual([]);
     await open.flushSaves();
@@ -337,7 +337,7 @@ describe('layer 1', () => {
     const second = make(layer1Config(), new ListingSummariser(), dir);
     const again = second.preModelCall({ session_id: 'L1', messages, context_length: 60_000 }).edits;
     expect(again).toEqual(sent);
-    expect(second.sessions.get('L1')?.cacheBreaks).toBe(first.sessions.get('L1')?.cacheBreaks);
+    expect(second.sessions.get('L1')?.counts.cacheBreaks).toBe(first.sessions.get('L1')?.counts.cacheBreaks);
     await second.flushSaves();
   });
 

@@ -61,9 +61,9 @@ describe('pre_model_call', () => {
     const e = engine();
     e.preModelCall({ session_id: S, messages: messages.slice(0, 6) });
     e.preModelCall({ session_id: S, messages: messages.slice(0, 8) });
-    expect(e.sessions.get(S)?.cacheBreaks).toBe(0);
+    expect(e.sessions.get(S)?.counts.cacheBreaks).toBe(0);
     await e.control({ session_id: S, args: { action: 'sweep', count: 2 } });
     e.preModelCall({ session_id: S, messages: messages.slice(0, 10) });
-    expect(e.sessions.get(S)?.cacheBreaks).toBe(1);
+    expect(e.sessions.get(S)?.counts.cacheBreaks).toBe(1);
   });
 });

@@ -134,7 +134,7 @@ describe('HMC\u2019s own outputs', () => {
       }
       live.push(m);
     }
-    const phase = e.sessions.get(S)?.phases[0];
+    const phase = e.sessions.get(S)?.layer1.phases[0];
     const at = all.findIndex((m) => m.role === 'tool' && m.tool_call_id === 'own');
     expect(phase && phase.from < at && phase.to > at).toBe(true);
     const view = e.preModelCall({ session_id: S, messages: all, context_length: 60_000 }).edits;

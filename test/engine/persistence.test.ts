@@ -43,7 +43,7 @@ describe('a session carried on by a new process', () => {
     const edits = second.preLlmCall({ session_id: 'S', messages: [...messages, user('turn 5')] }).edits;
     expect(edits.find((e) => e.index === 6)?.content).toBe(sent);
     expect(edits.find((e) => e.index === 10)?.content).toContain('Same output as the earlier terminal call c1');
-    expect(second.sessions.get('S')?.cacheBreaks).toBe(0);
+    expect(second.sessions.get('S')?.counts.cacheBreaks).toBe(0);
     second.settle();
     // Calls already counted by the first process are not counted again; the new reply is.
     expect(second.sessions.get('S')?.ledger.modelCalls).toBe((calls ?? 0) + 2);

@@ -36,7 +36,7 @@ describe('recalls and re-reads', () => {
     const e = engine();
     e.preLlmCall({ session_id: S, messages: [{ role: 'user', content: 'look at the handlers' }] });
     call(e, 'read_file', { path: 'src/app.py' }, SOURCE);
-    expect(e.sessions.get(S)?.records.get(`c${n}`)?.shortened).toBe(true);
+    expect(e.sessions.get(S)?.held.records.get(`c${n}`)?.shortened).toBe(true);
     call(e, 'read_file', { path: 'src/small.py' }, SHORT);
     call(e, 'read_file', { path: 'src/small.py' }, SHORT);
     expect(record(e).work?.rereads).toBe(0);
@@ -96,7 +96,7 @@ describe('a read the user asked for is no re-read (issue 27, finding 6)', () => 
     const first = { role: 'user', content: 'look at the handlers' };
     e.preLlmCall({ session_id: S, messages: [first] });
     call(e, 'read_file', { path: 'src/app.py' }, SOURCE);
-    expect(e.sessions.get(S)?.records.get(`c${n}`)?.shortened).toBe(true);
+    expect(e.sessions.get(S)?.held.records.get(`c${n}`)?.shortened).toBe(true);
     e.preLlmCall({ session_id: S, messages: [first, { role: 'assistant', content: 'Read it.' }, { role: 'user', content: ask }] });
     call(e, 'read_file', { path, offset: 20, limit: 40 }, SOURCE);
     return record(e).work?.rereads;

@@ -60,7 +60,7 @@ export async function compact(s: Session, p: CompressParams, deps: CompactionDep
   const held = messages.map((m) => ({ role: m.role, raw: m.content }));
   const sizes = messages.map((m) => ({ role: m.role, tokens: messageTokens(m) }));
   const reusable = heldSummaries(s).filter((ph) => ph.to < messages.length && rangeDigest(held, ph.from, ph.to) === ph.digest);
-  const threshold = p.threshold_tokens ?? (s.contextWindow || DEFAULT_CONTEXT_WINDOW) * config.background_compression.host_threshold;
+  const threshold = p.threshold_tokens ?? (s.meta.contextWindow || DEFAULT_CONTEXT_WINDOW) * config.background_compression.host_threshold;
   const ranges = chooseCompaction(sizes, reusable.map((ph): HeldSummary => ({ id: ph.id, from: ph.from, to: ph.to })), {
     tailTokens: Math.max(2000, Math.floor(threshold * TAIL_SHARE)),
     minTokens: p.force ? 1 : MIN_RANGE_TOKENS,
@@ -69,7 +69,7 @@ export async function compact(s: Session, p: CompressParams, deps: CompactionDep
   const summariser = deps.summariser;
   if (!summariser && ranges.some((r) => r.reuse === undefined)) return { plan: null, reason: 'no summariser (no auxiliary model from the host and no background_compression.endpoint)' };
 
-  let nextId = Math.max(s.engine.last_phase_id, ...s.phases.map((ph) => ph.id), ...(deps.phases?.list(s.id) ?? []).map((e) => e.phase_id));
+  let nextId = Math.max(s.engine.last_phase_id, ...s.layer1.phases.map((ph) => ph.id), ...(deps.phases?.list(s.id) ?? []).map((e) => e.phase_id));
   const compaction = s.engine.compactions + 1;
   const tokens = { in: 0, out: 0 };
   const results = await Promise.all(ranges.map(async (range): Promise<Made | string> => {
@@ -125,8 +125,7 @@ export async function compact(s: Session, p: CompressParams, deps: CompactionDep
     deps.phases?.record(phaseEntry(s, staged));
     deps.sink.emit(phaseEvent(s, staged));
   }
-  s.engine.compactions = compaction;
-  s.engine.last_phase_id = Math.max(s.engine.last_phase_id, ...made.map((m) => m.phase.id));
+  s.engine.compacted(compaction, made.map((m) => m.phase.id));
   const plan = planOf(messages.length, made);
   const reused = made.filter((m) => !m.fresh).length;
   deps.log(`hmc: session ${s.id}: compacted as the context engine (compaction ${compaction}): ${messages.length} messages -> ${plan.length}, ` +
@@ -143,7 +142,7 @@ export async function compact(s: Session, p: CompressParams, deps: CompactionDep
 
 /** The summaries the session holds: layer 1's phases in force, and one back from the summariser not yet sent. */
 function heldSummaries(s: Session): Phase[] {
-  return s.stagedPhase ? [...s.phases, s.stagedPhase.phase] : [...s.phases];
+  return s.layer1.stagedPhase ? [...s.layer1.phases, s.layer1.stagedPhase.phase] : [...s.layer1.phases];
 }
 
 /** The message that stands for a phase: layer 1's summary head (it names the recall id), then the summary. */

@@ -18,7 +18,7 @@ import { compact, type CompactionDeps } from './compaction.js';
 import { pressure } from './pressure.js';
 import type { RecallStore } from '../session/recall.js';
 import type { Session } from '../session/session.js';
-import { cacheBreak, matchCall, newTrail } from '../ledger/usage-match.js';
+import { cacheBreak, matchCall } from '../ledger/usage-match.js';
 
 export interface ContextEngineDeps {
   config: () => HmcConfig;
@@ -75,18 +75,17 @@ export class ContextEngineMethods implements ContextEngineApi {
       const recorder = this.deps.recorder;
       const s = p.session_id ? this.deps.session(p.session_id) : null;
       if (!s || !config.enabled || !config.analytics.enabled || !recorder?.recordUsage) return {};
-      if (p.model && !s.model) s.model = p.model;
+      if (p.model) s.meta.modelReported(p.model);
       const at = p.at ?? this.deps.now();
       if (p.price && p.model) recorder.recordHostPrice?.(p.model, p.price, at);
       // After the call's own accounting (queued at pre_model_call), so its figures are there.
       s.ledger.defer(() => {
-        s.usageTrail ??= newTrail(s.engine.usage_calls);
-        const call = matchCall(s.ledger.calls, s.ledger.modelCalls, s.usageTrail, p.call_id);
-        s.engine.usage_calls = s.ledger.modelCalls;
-        s.engine.usage_seq += 1;
-        const broke = cacheBreak(s.usageTrail, p.usage, call, at);
+        const trail = s.counts.usageTrailFrom(s.engine.usage_calls);
+        const call = matchCall(s.ledger.calls, s.ledger.modelCalls, trail, p.call_id);
+        const seq = s.engine.usageRecorded(s.ledger.modelCalls);
+        const broke = cacheBreak(trail, p.usage, call, at);
         recorder.recordUsage?.({
-          session_id: s.id, seq: s.engine.usage_seq, at, model: p.model, provider: p.provider, ...p.usage,
+          session_id: s.id, seq, at, model: p.model, provider: p.provider, ...p.usage,
           hmc_input: call?.hmc ?? null, raw_input: call?.raw ?? null, hmc_cached: call?.cached ?? null, raw_cached: call?.cached_raw ?? null,
           call_id: p.call_id ?? '', turn: call?.turn ?? null, seen: call !== undefined, source: p.source ?? 'engine',
           break_tokens: broke.tokens, break_cause: broke.cause,

@@ -59,7 +59,7 @@ function costsOf(tools: readonly unknown[]): { rows: { name: string; tokens: num
 /** Calls per tool in this session, from what HMC holds of them (pre/post_tool_call). */
 function sessionCalls(s: Session): Map<string, number> {
   const calls = new Map<string, number>();
-  for (const r of s.records.values()) calls.set(r.tool, (calls.get(r.tool) ?? 0) + 1);
+  for (const r of s.held.records.values()) calls.set(r.tool, (calls.get(r.tool) ?? 0) + 1);
   return calls;
 }
 
@@ -68,7 +68,7 @@ function sessionCalls(s: Session): Map<string, number> {
  * (no message held and no request seen). Run after `settle()`: the ledger's counts are then whole.
  */
 export function contextBreakdown(s: Session, now: number): ContextBreakdown | null {
-  const seen = s.request.system !== undefined || s.request.tools !== undefined;
+  const seen = s.view.request.system !== undefined || s.view.request.tools !== undefined;
   const { messages, fixed } = s.ledger.perMessage();
   if (!seen && messages.length === 0) return null;
   const sums = new Map<ContextPartName, { raw: number; sent: number }>(CONTEXT_PARTS.map((p) => [p, { raw: 0, sent: 0 }]));
@@ -82,7 +82,7 @@ export function contextBreakdown(s: Session, now: number): ContextBreakdown | nu
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i];
     if (!m) continue;
-    const role = s.messages[i]?.role ?? '';
+    const role = s.held.messages[i]?.role ?? '';
     if (role === 'tool') add('tool_outputs', m.raw, m.sent);
     else if (role === 'assistant') {
       add('tool_call_arguments', m.callsRaw, m.callsSent);
@@ -91,7 +91,7 @@ export function contextBreakdown(s: Session, now: number): ContextBreakdown | nu
     else add('other', m.raw, m.sent);
   }
   const parts = CONTEXT_PARTS.map((part) => ({ part, ...(sums.get(part) as { raw: number; sent: number }) }));
-  const tools = s.request.tools ?? [];
+  const tools = s.view.request.tools ?? [];
   const costs = costsOf(tools);
   const calls = sessionCalls(s);
   const rows: ToolSchemaCost[] = costs.rows.map((r) => ({ name: r.name, tokens: r.tokens, calls_session: calls.get(r.name) ?? 0 }));
@@ -100,8 +100,8 @@ export function contextBreakdown(s: Session, now: number): ContextBreakdown | nu
   return {
     session_id: s.id,
     at: now,
-    model: s.model,
-    context_window: s.contextWindow > 0 ? s.contextWindow : null,
+    model: s.meta.model,
+    context_window: s.meta.contextWindow > 0 ? s.meta.contextWindow : null,
     total: { raw: parts.reduce((n, p) => n + p.raw, 0), sent: parts.reduce((n, p) => n + p.sent, 0) },
     parts,
     tools: rows,

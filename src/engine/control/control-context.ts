@@ -47,11 +47,11 @@ function periodCalls(analytics: Analytics, days: number, project: string, now: n
 export function contextBreakdownAnswer(s: Session, args: Record<string, unknown>, analytics: Analytics, now = Date.now()): Record<string, unknown> {
   const days = parseDays(args.days);
   if (typeof days === 'string') return { error: days };
-  const b = contextBreakdown(s, now) ?? s.savedContext;
+  const b = contextBreakdown(s, now) ?? s.view.savedContext;
   if (!b) return { breakdown: null, breakdown_note: 'no request seen in this session yet: the breakdown appears after its first model call' };
-  const { calls, note } = periodCalls(analytics, days, s.projectPath, now);
+  const { calls, note } = periodCalls(analytics, days, s.meta.projectPath, now);
   const view = contextView(b, calls, days, note);
-  const live = b !== s.savedContext;
+  const live = b !== s.view.savedContext;
   return { breakdown: view, ...(live ? {} : { breakdown_note: `as saved at ${new Date(b.at).toISOString()}; no request in this process yet` }) };
 }
 

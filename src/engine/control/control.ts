@@ -110,7 +110,7 @@ export async function controlAction(engine: ControlTarget, sessionId: string | u
       // Who asks is unknown (no session named, several users served here): nobody's figures.
       if (!s && !deps.machine && engine.ownersHeld() > 1) return { error: UNKNOWN_ASKER };
       const owner = analyticsOwner(accessOf(engine, s, deps));
-      return deps.analytics(args, s?.projectPath || deps.projectPath, ...(owner !== undefined ? [owner] : []));
+      return deps.analytics(args, s?.meta.projectPath || deps.projectPath, ...(owner !== undefined ? [owner] : []));
     }
     case '':
       return { error: `action is required; one of ${ACTIONS.join(', ')}` };
@@ -125,7 +125,7 @@ export async function controlAction(engine: ControlTarget, sessionId: string | u
       return { status: statusText(engine, s) + moneyLine(money(engine, s, deps)) };
     case 'context': {
       const t = s.ledger.totals();
-      const window = s.contextWindow || 0;
+      const window = s.meta.contextWindow || 0;
       const other = typeof args.session === 'string' && args.session.trim() !== '' && args.session.trim() !== s.id;
       if (other) return { error: `context shows this session only; \`hmc control context --session ${quoted(String(args.session).trim(), 40)}\` in a terminal reads another saved one` };
       const breakdown = contextBreakdownAnswer(s, args, deps.analytics);
@@ -139,9 +139,9 @@ export async function controlAction(engine: ControlTarget, sessionId: string | u
         context_saved_tokens: known(s.ledger.contextSavings()).total,
         input_saved_tokens: t.inputRaw - t.inputHmc,
         model_calls: t.modelCalls,
-        tool_calls_tracked: s.records.size,
-        pruned_tools: s.pruned.size,
-        manual_mode: s.manual,
+        tool_calls_tracked: s.held.records.size,
+        pruned_tools: s.pruning.pruned.size,
+        manual_mode: s.meta.manual,
         ...breakdown,
       };
     }
@@ -152,12 +152,12 @@ export async function controlAction(engine: ControlTarget, sessionId: string | u
     case 'sweep':
       return sweepAction(s, args);
     case 'manual_status':
-      return { manual_mode: s.manual };
+      return { manual_mode: s.meta.manual };
     case 'manual_set': {
       const enabled = parseBool(args.enabled);
       if (enabled === null) return { error: `enabled must be true or false, got ${quoted(args.enabled)}` };
-      s.manual = enabled;
-      return { status: 'ok', manual_mode: s.manual };
+      s.meta.switchManual(enabled);
+      return { status: 'ok', manual_mode: s.meta.manual };
     }
   }
   return { error: `Unknown action: ${quoted(action)}` };
@@ -217,7 +217,7 @@ function accessOf(engine: ControlTarget, s: Session | null, deps: ControlDeps): 
 function money(engine: ControlTarget, s: Session, deps: ControlDeps): SessionMoney {
   let usage: Record<string, unknown> | null = null;
   try {
-    usage = deps.analytics ? deps.analytics({ period: 'usage', session: s.id }, s.projectPath || deps.projectPath) : null;
+    usage = deps.analytics ? deps.analytics({ period: 'usage', session: s.id }, s.meta.projectPath || deps.projectPath) : null;
   } catch {
     usage = null;
   }
@@ -225,7 +225,7 @@ function money(engine: ControlTarget, s: Session, deps: ControlDeps): SessionMon
 }
 
 function untouched(s: Session): boolean {
-  return s.turn === 0 && s.records.size === 0 && s.ledger.totals().modelCalls === 0;
+  return s.counts.turn === 0 && s.held.records.size === 0 && s.ledger.totals().modelCalls === 0;
 }
 
 function layer1Stats(engine: ControlTarget, s: Session): Record<string, unknown> {
@@ -255,9 +255,9 @@ function statsAnswer(engine: ControlTarget, s: Session): Record<string, unknown>
     context_saved: { tokens: now.total, by_strategy: now.byStrategy, context_tokens: t.contextTokens, context_tokens_raw: t.contextRawTokens },
     input_saved: { tokens: t.inputRaw - t.inputHmc, model_calls: t.modelCalls, by_strategy: t.byStrategy, by_tool: t.byTool, input_tokens: { raw: t.inputRaw, sent: t.inputHmc } },
     work: { recalls: s.work.recalls, rereads: s.work.rereads, elided: s.elidedCount() },
-    total_prune_count: s.pruneCount,
-    cache_breaks: s.cacheBreaks,
-    manual_mode: s.manual,
+    total_prune_count: s.pruning.pruneCount,
+    cache_breaks: s.counts.cacheBreaks,
+    manual_mode: s.meta.manual,
     background_compression: layer1Stats(engine, s),
   };
 }
@@ -271,15 +271,15 @@ function statsAnswer(engine: ControlTarget, s: Session): Record<string, unknown>
  */
 export function statusText(engine: ControlTarget, s: Session | null): string {
   // A brand-new session (nothing held or saved for it yet): say so, never an older session's figures.
-  if (!s || untouched(s)) return `HMC [${s?.manual ?? engine.config.manual_mode.enabled ? 'manual' : 'auto'}] | no model call in this session yet (figures appear after the first message)`;
+  if (!s || untouched(s)) return `HMC [${s?.meta.manual ?? engine.config.manual_mode.enabled ? 'manual' : 'auto'}] | no model call in this session yet (figures appear after the first message)`;
   const t = s.ledger.totals();
   const saved = t.inputRaw - t.inputHmc;
-  const pct = s.contextWindow ? `${Math.round((t.contextTokens / s.contextWindow) * 100)}% of ${fmtWindow(s.contextWindow)}` : '--';
+  const pct = s.meta.contextWindow ? `${Math.round((t.contextTokens / s.meta.contextWindow) * 100)}% of ${fmtWindow(s.meta.contextWindow)}` : '--';
   const share = t.inputRaw > 0 ? ` (${((saved / t.inputRaw) * 100).toFixed(1)}%)` : '';
   const calls = `${t.modelCalls} model call${t.modelCalls === 1 ? '' : 's'}`;
   const now = known(s.ledger.contextSavings()).total;
   const context = now === null ? '--' : `${fmt(now)} tokens`;
-  const lines = [`HMC [${s.manual ? 'manual' : 'auto'}] | ctx: ${pct} | input saved: ${fmt(saved)} tokens over ${calls}${share} | context saved now: ${context} | tools: ${s.records.size} tracked, ${s.pruneCount} pruned`];
+  const lines = [`HMC [${s.meta.manual ? 'manual' : 'auto'}] | ctx: ${pct} | input saved: ${fmt(saved)} tokens over ${calls}${share} | context saved now: ${context} | tools: ${s.held.records.size} tracked, ${s.pruning.pruneCount} pruned`];
   const parts = Object.entries(t.byStrategy).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k}: ${fmt(v)}`);
   lines.push(`  input saved by strategy: ${parts.length ? parts.join(', ') : 'none yet'}`);
   const layer1 = layer1Line(engine, s);
@@ -313,27 +313,26 @@ function phaseIndexOf(deps: ControlDeps): PhaseIndex {
 function sweepAction(s: Session, args: Record<string, unknown>): Record<string, unknown> {
   const count = parseCount(args.count);
   if (count === null) return { error: `count must be a whole number of 0 or more, got ${quoted(args.count)}` };
-  const tools = s.messages.filter((m) => m.role === 'tool');
+  const tools = s.held.messages.filter((m) => m.role === 'tool');
   let candidates: string[];
   if (count > 0) candidates = tools.slice(-count).map((m) => m.key);
   else {
     let lastUser = -1;
-    s.messages.forEach((m, i) => {
+    s.held.messages.forEach((m, i) => {
       if (m.role === 'user') lastUser = i;
     });
-    candidates = s.messages.filter((m, i) => m.role === 'tool' && i > lastUser).map((m) => m.key);
+    candidates = s.held.messages.filter((m, i) => m.role === 'tool' && i > lastUser).map((m) => m.key);
   }
   // Results that arrived after the last model call are not in the conversation yet: use the records.
-  if (candidates.length === 0 && count === 0) candidates = [...s.records].filter(([, r]) => r.turn === s.turn).map(([k]) => k);
-  let swept = 0;
+  if (candidates.length === 0 && count === 0) candidates = [...s.held.records].filter(([, r]) => r.turn === s.counts.turn).map(([k]) => k);
+  const sweep = new Set<string>();
   for (const key of candidates) {
-    const tool = (s.messages.find((m) => m.key === key)?.tool ?? s.records.get(key)?.tool ?? '').toLowerCase();
-    if (tool === 'hmc_control' || s.swept.has(key) || s.pruned.has(key)) continue;
-    s.swept.add(key);
-    swept++;
+    const tool = (s.held.messages.find((m) => m.key === key)?.tool ?? s.held.records.get(key)?.tool ?? '').toLowerCase();
+    if (tool === 'hmc_control' || s.pruning.swept.has(key) || sweep.has(key) || s.pruning.pruned.has(key)) continue;
+    sweep.add(key);
   }
-  if (swept > 0) s.sweepPending = true;
-  return { status: 'ok', swept };
+  s.pruning.requestSweep([...sweep]);
+  return { status: 'ok', swept: sweep.size };
 }
 
 /**

@@ -22,7 +22,7 @@ export interface SessionMoney {
 export function sessionMoney(s: Session, pricing: HmcConfig['pricing'], usage: Record<string, unknown> | null): SessionMoney {
   const t = s.ledger.totals();
   const [m] = priceModels([{
-    model: s.model, sessions: 1, model_calls: t.modelCalls, input: t.inputRaw, sent: t.inputHmc, saved: t.inputRaw - t.inputHmc,
+    model: s.meta.model, sessions: 1, model_calls: t.modelCalls, input: t.inputRaw, sent: t.inputHmc, saved: t.inputRaw - t.inputHmc,
     cached_input: t.cachedRaw, cached_sent: t.cachedHmc, plain_input: t.plainRaw, plain_sent: t.plainHmc, sessions_without_cache_model: 0,
   }], pricing);
   const cost = m?.cost ?? { spent: 0, without_hmc: 0, saved: 0 };

@@ -118,7 +118,7 @@ export class Layer1 {
 
   /** Figures for status, stats and replays. */
   stats(s: Session): Counters & { inFlight: boolean; phases: number } {
-    return { ...this.counter(s), inFlight: this.inFlight.has(s), phases: s.phases.length };
+    return { ...this.counter(s), inFlight: this.inFlight.has(s), phases: s.layer1.phases.length };
   }
 
   /**
@@ -127,19 +127,19 @@ export class Layer1 {
    */
   staged(s: Session, config: HmcConfig): StagedPhase | null {
     let staged = this.ready.get(s);
-    if (!staged && s.stagedPhase) {
-      const { phase, updated } = s.stagedPhase;
-      const valid = phase.to < s.messages.length && rangeDigest(s.messages, phase.from, phase.to) === phase.digest;
+    if (!staged && s.layer1.stagedPhase) {
+      const { phase, updated } = s.layer1.stagedPhase;
+      const valid = phase.to < s.held.messages.length && rangeDigest(s.held.messages, phase.from, phase.to) === phase.digest;
       staged = valid ? { phase, updated, views: phaseViews(s, config, phase), readyAt: 0 } : undefined;
       if (staged) this.ready.set(s, staged);
-      else s.stagedPhase = null;
+      else s.layer1.dropStaged();
     }
     if (!staged) return null;
     const { phase } = staged;
-    if (phase.to >= s.messages.length || rangeDigest(s.messages, phase.from, phase.to) !== phase.digest) {
+    if (phase.to >= s.held.messages.length || rangeDigest(s.held.messages, phase.from, phase.to) !== phase.digest) {
       // The host rewrote its history meanwhile: the summary is of messages no longer there.
       this.ready.delete(s);
-      s.stagedPhase = null;
+      s.layer1.dropStaged();
       return null;
     }
     return this.hooks >= staged.readyAt ? staged : null;
@@ -148,11 +148,11 @@ export class Layer1 {
   /** The staged phase went out: it is in force now. */
   applied(s: Session, staged: StagedPhase): void {
     this.ready.delete(s);
-    s.stagedPhase = null;
+    s.layer1.dropStaged();
     const { phase } = staged;
-    s.phases = [...s.phases.filter((p) => p.id !== phase.id), phase].sort((a, b) => a.from - b.from);
+    s.layer1.putInForce(phase);
     this.counter(s).passes++;
-    this.deps.log(`hmc: layer 1: phase ${phase.id} of session ${s.id} went out at model call ${s.replies}: ${phase.tokensBefore - phase.tokensAfter} tokens fewer per call`);
+    this.deps.log(`hmc: layer 1: phase ${phase.id} of session ${s.id} went out at model call ${s.held.replies}: ${phase.tokensBefore - phase.tokensAfter} tokens fewer per call`);
   }
 
   /**
@@ -161,45 +161,45 @@ export class Layer1 {
    */
   maybeStart(s: Session, config: HmcConfig, window: number, hostThreshold: number | undefined): void {
     const bc = config.background_compression;
-    if (!config.enabled || !bc.enabled || s.manual) return;
-    if (this.inFlight.has(s) || this.ready.has(s) || s.stagedPhase) return;
+    if (!config.enabled || !bc.enabled || s.meta.manual) return;
+    if (this.inFlight.has(s) || this.ready.has(s) || s.layer1.stagedPhase) return;
     const c = this.counter(s);
-    if (s.replies < c.cooldownUntil) return;
+    if (s.held.replies < c.cooldownUntil) return;
     const trigger = window * summariseShare(config, hostThreshold);
-    const sizes: RangeMessage[] = s.messages.map((m) => ({ role: m.role, tokens: sentTokens(s, m) }));
+    const sizes: RangeMessage[] = s.held.messages.map((m) => ({ role: m.role, tokens: sentTokens(s, m) }));
     let context = 0;
     for (const m of sizes) context += m.tokens;
-    if (s.hostTokens !== undefined) {
+    if (s.counts.hostTokens !== undefined) {
       // In the host's units: its measure of the raw request, less what HMC takes off it (the same
       // rough rule both sides), so the system prompt and tool schemas count as the host counts them.
       let raw = 0;
-      for (const m of s.messages) raw += rawTokens(m);
-      context = Math.max(context, s.hostTokens - Math.max(0, raw - context));
+      for (const m of s.held.messages) raw += rawTokens(m);
+      context = Math.max(context, s.counts.hostTokens - Math.max(0, raw - context));
     }
     if (context <= trigger) return;
     // A summary only saves once a pass sends it: ask when the cache-break budget lets one come within
     // a few calls (or the context nears overflow, when a pass comes anyway), so it is not paid for
     // long before it can save anything, and by then the session has shown it goes on.
-    const nextPass = nextPassCall(s.replies, s.cacheBreaks, config.cache.max_breaks_per_100_calls, config.cache.first_break_after);
-    if (nextPass - s.replies > ASK_AHEAD_CALLS && context <= OVERFLOW_SHARE * window) return;
-    const range = chooseRange(sizes, s.phases, { protectTurns: bc.protect_recent_turns, protectCalls: bc.protect_recent_calls, minTokens: MIN_RANGE_TOKENS });
+    const nextPass = nextPassCall(s.held.replies, s.counts.cacheBreaks, config.cache.max_breaks_per_100_calls, config.cache.first_break_after);
+    if (nextPass - s.held.replies > ASK_AHEAD_CALLS && context <= OVERFLOW_SHARE * window) return;
+    const range = chooseRange(sizes, s.layer1.phases, { protectTurns: bc.protect_recent_turns, protectCalls: bc.protect_recent_calls, minTokens: MIN_RANGE_TOKENS });
     if (!range) return;
     const summariser = this.deps.summariser();
     if (!summariser) return;
-    const previous = range.extends !== undefined ? s.phases.find((p) => p.id === range.extends) : undefined;
+    const previous = range.extends !== undefined ? s.layer1.phases.find((p) => p.id === range.extends) : undefined;
     // What the summariser reads: the range as the model is sent it now (a cleared output as its
     // marker, a read as the code filter left it), and of a phase being extended only what came
     // after its note, which it is given beside.
     const messages: Message[] = [];
-    for (let i = previous ? previous.to + 1 : range.from; i <= range.to; i++) messages.push(sentMessage(s, s.messages[i] as MessageState));
+    for (let i = previous ? previous.to + 1 : range.from; i <= range.to; i++) messages.push(sentMessage(s, s.held.messages[i] as MessageState));
     // Ask only when the summary pays for its own tokens under the cache model (layer1-price.ts).
     const verdict = this.verdict(s, config, range, messages, previous);
     if (!verdict.pays || verdict.removed < bc.min_savings * range.tokens) {
       c.declined++;
-      c.cooldownUntil = s.replies + bc.cooldown_calls;
+      c.cooldownUntil = s.held.replies + bc.cooldown_calls;
       return;
     }
-    const waiting: Waiting = { askedAt: this.hooks, from: range.from, to: range.to, digest: rangeDigest(s.messages, range.from, range.to), tokensBefore: range.tokens, ...(previous ? { extends: previous.id } : {}) };
+    const waiting: Waiting = { askedAt: this.hooks, from: range.from, to: range.to, digest: rangeDigest(s.held.messages, range.from, range.to), tokensBefore: range.tokens, ...(previous ? { extends: previous.id } : {}) };
     this.inFlight.set(s, waiting);
     this.deps.log(`hmc: layer 1: summarising messages ${range.from}-${range.to} of session ${s.id}: ${verdict.removed} tokens fewer per call expected over ~${verdict.callsAfter} calls (~${Math.round(verdict.saving)} input tokens' worth) for ~${Math.round(verdict.price)}`);
     const done = (result: SummaryResult): void => {
@@ -213,7 +213,7 @@ export class Layer1 {
         c.failures++;
         c.lastFailure = result.reason;
         // A failure that trying again cannot mend (the host has no such method, a bad request): off for the session.
-        c.cooldownUntil = result.retryable ? s.replies + bc.cooldown_calls : Infinity;
+        c.cooldownUntil = result.retryable ? s.held.replies + bc.cooldown_calls : Infinity;
         const next = result.retryable ? `next try after ${bc.cooldown_calls} model calls` : 'layer 1 stays off for this session';
         this.deps.log(`hmc: layer-1 summary for session ${s.id} failed (${result.reason}); nothing was replaced, ${next}`);
         return;
@@ -240,29 +240,28 @@ export class Layer1 {
 
   /** Phases saved by an earlier process go back on the held messages they were made from. */
   rehold(s: Session, config: HmcConfig): number[] {
-    if (!s.phasesToRehold) return [];
-    s.phasesToRehold = false;
+    if (!s.layer1.phasesToRehold) return [];
     const changed: number[] = [];
     const kept: Phase[] = [];
-    for (const phase of s.phases) {
-      if (phase.to >= s.messages.length || rangeDigest(s.messages, phase.from, phase.to) !== phase.digest) continue;
+    for (const phase of s.layer1.phases) {
+      if (phase.to >= s.held.messages.length || rangeDigest(s.held.messages, phase.from, phase.to) !== phase.digest) continue;
       kept.push(phase);
       for (const { index, text } of phaseViews(s, config, phase)) {
-        (s.messages[index] as MessageState).summary = text;
+        (s.held.messages[index] as MessageState).summary = text;
         changed.push(index);
       }
     }
-    s.phases = kept;
+    s.layer1.reheld(kept);
     return changed;
   }
 
   /** The host rewrote its history from `from` on: phases reaching there are gone (their messages changed). */
   truncate(s: Session, from: number): number[] {
     const changed: number[] = [];
-    s.phases = s.phases.filter((phase) => {
+    s.layer1.keepPhases((phase) => {
       if (phase.to < from) return true;
       for (let i = phase.from; i < Math.min(from, phase.to + 1); i++) {
-        const m = s.messages[i];
+        const m = s.held.messages[i];
         if (m && m.summary !== null) {
           m.summary = null;
           changed.push(i);
@@ -271,25 +270,25 @@ export class Layer1 {
       return false;
     });
     this.ready.delete(s);
-    s.stagedPhase = null;
+    s.layer1.dropStaged();
     return changed;
   }
 
   /** The hint listing the summarised phases (null when there are none). */
   hint(s: Session): string | null {
-    if (s.phases.length === 0) return null;
-    const listed = s.phases.slice(-5).map((p) => `${p.id}: ${p.topic} (recall id=${p.recallId})`);
-    const more = s.phases.length > 5 ? ` and ${s.phases.length - 5} earlier` : '';
-    return `Earlier work is summarised in ${s.phases.length} phase${s.phases.length === 1 ? '' : 's'} (${listed.join('; ')}${more}). hmc_control action=recall id=<id> gives a phase's exact messages back; action=index query=<words> searches them.`;
+    if (s.layer1.phases.length === 0) return null;
+    const listed = s.layer1.phases.slice(-5).map((p) => `${p.id}: ${p.topic} (recall id=${p.recallId})`);
+    const more = s.layer1.phases.length > 5 ? ` and ${s.layer1.phases.length - 5} earlier` : '';
+    return `Earlier work is summarised in ${s.layer1.phases.length} phase${s.layer1.phases.length === 1 ? '' : 's'} (${listed.join('; ')}${more}). hmc_control action=recall id=<id> gives a phase's exact messages back; action=index query=<words> searches them.`;
   }
 
   private stage(s: Session, config: HmcConfig, waiting: Waiting, previous: Phase | undefined, result: Extract<SummaryResult, { ok: true }>): void {
     const bc = config.background_compression;
     const c = this.counter(s);
-    if (waiting.to >= s.messages.length || rangeDigest(s.messages, waiting.from, waiting.to) !== waiting.digest) return;
+    if (waiting.to >= s.held.messages.length || rangeDigest(s.held.messages, waiting.from, waiting.to) !== waiting.digest) return;
     // After the highest id ever used: a compaction's phases are no longer held, but keep their ids.
-    const id = previous?.id ?? (s.phases.reduce((n, p) => Math.max(n, p.id), s.engine.last_phase_id) + 1);
-    s.engine.last_phase_id = Math.max(s.engine.last_phase_id, id);
+    const id = previous?.id ?? (s.layer1.phases.reduce((n, p) => Math.max(n, p.id), s.engine.last_phase_id) + 1);
+    s.engine.phaseNumbered(id);
     const phase: Phase = {
       id,
       from: waiting.from,
@@ -303,8 +302,8 @@ export class Layer1 {
       updates: previous ? previous.updates + 1 : 0,
       model: result.model,
       createdAt: this.deps.now(),
-      turnFrom: (s.messages[waiting.from] as MessageState).turn,
-      turnTo: (s.messages[waiting.to] as MessageState).turn,
+      turnFrom: (s.held.messages[waiting.from] as MessageState).turn,
+      turnTo: (s.held.messages[waiting.to] as MessageState).turn,
     };
     // Real token counts (this runs when the summary is back, off the hook path).
     const views = phaseViews(s, config, phase);
@@ -312,7 +311,7 @@ export class Layer1 {
     let before = 0;
     let after = 0;
     for (let i = phase.from; i <= phase.to; i++) {
-      const m = s.messages[i] as MessageState;
+      const m = s.held.messages[i] as MessageState;
       const overhead = overheadTokens(s.extraOf(m));
       const now = contentTokens(s.viewOf(m)) + overhead;
       before += now;
@@ -323,13 +322,13 @@ export class Layer1 {
     phase.tokensAfter = after;
     // Back off when a pass would save little: the range is worth more as it is.
     if (after > (1 - bc.min_savings) * before) {
-      c.cooldownUntil = s.replies + bc.cooldown_calls;
+      c.cooldownUntil = s.held.replies + bc.cooldown_calls;
       this.deps.log(`hmc: layer-1 summary for session ${s.id} saved too little (${after} of ${before} tokens left); not used, next try after ${bc.cooldown_calls} model calls`);
       return;
     }
-    this.deps.recall.put(s.id, phase.recallId, '(phase)', JSON.stringify(s.messages.slice(phase.from, phase.to + 1).map(asMessage)));
+    this.deps.recall.put(s.id, phase.recallId, '(phase)', JSON.stringify(s.held.messages.slice(phase.from, phase.to + 1).map(asMessage)));
     this.ready.set(s, { phase, updated: previous !== undefined, views, readyAt: waiting.askedAt + READY_AFTER_HOOKS });
-    s.stagedPhase = { phase, updated: previous !== undefined };
+    s.layer1.stage(phase, previous !== undefined);
     this.deps.staged?.(s);
   }
 
@@ -353,7 +352,7 @@ export class Layer1 {
     let replaceable = 0;
     let stubs = 0;
     for (let i = range.from; i <= range.to; i++) {
-      const m = s.messages[i] as MessageState;
+      const m = s.held.messages[i] as MessageState;
       if (m.role === 'system' || (m.role === 'tool' && protection.tool(m.tool))) continue;
       const view = s.viewOf(m);
       replaceable += Math.ceil((typeof view === 'string' ? view.length : 200) / 4);
@@ -366,8 +365,8 @@ export class Layer1 {
       replacement: answer + HEAD_TOKENS + stubs * STUB_TOKENS,
       requestTokens: estimateRequestChars(messages, previous?.summary.length ?? 0) / 4,
       answerTokens: answer,
-      callsSoFar: s.replies,
-      breaksSoFar: s.cacheBreaks,
+      callsSoFar: s.held.replies,
+      breaksSoFar: s.counts.cacheBreaks,
       breaksPer100: config.cache.max_breaks_per_100_calls,
       firstAfter: config.cache.first_break_after,
       price: this.price(s, config),
@@ -381,7 +380,7 @@ export function phaseViews(s: Session, config: HmcConfig, phase: Phase): { index
   const protection = protectionFor(config);
   const views: { index: number; text: string }[] = [];
   for (let i = phase.from; i <= phase.to; i++) {
-    const m = s.messages[i] as MessageState;
+    const m = s.held.messages[i] as MessageState;
     if (i === phase.from) {
       views.push({ index: i, text: `${PHASE_HEAD} (phase ${phase.id}; its exact messages: hmc_control action=recall id=${phase.recallId})]\n${phase.summary}` });
       continue;

@@ -49,14 +49,14 @@ type Change = { kind: 'prune'; prune: Prune | null } | { kind: 'phase'; text: st
  * whether something the previous call sent was rewritten (a cache break; re-held placeholders are not).
  */
 export function applyListWide(s: Session, config: HmcConfig, deps: BatchDeps): { changed: number[]; decision: PassDecision<Change>; breaks: boolean; phase: StagedPhase | null } {
-  const window = s.contextWindow || DEFAULT_CONTEXT_WINDOW;
+  const window = s.meta.contextWindow || DEFAULT_CONTEXT_WINDOW;
   // Past the point where this call breaks the cache anyway, a change costs nothing more.
-  const firstUnsent = Math.min(s.previousCallLength, deps.breakingAt ?? Infinity);
+  const firstUnsent = Math.min(s.held.previousCallLength, deps.breakingAt ?? Infinity);
   const wanted = listWideRewrites(s, config, protectionFor(config), { firstUnsent, window });
   const reheld: ViewChange<Change>[] = [];
   const changes: ViewChange<Change>[] = [];
   // Only results that are, or should be, rewritten can change: not the whole conversation.
-  for (const key of new Set([...wanted.keys(), ...s.pruned.keys()])) {
+  for (const key of new Set([...wanted.keys(), ...s.pruning.pruned.keys()])) {
     const item = s.rewriteIndex.byKey.get(key);
     if (!item) continue;
     const { message: m, index } = item;
@@ -66,12 +66,12 @@ export function applyListWide(s: Session, config: HmcConfig, deps: BatchDeps): {
     const hidden = m.summary !== null;
     const after = next ? next.content.length : length(m.single?.content ?? m.raw);
     const change: ViewChange<Change> = { index, before: hidden ? 0 : length(s.viewOf(m)), after: hidden ? 0 : after, change: { kind: 'prune', prune: next } };
-    if (hidden || (!m.prune && next && s.pruned.get(key) === next.strategy)) reheld.push(change);
+    if (hidden || (!m.prune && next && s.pruning.pruned.get(key) === next.strategy)) reheld.push(change);
     else changes.push(change);
   }
   if (deps.toolCalls) {
     for (const [index, wantedHere] of wantedInputs(s, config, protectionFor(config), wanted)) {
-      const m = s.messages[index] as MessageState;
+      const m = s.held.messages[index] as MessageState;
       const cleared = clearable(s, wantedHere);
       if (sameClearings(m.inputs?.cleared, cleared)) continue;
       const inputs = heldInputs(s, m, cleared);
@@ -83,83 +83,68 @@ export function applyListWide(s: Session, config: HmcConfig, deps: BatchDeps): {
   }
   if (deps.phase) {
     for (const { index, text } of deps.phase.views) {
-      changes.push({ index, before: length(s.viewOf(s.messages[index] as MessageState)), after: text.length, change: { kind: 'phase', text }, whole: true });
+      changes.push({ index, before: length(s.viewOf(s.held.messages[index] as MessageState)), after: text.length, change: { kind: 'phase', text }, whole: true });
     }
   }
   const ttl = config.cache.ttl_seconds * 1000;
   const decision = decidePass(changes, {
-    sentLength: s.previousCallLength,
+    sentLength: s.held.previousCallLength,
     breakingAt: deps.breakingAt,
-    sentFrom: sentFromOf(s.messages, s.previousCallLength),
-    callsSoFar: s.replies,
-    cold: ttl > 0 && s.lastCallAt > 0 && deps.callTime - s.lastCallAt > ttl,
-    forced: s.sweepPending,
-    breaksSoFar: s.cacheBreaks,
+    sentFrom: sentFromOf(s.held.messages, s.held.previousCallLength),
+    callsSoFar: s.held.replies,
+    cold: ttl > 0 && s.counts.lastCallAt > 0 && deps.callTime - s.counts.lastCallAt > ttl,
+    forced: s.pruning.sweepPending,
+    breaksSoFar: s.counts.cacheBreaks,
     // Near overflow, a pass that makes real room (a tenth of the window) is made whatever the budget.
-    overflow: sentChars(s.messages, 0, s.messages.length) / 4 > OVERFLOW_SHARE * window ? OVERFLOW_ROOM * window : null,
+    overflow: sentChars(s.held.messages, 0, s.held.messages.length) / 4 > OVERFLOW_SHARE * window ? OVERFLOW_ROOM * window : null,
     minTokens: config.cache.min_batch_tokens,
     breaksPer100: config.cache.max_breaks_per_100_calls,
     firstAfter: config.cache.first_break_after,
   });
-  if (decision.costly) s.sweepPending = false;
+  if (decision.costly) s.pruning.sweepTaken();
   // A summary goes out whole or waits whole.
   const phaseViews = decision.apply.filter((c) => c.change.kind === 'phase').length;
   const phaseGoes = deps.phase !== null && phaseViews === deps.phase.views.length && phaseViews > 0;
   const apply = [...reheld, ...decision.apply.filter((c) => c.change.kind !== 'phase' || phaseGoes)].sort((a, b) => a.index - b.index);
   const changed: number[] = [];
   for (const { index, change } of apply) {
-    const m = s.messages[index] as MessageState;
+    const m = s.held.messages[index] as MessageState;
     if (change.kind === 'phase') m.summary = change.text;
     else if (change.kind === 'inputs') {
       recordInputs(s, m, change.inputs, deps.recall);
       m.inputs = change.inputs;
     } else {
       const prune = change.prune;
-      if (prune && !m.prune && !s.pruned.has(m.key)) s.pruneCount++;
+      if (prune && !m.prune && !s.pruning.pruned.has(m.key)) s.pruning.countPrune();
       m.prune = prune;
-      record(s, m, prune);
+      s.pruning.recordPrune(m.key, prune);
       if (prune && typeof m.raw === 'string' && keptForRecall(m, prune.strategy)) deps.recall.put(s.id, recallId(s.id, m.key), m.tool, m.raw);
     }
     changed.push(index);
-    if (index < s.ledgerLength) {
+    if (index < s.held.ledgerLength) {
       const steps = s.stepsOf(m);
       s.ledger.defer(() => s.ledger.changeMessage(index, steps, m.extra), viewCounts(steps, m.extra));
     }
   }
   const free = new Set(reheld);
-  return { changed, decision, breaks: apply.some((c) => c.index < s.previousCallLength && !free.has(c)), phase: phaseGoes ? deps.phase : null };
+  return { changed, decision, breaks: apply.some((c) => c.index < s.held.previousCallLength && !free.has(c)), phase: phaseGoes ? deps.phase : null };
 }
 
 /** The clearing an earlier process had in force for call `id` (empty when none). */
 function onlyEarlier(s: Session, id: string): Map<string, InputClearing> {
-  const c = s.inputsCleared.get(id);
+  const c = s.pruning.inputsCleared.get(id);
   return c ? new Map([[id, c]]) : new Map();
 }
 
 /** Remembers which calls are cleared now (and keeps each one's exact arguments for recall). */
 function recordInputs(s: Session, m: MessageState, next: HeldInputs | null, recall: RecallStore): void {
-  for (const id of m.inputs?.cleared.keys() ?? []) if (!next?.cleared.has(id)) s.inputsCleared.delete(id);
+  for (const id of m.inputs?.cleared.keys() ?? []) if (!next?.cleared.has(id)) s.pruning.recordInputs(id, null);
   for (const [id, clearing] of next?.cleared ?? []) {
-    s.inputsCleared.set(id, clearing);
+    s.pruning.recordInputs(id, clearing);
     const call = s.inputIndex.byId.get(id);
     const text = call?.call.function?.arguments;
     if (call && typeof text === 'string') recall.put(s.id, inputRecallId(s.id, id), `${ARGUMENTS_TOOL_PREFIX}${call.tool}`, text);
   }
-}
-
-/** Remembers a placeholder in force (and what a later process needs to word it the same). */
-function record(s: Session, m: MessageState, prune: Prune | null): void {
-  s.prunedText.delete(m.key);
-  s.prunedAge.delete(m.key);
-  s.prunedStale.delete(m.key);
-  if (!prune) {
-    s.pruned.delete(m.key);
-    return;
-  }
-  s.pruned.set(m.key, prune.strategy);
-  s.prunedText.set(m.key, prune.text);
-  if (prune.age !== undefined) s.prunedAge.set(m.key, prune.age);
-  if (prune.stale !== undefined) s.prunedStale.set(m.key, prune.stale);
 }
 
 /**

@@ -10,7 +10,6 @@
  */
 import { parseEnvelope } from '../../hosts/outputs/envelope.js';
 import { fileOpOf, normalizePath, type FileOp } from '../../strategies/shared/file-ops.js';
-import { reportsFailure } from '../../strategies/shared/signals.js';
 import type { FileEvent } from '../../strategies/list-wide/strategy.js';
 import { STRATEGY_OF_KIND } from '../../strategies/index.js';
 import type { ListWideMemo, MessageState, Prune, PruneKind } from '../session/held.js';
@@ -66,16 +65,14 @@ export function recallIdOf(s: Session, m: MessageState): string {
   return memo.recallId;
 }
 
-/** A failure word anywhere in the output. */
+/** A failure word anywhere in the output (one answer per message, shared with input clearing: `m.memo`). */
 export function outputReportsFailure(m: MessageState): boolean {
-  const memo = memoOf(m);
-  if (memo.reportsFailure === undefined) memo.reportsFailure = typeof m.raw === 'string' && reportsFailure(m.raw);
-  return memo.reportsFailure;
+  return m.memo.failed;
 }
 
 /** The call of this result failed (the host said so, or its output reports it). */
 export function isFailed(s: Session, m: MessageState): boolean {
-  return s.records.get(m.key)?.isError === true || m.single?.isError === true;
+  return s.held.records.get(m.key)?.isError === true || m.single?.isError === true;
 }
 
 /** The read this tool result is, if it is one. */
@@ -108,7 +105,7 @@ export function fileEvents(s: Session, results: readonly IndexedResult[], protec
       callId: m.key.startsWith('#') ? '' : m.key,
       tool: m.tool,
       op: parsedOp.op,
-      paths: paths.map((p) => normalizePath(p, s.projectPath)),
+      paths: paths.map((p) => normalizePath(p, s.meta.projectPath)),
       failed: isFailed(s, m),
       // A read now sent as a placeholder (a repeat, a dedup) shows no lines to supersede others with.
       showsLines: parsedOp.shows && (prune === undefined || prune === null),
@@ -127,8 +124,8 @@ export function sentChars(m: MessageState, wanted: ReadonlyMap<string, Prune>): 
 
 /** The ids of the calls of the latest assistant message that made any (the current step). */
 export function currentStepCalls(s: Session): Set<string> {
-  for (let i = s.messages.length - 1; i >= 0; i--) {
-    const m = s.messages[i] as MessageState;
+  for (let i = s.held.messages.length - 1; i >= 0; i--) {
+    const m = s.held.messages[i] as MessageState;
     const calls = m.role === 'assistant' ? m.source.tool_calls : undefined;
     if (Array.isArray(calls) && calls.length > 0) return new Set(calls.map((c) => (typeof c?.id === 'string' ? c.id : '')).filter((id) => id !== ''));
   }

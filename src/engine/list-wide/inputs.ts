@@ -12,13 +12,11 @@
  * `min_chars` shorter; a cleared list keeps every call's id, type, name and place.
  */
 import type { HmcConfig } from '../../config/keys.js';
-import type { ToolCall } from '../../core/message.js';
 import { messageExtra } from '../../core/tokens.js';
 import type { FileInput } from '../../hosts/tool-inputs.js';
 import { normalizePath } from '../../strategies/shared/file-ops.js';
 import { planInputClearing, type FileTouch, type InputCandidate, type InputClearing } from '../../strategies/list-wide/input-clearing.js';
 import { shortArguments } from '../../strategies/list-wide/input-placeholder.js';
-import { reportsFailure } from '../../strategies/shared/signals.js';
 import type { HeldInputs, MessageState, Prune } from '../session/held.js';
 import type { IndexedCall } from '../session/input-index.js';
 import { fileEvents, isFailed } from './list-wide.js';
@@ -29,7 +27,7 @@ import type { Session } from '../session/session.js';
 /** The wanted clearings, per assistant message index (messages with clearings in force included, maybe empty). */
 export function wantedInputs(s: Session, config: HmcConfig, protection: Protection, wanted: ReadonlyMap<string, Prune>): Map<number, Map<string, InputClearing>> {
   const index = s.inputIndex;
-  index.update(s.messages);
+  index.update(s.held.messages);
   const out = new Map<number, Map<string, InputClearing>>();
   const at = (i: number): Map<string, InputClearing> => {
     let m = out.get(i);
@@ -37,17 +35,17 @@ export function wantedInputs(s: Session, config: HmcConfig, protection: Protecti
     return m;
   };
   // In force (this process, or an earlier one): kept word for word.
-  for (const [id, clearing] of s.inputsCleared) {
+  for (const [id, clearing] of s.pruning.inputsCleared) {
     const c = index.byId.get(id);
     if (c?.input) at(c.message).set(id, clearing);
   }
   const c = config.strategies.input_clearing;
-  if (!c.enabled || (s.manual && !config.manual_mode.automatic_strategies) || index.candidates.length === 0) return out;
+  if (!c.enabled || (s.meta.manual && !config.manual_mode.automatic_strategies) || index.candidates.length === 0) return out;
   const excluded = new Set(c.exclude_tools.map((t) => t.toLowerCase()));
   const candidates: InputCandidate[] = index.candidates.map((call) => {
     const result = s.rewriteIndex.byKey.get(call.id)?.message;
     const locked = !result || call.message === index.lastStep || failed(s, result) || protection.inputs(call.tool) || excluded.has(call.tool.toLowerCase());
-    return { id: call.id, ordinal: call.ordinal, paths: (call.input as FileInput).paths.map((p) => normalizePath(p, s.projectPath)), locked };
+    return { id: call.id, ordinal: call.ordinal, paths: (call.input as FileInput).paths.map((p) => normalizePath(p, s.meta.projectPath)), locked };
   });
   const touches: FileTouch[] = [];
   for (const e of fileEvents(s, s.rewriteIndex.results, protection, wanted)) {
@@ -62,15 +60,13 @@ export function wantedInputs(s: Session, config: HmcConfig, protection: Protecti
   return out;
 }
 
-/** Results whose call failed, by the engine's judgement or by any failure their output reports (read once per result). */
-const failures = new WeakMap<MessageState, boolean>();
-
-/** The call of this result failed: its arguments explain the failure, so they stay. */
+/**
+ * The call of this result failed, by the engine's judgement or by any failure its output reports
+ * (read once per result: `m.memo.failed`): its arguments explain the failure, so they stay.
+ */
 function failed(s: Session, result: MessageState): boolean {
   if (isFailed(s, result) || result.source.is_error === true) return true;
-  let reported = failures.get(result);
-  if (reported === undefined) failures.set(result, (reported = typeof result.raw === 'string' && reportsFailure(result.raw)));
-  return reported;
+  return result.memo.failed;
 }
 
 /** The wanted clearings that have a short form (the others are sent whole). */
@@ -108,16 +104,9 @@ function clearingKey(c: InputClearing | undefined): string {
   return c === undefined ? '' : c.reason === 'superseded' ? `s:${c.by}` : 'o';
 }
 
-/** The short arguments of one call (cached per call and reason), or null when there is no short form. */
-const shortCache = new WeakMap<ToolCall, { key: string; text: string | null }>();
-
+/** The short arguments of one call (kept on its index entry per reason), or null when there is no short form. */
 function shortFor(s: Session, entry: IndexedCall, clearing: InputClearing): string | null {
-  const key = clearingKey(clearing);
-  const hit = shortCache.get(entry.call);
-  if (hit && hit.key === key) return hit.text;
-  const text = entry.args && entry.input ? shortArguments(entry.args, entry.input, clearing, inputRecallId(s.id, entry.id)) : null;
-  shortCache.set(entry.call, { key, text });
-  return text;
+  return entry.short.get(clearingKey(clearing), () => (entry.args && entry.input ? shortArguments(entry.args, entry.input, clearing, inputRecallId(s.id, entry.id)) : null));
 }
 
 /** Clearing this call makes its arguments at least `minChars` shorter. */

@@ -36,16 +36,16 @@ export interface ListWideContext {
 export function listWideRewrites(s: Session, config: HmcConfig, protection: Protection, pass: ListWideContext): Map<string, Prune> {
   const wanted = new Map<string, Prune>();
   if (!config.enabled) return wanted;
-  indexUpTo(s, config, s.messages.length);
-  const automatic = !(s.manual && !config.manual_mode.automatic_strategies);
+  indexUpTo(s, config, s.held.messages.length);
+  const automatic = !(s.meta.manual && !config.manual_mode.automatic_strategies);
   const ctx = contextOf(s, config, protection, pass, wanted);
 
-  for (const key of s.swept) {
+  for (const key of s.pruning.swept) {
     const m = s.rewriteIndex.byKey.get(key)?.message;
     if (m && !protection.sweep.has(m.tool.toLowerCase())) ctx.propose(m, 'sweep', withRecall(SWEPT_PLACEHOLDER, ctx.recall(m)));
   }
   // Placeholders in force (in this process, or saved by an earlier one) stay, word for word.
-  for (const [key, kind] of s.pruned) {
+  for (const [key, kind] of s.pruning.pruned) {
     const m = s.rewriteIndex.byKey.get(key)?.message;
     if (!m || wanted.has(key)) continue;
     if (m.prune?.strategy === kind) {
@@ -64,7 +64,7 @@ export function listWideRewrites(s: Session, config: HmcConfig, protection: Prot
 function savedWords(s: Session, m: MessageState, kind: PruneKind, ctx: StrategyContext): SavedWords | null {
   const strategy = STRATEGY_OF_KIND.get(kind);
   if (strategy?.rewords) return strategy.rewords(kind, m, ctx);
-  const text = s.prunedText.get(m.key);
+  const text = s.pruning.prunedText.get(m.key);
   return text === undefined ? null : { text, extra: {} };
 }
 
@@ -77,10 +77,10 @@ function contextOf(s: Session, config: HmcConfig, protection: Protection, pass: 
   return {
     config,
     style: config.prune_notification,
-    turn: s.turn,
+    turn: s.counts.turn,
     window: pass.window,
     firstUnsent: pass.firstUnsent,
-    projectPath: s.projectPath,
+    projectPath: s.meta.projectPath,
     protection,
     results: index.results,
     failedResults: index.failed,
@@ -91,9 +91,9 @@ function contextOf(s: Session, config: HmcConfig, protection: Protection, pass: 
     propose: (m, kind, text, extra = {}) => propose(s, wanted, held(m), kind as PruneKind, text, extra),
     proposed: (key) => wanted.get(key)?.strategy,
     pointers: new Map(),
-    inForce: (key) => s.pruned.get(key),
-    savedText: (key) => s.prunedText.get(key),
-    savedDetail: (key) => ({ age: s.prunedAge.get(key), stale: s.prunedStale.get(key) }),
+    inForce: (key) => s.pruning.pruned.get(key),
+    savedText: (key) => s.pruning.prunedText.get(key),
+    savedDetail: (key) => ({ age: s.pruning.prunedAge.get(key), stale: s.pruning.prunedStale.get(key) }),
     fileOp: (m) => fileOpFor(held(m)).op,
     readOf: (m) => readOf(held(m)),
     failed: (m) => isFailed(s, held(m)),
@@ -105,7 +105,7 @@ function contextOf(s: Session, config: HmcConfig, protection: Protection, pass: 
     sentTokens: (m) => sentChars(held(m), wanted) / 4,
     contextTokens: () => {
       let context = 0;
-      for (const m of s.messages) context += sentChars(m, wanted) / 4;
+      for (const m of s.held.messages) context += sentChars(m, wanted) / 4;
       return context;
     },
     once: <T>(m: HeldResult, slot: string, key: string, compute: () => T): T => {
@@ -117,13 +117,8 @@ function contextOf(s: Session, config: HmcConfig, protection: Protection, pass: 
       slots.set(slot, { key, value });
       return value;
     },
-    cached: <T>(slot: string, key: string, compute: () => T): T => {
-      const known = s.listWideCache.get(slot);
-      if (known && known.version === index.version && known.config === config && known.manual === s.manual && known.key === key) return known.value as T;
-      const value = compute();
-      s.listWideCache.set(slot, { version: index.version, config, manual: s.manual, key, value });
-      return value;
-    },
+    cached: <T>(slot: string, key: string, compute: () => T): T =>
+      s.listWideAnswers.answer(slot, { version: index.version, config, manual: s.meta.manual, key }, compute),
   };
 }
 
@@ -140,7 +135,7 @@ function propose(s: Session, wanted: Map<string, Prune>, m: MessageState, strate
     return;
   }
   // The same holds for a placeholder sent by an earlier process (Hermes -q runs one per turn).
-  const sent = s.pruned.get(m.key) === strategy ? s.prunedText.get(m.key) : undefined;
+  const sent = s.pruning.pruned.get(m.key) === strategy ? s.pruning.prunedText.get(m.key) : undefined;
   if (sent !== undefined) text = sent;
   // Proposals wait for a pass call after call: the placeholder is built and weighed once.
   const current = m.single ? m.single.content : (m.raw as string);
@@ -159,13 +154,13 @@ function propose(s: Session, wanted: Map<string, Prune>, m: MessageState, strate
 /** Indexes the held messages up to `end` (the whole list at a batch; slices of it while catching up). */
 export function indexUpTo(s: Session, config: HmcConfig, end: number, warm = false): void {
   const from = s.rewriteIndex.length;
-  s.rewriteIndex.update(s.messages, (key) => s.records.get(key)?.fingerprint ?? `#${key}`, (m) => isFailed(s, m), config, end);
+  s.rewriteIndex.update(s.held.messages, (key) => s.held.records.get(key)?.fingerprint ?? `#${key}`, (m) => isFailed(s, m), config, end);
   if (!warm) return;
   // In the background (a big first call's catch-up), what the first pass parses of each output is
   // parsed now, so the pass in the next hook only reads it: 100 K messages left 1.5 s of parsing to
   // that hook, over the bridge's 2 s limit on a loaded machine (issue 19).
   for (let i = from; i < s.rewriteIndex.length; i++) {
-    const m = s.messages[i];
+    const m = s.held.messages[i];
     if (!m || m.role !== 'tool' || typeof m.raw !== 'string') continue;
     fileOpFor(m);
     recallIdOf(s, m);

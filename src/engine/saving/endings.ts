@@ -19,7 +19,7 @@ export interface EndDeps {
 
 /** The turn `at` ended (under the config of the hook that ended it); `left`: the session leaves this process too. */
 export function reportEnd(s: Session, at: TurnAt, config: HmcConfig, deps: EndDeps, left?: 'ended' | 'idle'): void {
-  if (s.turn === at.turn) s.ledger.endTurn(at.turn, s.contextWindow || DEFAULT_CONTEXT_WINDOW);
+  if (s.counts.turn === at.turn) s.ledger.endTurn(at.turn, s.meta.contextWindow || DEFAULT_CONTEXT_WINDOW);
   const turn = turnEvent(s, config, at);
   if (turn) deps.sink.emit(turn);
   deps.saved.record(s);

@@ -43,7 +43,7 @@ export class Persistence {
   record(s: Session): void {
     const config = this.opts.config();
     if (!this.opts.recorder || !config.analytics.enabled || !config.enabled) return;
-    if (s.toolCalls === 0 && s.ledger.totals().modelCalls === 0) return;
+    if (s.counts.toolCalls === 0 && s.ledger.totals().modelCalls === 0) return;
     this.opts.recorder.record(sessionRecord(s));
   }
 
@@ -54,7 +54,7 @@ export class Persistence {
    */
   save(s: Session): void {
     if (!this.files || !this.opts.config().enabled) return;
-    const context = (s.ledger.pending === 0 ? contextBreakdown(s, Date.now()) : null) ?? s.savedContext;
+    const context = (s.ledger.pending === 0 ? contextBreakdown(s, Date.now()) : null) ?? s.view.savedContext;
     this.files.save(s.id, JSON.stringify({ ...s.persist(), ...(context ? { context } : {}) }));
   }
 

@@ -6,11 +6,11 @@
  * Invariant: types and one pure mapping only; the raw content held is the host's, by reference.
  */
 import { PLACEHOLDER_KINDS, STRATEGY_OF_KIND, type PlaceholderKind, type StrategyName } from '../../strategies/index.js';
-import type { HmcConfig } from '../../config/keys.js';
 import type { FileOp } from '../../strategies/shared/file-ops.js';
 import type { OutputKind } from '../../core/strategy.js';
 import type { Message, ToolCall } from '../../core/message.js';
 import type { InputClearing } from '../../strategies/list-wide/input-clearing.js';
+import type { OutputMemo } from './memo.js';
 
 /** One single-output strategy's step: what it made of the whole result (turn/compress.ts). */
 export interface CompressStep {
@@ -88,6 +88,8 @@ export interface MessageState {
   summary: string | null;
   /** What the list-wide pass worked out of this tool result, once (engine/list-wide/facts.ts). */
   listWide?: ListWideMemo;
+  /** What is worked out once from the raw content (its envelope, whether it reports a failure; memo.ts). */
+  memo: OutputMemo;
 }
 
 /** A tool result's facts for the list-wide pass, each worked out once (its raw output never changes). */
@@ -99,14 +101,10 @@ export interface ListWideMemo {
   /** The last placeholder weighed: its words, the view it would replace, and its content when shorter. */
   proposal?: { text: string; current: string; content: string | null };
   recallId?: string;
-  /** A failure word anywhere in the output. */
-  reportsFailure?: boolean;
   /** The strategies' own answers (`ListWideContext.once`), by slot, with the key they hold for. */
   slots?: Map<string, { key: string; value: unknown }>;
 }
 
-/** The strategies' per-session answers (`ListWideContext.cached`), by slot, with what they hold for. */
-export type ListWideCache = Map<string, { version: number; config: HmcConfig; manual: boolean; key: string; value: unknown }>;
 
 /** The calls of an assistant message as sent while some of their arguments are cleared. */
 export interface HeldInputs {

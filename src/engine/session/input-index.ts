@@ -24,6 +24,18 @@ export interface IndexedCall {
   /** Its arguments, parsed, when they may be bulky (else null: never cleared). */
   args: Record<string, unknown> | null;
   input: FileInput | null;
+  /** Its short arguments, worked out once per clearing (list-wide/inputs.ts). */
+  readonly short: ShortMemo;
+}
+
+/** A call's short arguments for the last clearing asked (its reason is the key; a new one computes again). */
+export class ShortMemo {
+  private hit: { key: string; text: string | null } | null = null;
+
+  get(key: string, compute: () => string | null): string | null {
+    if (this.hit?.key !== key) this.hit = { key, text: compute() };
+    return this.hit.text;
+  }
 }
 
 /** Tool kinds whose calls can carry a file's bulk in their arguments. */
@@ -55,7 +67,7 @@ export class InputIndex {
         const bulky = id !== '' && typeof text === 'string' && (WRITING_KINDS.has(toolKind(tool) ?? '') || text.length >= PARSE_MIN_CHARS);
         const args = bulky ? parseArgs(text) : null;
         const input = args ? bulkInputOf(tool, args) : null;
-        const entry: IndexedCall = { id, tool, message: i, ordinal: this.calls.length, call, args, input };
+        const entry: IndexedCall = { id, tool, message: i, ordinal: this.calls.length, call, args, input, short: new ShortMemo() };
         this.calls.push(entry);
         if (id) this.byId.set(id, entry);
         if (input) this.candidates.push(entry);

@@ -35,10 +35,10 @@ export class SessionTable {
     let s = this.held.get(id);
     if (!s) {
       s = new Session(id, this.opts.now(), this.opts.manualMode(), this.opts.load(id) ?? undefined);
-      if (!s.projectPath) s.projectPath = this.opts.projectPath;
+      s.meta.defaultProject(this.opts.projectPath);
       this.held.set(id, s);
     }
-    s.lastActive = this.opts.now();
+    s.meta.touched(this.opts.now());
     this.lastActiveId = id;
     return s;
   }
@@ -71,21 +71,21 @@ export class SessionTable {
 
   /** How many owners the sessions held have (owner.ts). */
   owners(): number {
-    return new Set([...this.held.values()].map((s) => ownerKey(s.platform, s.user))).size;
+    return new Set([...this.held.values()].map((s) => ownerKey(s.meta.platform, s.meta.user))).size;
   }
 
   /** The session starts afresh, whatever an earlier process saved of it (a replay that records it again). */
   startOver(id: string): void {
     this.held.delete(id);
     const s = new Session(id, this.opts.now(), this.opts.manualMode());
-    s.projectPath = this.opts.projectPath;
+    s.meta.defaultProject(this.opts.projectPath);
     this.held.set(id, s);
   }
 
   /** Whose a session is (owner.ts): held here, else as its saved file says; null when neither knows it. */
   ownerOf(id: string): string | null {
     const held = this.held.get(id);
-    if (held) return ownerKey(held.platform, held.user);
+    if (held) return ownerKey(held.meta.platform, held.meta.user);
     const saved = this.opts.load(id);
     return saved ? ownerKey(saved.platform, saved.user ?? '') : null;
   }

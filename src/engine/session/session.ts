@@ -5,161 +5,61 @@
  *
  * Invariant: only the engine's view changes; the raw contents held here are the host's, untouched.
  */
-import { creditedStrategy, type MessageState, type Phase, type PruneKind, type StaleDetail, type ToolRecord } from './held.js';
+import { creditedStrategy, type MessageState, type PruneKind } from './held.js';
+import { ListWideAnswers } from './list-wide-answers.js';
 import { Ledger, viewCounts, type ViewSteps } from '../ledger/ledger.js';
 import { WorkTally } from './work.js';
-import { WORDS_NOT_SAVED, type EngineState, type PersistedSession } from './persisted.js';
-import type { Compression, ListWideCache } from './held.js';
+import { WORDS_NOT_SAVED, type PersistedSession } from './persisted.js';
 import { RewriteIndex } from './rewrite-index.js';
 import { InputIndex } from './input-index.js';
-import type { UsageTrail } from '../ledger/usage-match.js';
-import { newTrack, type CacheTrack } from '../ledger/cache-track.js';
-import type { ToolCall } from '../../core/message.js';
-import type { InputClearing } from '../../strategies/list-wide/input-clearing.js';
-import type { ContextBreakdown } from '../../core/context-view.js';
+import { SessionMeta } from './meta.js';
+import { HeldConversation } from './conversation.js';
+import { Pruning } from './pruning.js';
+import { Layer1State } from './layer1-state.js';
+import { RequestView } from './view.js';
+import { CallCounts } from './counts.js';
+import { ContextEngineState } from './engine-state.js';
+import { CatchUpState } from './catch-up-state.js';
 
 export class Session {
   readonly id: string;
-  startedAt: number;
-  endedAt: number | null = null;
-  lastActive: number;
-  model = '';
-  platform = '';
-  /** The user the host serves this session for ('' when it names none: the machine's own; owner.ts). */
-  user = '';
-  projectPath = '';
-  contextWindow = 0;
-  manual: boolean;
-  messages: MessageState[] = [];
-  records = new Map<string, ToolRecord>();
-  /** Compressions made at post_tool_call, reused when the result shows up in the conversation. */
-  postResults = new Map<string, Compression>();
-  /** Keys whose list-wide rewrite is in force, and why. */
-  pruned = new Map<string, PruneKind>();
-  /** How each placeholder in force was worded, so it never changes once sent (prompt cache). */
-  prunedText = new Map<string, string>();
-  prunedAge = new Map<string, number>();
-  prunedStale = new Map<string, StaleDetail>();
-  /** When the last model call was made (ms; the messages' own timestamps when they carry them). */
-  lastCallAt = 0;
-  /** Layer 1's summarised ranges, oldest first. */
-  phases: Phase[] = [];
-  /** Phases loaded from disk whose summaries are not yet back on the held messages. */
-  phasesToRehold = false;
-  /** Layer 1's summary waiting for a pass (also saved, so a new process need not ask again). */
-  stagedPhase: { phase: Phase; updated: boolean } | null = null;
-  /** The layer-1 hint last sent. */
-  hintSent = '';
-  /** The host's own compression threshold (0..1 of the window), when it says. */
-  hostThreshold: number | undefined = undefined;
-  /** The host's own measure of the request being sent now (pre_model_call `host_tokens`), raw. */
-  hostTokens: number | undefined = undefined;
-  /** Assistant replies among `messages`: the model calls made so far. */
-  replies = 0;
-  /** The newest timestamp the host's messages carried (ms), or 0 when they carry none. */
-  latestStamp = 0;
-  /** Keys the user swept (hmc_control sweep), applied at the next model call. */
-  swept = new Set<string>();
-  sweepPending = false;
-  /** Assistant replies already counted as model calls (signatures). */
-  accounted = new Set<string>();
-  /** Messages the ledger has been told about. */
-  ledgerLength = 0;
-  lastBatchTurn = 0;
-  pruneCount = 0;
-  cacheBreaks = 0;
-  toolCalls = 0;
-  turn = 0;
-  /** User messages among `messages`. */
-  userCount = 0;
-  /**
-   * This process has had a pre_llm_call for the session: turns open there, so user messages the
-   * host adds inside a turn (Hermes' verify-on-stop nudges) open none. Not saved.
-   */
-  turnHookSeen = false;
-  /** Tool calls seen in assistant messages, by id: results name their call by id. */
-  calls = new Map<string, { name: string; args: unknown }>();
-  /** Message count at the previous pre_llm_call (what the model had already been sent). */
-  previousCallLength = 0;
-  contextSent = false;
-  /** Model calls are counted when sent (the host calls pre_model_call before each one). */
-  callsAtSend = false;
-  /** The host's id of the last call counted (a retry of the same request is not counted again). */
-  lastCallId = '';
-  /** The system prompt and tool schemas (JSON) of the last call that sent them: a change breaks the cache. Not saved. */
-  fixedSent: { system?: string | null; tools?: string } = {};
-  /** The previous provider usage row, for matching and cache breaks (usage-match.ts). Not saved. */
-  usageTrail: UsageTrail | undefined;
-  /** Compactions HMC had made as the context engine at the previous model call (a rewrite since is HMC's). Not saved. */
-  compactionsAtCall = 0;
-  /** What the next counted call's cache model knows of the changes since the last one (cache-track.ts). Not saved. */
-  cacheTrack: CacheTrack = newTrack();
-  /** The view last answered to pre_model_call, so the next answer can be what changed since. */
-  lastView: { id: number; edits: Map<number, string>; calls: Map<number, ToolCall[]> } | null = null;
-  /** The last turn event sent: its turn and the input figures it showed. */
-  lastTurnEvent = '';
-  ledger: Ledger;
-  /** Outputs per tool and program, recalls and re-reads (work.ts). */
-  work: WorkTally;
-  /** Tool results grouped for dedup and error purge, kept up to date as messages arrive. */
-  rewriteIndex = new RewriteIndex();
-  /** The list-wide strategies' answers kept from one pass to the next (list-wide/list-wide.ts). */
-  readonly listWideCache: ListWideCache = new Map();
-  /** Current edits: raw index → content sent. */
-  edits = new Map<number, string>();
-  /** Current edits of assistant messages' calls (input clearing): raw index → the calls sent (pre_model_call only). */
-  callEdits = new Map<number, ToolCall[]>();
-  /** The conversation's tool calls, for input clearing. */
-  inputIndex = new InputIndex();
-  /** Calls whose arguments are sent short, and why (saved, so a new process sends the same bytes). */
-  inputsCleared = new Map<string, InputClearing>();
-  /**
-   * The system prompt and tool schemas the host last sent with pre_model_call, by reference (it
-   * sends them only when they change): what the context view splits, when asked. Not saved.
-   */
-  request: { system?: string | null; tools?: readonly unknown[] } = {};
-  /** The context view's breakdown an earlier process saved, shown until this one sees a request. */
-  savedContext: ContextBreakdown | null = null;
+  /** Who the session is and what the host says of it (meta.ts). */
+  readonly meta: SessionMeta;
+  /** The conversation as held: messages, tool records, counts over the list (conversation.ts). */
+  readonly held: HeldConversation;
+  /** The list-wide rewrites in force and the user's sweep (pruning.ts). */
+  readonly pruning: Pruning;
+  /** Layer 1's phases in force, the summary waiting, the hint sent (layer1-state.ts). */
+  readonly layer1: Layer1State;
+  /** The request as last shaped: edits, the view answered, the fixed part sent (view.ts). */
+  readonly view: RequestView;
+  /** Turns, calls, cache breaks, tool calls and the trails a call is matched against (counts.ts). */
+  readonly counts: CallCounts;
   /** What HMC keeps as the host's context engine (issue 16): compactions, phase ids, usage rows. */
-  engine: EngineState = { host_reduction: 0, last_phase_id: 0, compactions: 0, usage_seq: 0, usage_calls: 0 };
+  readonly engine: ContextEngineState;
+  readonly ledger: Ledger;
+  /** Outputs per tool and program, recalls and re-reads (work.ts). */
+  readonly work: WorkTally;
+  /** Tool results grouped for dedup and error purge, kept up to date as messages arrive. */
+  readonly rewriteIndex = new RewriteIndex();
+  /** The conversation's tool calls, for input clearing. */
+  readonly inputIndex = new InputIndex();
+  /** The catch-up after a big first call: outputs waiting, a cache break and landing to take once (turn/catch-up.ts). */
+  readonly catchUp = new CatchUpState();
+  /** The list-wide strategies' answers kept from one pass to the next (list-wide/list-wide.ts). */
+  readonly listWideAnswers = new ListWideAnswers();
 
   constructor(id: string, now: number, manual: boolean, saved?: PersistedSession) {
     this.id = id;
-    this.startedAt = saved?.started_at ?? now;
-    this.lastActive = now;
-    this.manual = saved?.manual_mode ?? manual;
+    this.meta = new SessionMeta(saved?.started_at ?? now, now, saved?.manual_mode ?? manual, saved);
+    this.held = new HeldConversation(saved);
+    this.pruning = new Pruning(saved);
+    this.layer1 = new Layer1State(saved);
+    this.view = new RequestView(saved?.context ?? null);
+    this.counts = new CallCounts(saved);
+    this.engine = new ContextEngineState(saved?.context_engine);
     this.ledger = Ledger.from(saved?.ledger);
     this.work = WorkTally.from(saved?.work);
-    if (saved) {
-      this.model = saved.model;
-      this.platform = saved.platform;
-      this.user = saved.user ?? '';
-      this.projectPath = saved.project_path;
-      this.contextWindow = saved.context_window;
-      this.lastBatchTurn = saved.last_batch_turn;
-      this.pruneCount = saved.prune_count;
-      this.cacheBreaks = saved.cache_breaks;
-      this.toolCalls = saved.tool_calls;
-      this.turn = saved.turns;
-      this.contextSent = saved.context_sent;
-      this.callsAtSend = saved.calls_at_send === true;
-      for (const [k, v] of Object.entries(saved.records)) this.records.set(k, v);
-      for (const [k, v] of Object.entries(saved.pruned)) this.pruned.set(k, v);
-      for (const [k, v] of Object.entries(saved.pruned_text)) this.prunedText.set(k, v);
-      for (const [k, v] of Object.entries(saved.pruned_age)) this.prunedAge.set(k, v);
-      for (const [k, v] of Object.entries(saved.pruned_stale)) this.prunedStale.set(k, v);
-      this.lastCallAt = saved.last_call_at;
-      this.phases = saved.phases;
-      this.phasesToRehold = saved.phases.length > 0;
-      this.stagedPhase = saved.staged_phase ?? null;
-      this.hintSent = saved.hint_sent;
-      this.previousCallLength = saved.sent_length;
-      for (const [k, v] of Object.entries(saved.inputs_cleared ?? {})) this.inputsCleared.set(k, v);
-      for (const k of saved.swept) this.swept.add(k);
-      for (const k of saved.accounted) this.accounted.add(k);
-      if (saved.context_engine) this.engine = { ...saved.context_engine };
-      this.savedContext = saved.context ?? null;
-    }
   }
 
   /**
@@ -168,9 +68,9 @@ export class Session {
    * compaction check comes before any hook) has the figure its predecessor saved.
    */
   hostReduction(): number {
-    if (this.messages.length === 0) return this.engine.host_reduction;
+    if (this.held.messages.length === 0) return this.engine.host_reduction;
     let chars = 0;
-    for (const m of this.messages) {
+    for (const m of this.held.messages) {
       const view = this.viewOf(m);
       if (typeof m.raw === 'string' && typeof view === 'string') chars += m.raw.length - view.length;
     }
@@ -192,20 +92,17 @@ export class Session {
 
   /** Message `i`'s edit follows its view (none when it is sent as it is). */
   refreshEdit(i: number): void {
-    const m = this.messages[i];
+    const m = this.held.messages[i];
     if (!m) return;
     const view = this.viewOf(m);
-    if (typeof view === 'string' && view !== m.raw) this.edits.set(i, view);
-    else this.edits.delete(i);
-    if (m.inputs) this.callEdits.set(i, m.inputs.calls);
-    else this.callEdits.delete(i);
+    this.view.follow(i, typeof view === 'string' && view !== m.raw ? view : undefined, m.inputs ? m.inputs.calls : undefined);
   }
 
   /** Message `i`'s view changed after it was taken in: its edit follows and the ledger counts it again. */
   viewChanged(i: number): void {
     this.refreshEdit(i);
-    const m = this.messages[i];
-    if (m && i < this.ledgerLength) {
+    const m = this.held.messages[i];
+    if (m && i < this.held.ledgerLength) {
       const steps = this.stepsOf(m);
       this.ledger.defer(() => this.ledger.changeMessage(i, steps, m.extra), viewCounts(steps, m.extra));
     }
@@ -216,14 +113,14 @@ export class Session {
    * summary in force). The denominator of "recalls and re-reads per 100 elided outputs".
    */
   elided(key: string): boolean {
-    if (this.records.get(key)?.shortened === true || this.pruned.has(key)) return true;
-    return this.messages.some((m) => m.key === key && m.role === 'tool' && m.summary !== null);
+    if (this.held.records.get(key)?.shortened === true || this.pruning.pruned.has(key)) return true;
+    return this.held.messages.some((m) => m.key === key && m.role === 'tool' && m.summary !== null);
   }
 
   elidedCount(): number {
     let n = 0;
-    const summarised = new Set(this.messages.filter((m) => m.role === 'tool' && m.summary !== null).map((m) => m.key));
-    for (const [key, r] of this.records) if (r.shortened === true || this.pruned.has(key) || summarised.has(key)) n++;
+    const summarised = new Set(this.held.messages.filter((m) => m.role === 'tool' && m.summary !== null).map((m) => m.key));
+    for (const [key, r] of this.held.records) if (r.shortened === true || this.pruning.pruned.has(key) || summarised.has(key)) n++;
     return n;
   }
 
@@ -236,39 +133,40 @@ export class Session {
   }
 
   persist(): PersistedSession {
+    const { meta, held, pruning, layer1, counts } = this;
     return {
       version: 1,
       session_id: this.id,
-      started_at: this.startedAt,
-      ended_at: this.endedAt,
-      model: this.model,
-      platform: this.platform,
-      ...(this.user ? { user: this.user } : {}),
-      project_path: this.projectPath,
-      context_window: this.contextWindow,
-      manual_mode: this.manual,
-      last_batch_turn: this.lastBatchTurn,
-      prune_count: this.pruneCount,
-      cache_breaks: this.cacheBreaks,
-      tool_calls: this.toolCalls,
-      turns: this.turn,
-      records: Object.fromEntries(this.records),
-      pruned: Object.fromEntries(this.pruned),
-      pruned_text: Object.fromEntries([...this.prunedText].filter(([k]) => !WORDS_NOT_SAVED.has(this.pruned.get(k) as PruneKind))),
-      pruned_age: Object.fromEntries(this.prunedAge),
-      pruned_stale: Object.fromEntries(this.prunedStale),
-      last_call_at: this.lastCallAt,
-      phases: this.phases.map((p) => ({ ...p })),
-      ...(this.stagedPhase ? { staged_phase: { phase: { ...this.stagedPhase.phase }, updated: this.stagedPhase.updated } } : {}),
-      hint_sent: this.hintSent,
-      sent_length: this.previousCallLength,
-      inputs_cleared: Object.fromEntries(this.inputsCleared),
-      swept: [...this.swept],
+      started_at: meta.startedAt,
+      ended_at: meta.endedAt,
+      model: meta.model,
+      platform: meta.platform,
+      ...(meta.user ? { user: meta.user } : {}),
+      project_path: meta.projectPath,
+      context_window: meta.contextWindow,
+      manual_mode: meta.manual,
+      last_batch_turn: pruning.lastBatchTurn,
+      prune_count: pruning.pruneCount,
+      cache_breaks: counts.cacheBreaks,
+      tool_calls: counts.toolCalls,
+      turns: counts.turn,
+      records: Object.fromEntries(held.records),
+      pruned: Object.fromEntries(pruning.pruned),
+      pruned_text: Object.fromEntries([...pruning.prunedText].filter(([k]) => !WORDS_NOT_SAVED.has(pruning.pruned.get(k) as PruneKind))),
+      pruned_age: Object.fromEntries(pruning.prunedAge),
+      pruned_stale: Object.fromEntries(pruning.prunedStale),
+      last_call_at: counts.lastCallAt,
+      phases: layer1.phases.map((p) => ({ ...p })),
+      ...(layer1.stagedPhase ? { staged_phase: { phase: { ...layer1.stagedPhase.phase }, updated: layer1.stagedPhase.updated } } : {}),
+      hint_sent: layer1.hintSent,
+      sent_length: held.previousCallLength,
+      inputs_cleared: Object.fromEntries(pruning.inputsCleared),
+      swept: [...pruning.swept],
       // Bounded: signatures of the latest replies are what a re-sent history can repeat.
-      accounted: [...this.accounted].slice(-20_000),
-      context_sent: this.contextSent,
-      calls_at_send: this.callsAtSend,
-      context_engine: { ...this.engine, host_reduction: this.hostReduction() },
+      accounted: [...held.accounted].slice(-20_000),
+      context_sent: counts.contextSent,
+      calls_at_send: counts.callsAtSend,
+      context_engine: this.engine.snapshot(this.hostReduction()),
       ledger: this.ledger.snapshot(),
       work: this.work.snapshot(),
     };

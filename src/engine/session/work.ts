@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import { toolKind } from '../../hosts/index.js';
 import { commandOf, commandProgram } from '../../hosts/outputs/shell-command.js';
-import { parseEnvelope } from '../../hosts/outputs/envelope.js';
+import { parseEnvelope, type Envelope } from '../../hosts/outputs/envelope.js';
 import { isOwnTool } from '../../hosts/own-tool.js';
 import { fileOpOf, normalizePath } from '../../strategies/shared/file-ops.js';
 import type { OutputTally, WorkFigures } from '../../store/types.js';
@@ -87,7 +87,7 @@ export class WorkTally {
    * lines an earlier, since elided read of the same file showed counts as a re-read (`elided` says
    * which outputs HMC has shortened); a write or patch forgets the file's reads.
    */
-  output(o: { key: string; tool: string; args: unknown; raw: string; tokensRaw: number; tokensSent: number; project: string; asked?: string }, elided: (key: string) => boolean): void {
+  output(o: { key: string; tool: string; args: unknown; raw: string; tokensRaw: number; tokensSent: number; project: string; asked?: string; envelope?: () => Envelope }, elided: (key: string) => boolean): void {
     const args = o.args !== null && typeof o.args === 'object' && !Array.isArray(o.args) ? (o.args as Record<string, unknown>) : {};
     const kind = toolKind(o.tool) ?? '';
     const program = kind === 'shell' || (kind === '' && commandOf(args) !== '') ? commandProgram(commandOf(args)) : '';
@@ -97,7 +97,8 @@ export class WorkTally {
     row.tokens_raw += Math.max(0, o.tokensRaw);
     row.tokens_sent += Math.min(Math.max(0, o.tokensSent), Math.max(0, o.tokensRaw));
     this.outputs.set(key, row);
-    const op = fileOpOf(parseEnvelope(o.raw, { tool: o.tool, args }).output);
+    // The envelope compress.ts parsed, when it was parsed with these same arguments (tool-result.ts).
+    const op = fileOpOf((o.envelope && args === o.args ? o.envelope() : parseEnvelope(o.raw, { tool: o.tool, args })).output);
     if (!op) return;
     if (op.op !== 'read') {
       for (const path of op.paths) this.reads.delete(pathKey(path, o.project));
@@ -116,7 +117,7 @@ export class WorkTally {
 /** What noting an output needs of its session. */
 export interface WorkHolder {
   work: WorkTally;
-  projectPath: string;
+  meta: { readonly projectPath: string };
   elided(key: string): boolean;
 }
 
@@ -124,14 +125,14 @@ export interface WorkHolder {
  * One tool output, once its tokens are counted (off the hook path): HMC's own tool counts a recall
  * when the agent asked for one; any other output is tallied (and may be a re-read).
  */
-export function noteOutput(s: WorkHolder, o: { key: string; tool: string; args: unknown; raw: string; tokensRaw: number; tokensSent: number; asked?: unknown }): void {
+export function noteOutput(s: WorkHolder, o: { key: string; tool: string; args: unknown; raw: string; tokensRaw: number; tokensSent: number; asked?: unknown; envelope?: () => Envelope }): void {
   if (isOwnTool(o.tool)) {
     const args = typeof o.args === 'string' ? parsed(o.args) : o.args;
     const action = args !== null && typeof args === 'object' ? (args as Record<string, unknown>).action : undefined;
     if (typeof action === 'string' && action.trim().toLowerCase() === 'recall') s.work.recalls++;
     return;
   }
-  s.work.output({ ...o, project: s.projectPath, asked: o.asked === undefined ? '' : contentText(o.asked) }, (key) => s.elided(key));
+  s.work.output({ ...o, project: s.meta.projectPath, asked: o.asked === undefined ? '' : contentText(o.asked) }, (key) => s.elided(key));
 }
 
 /** Words that ask for a second look, and verbs of reading (a whole word each, any case). */

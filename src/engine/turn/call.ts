@@ -19,7 +19,6 @@ import * as catchUp from './catch-up.js';
 import { phaseEntry, phaseEvent } from './events.js';
 import type { Layer1, StagedPhase } from '../layer1/layer1.js';
 import { countCallAtSend, sortedEdits } from './model-call.js';
-import { trackCall } from '../ledger/cache-track.js';
 import type { BreakCause } from '../ledger/ledger.js';
 import type { RecallStore } from '../session/recall.js';
 import type { Session } from '../session/session.js';
@@ -52,7 +51,7 @@ export interface CallDeps {
 export function conversationOf(s: Session, p: PreLlmCallParams): { messages: Message[]; base: number } {
   if (p.messages) return { messages: p.messages, base: 0 };
   if (p.base !== undefined && p.append) {
-    if (p.base > s.messages.length) throw new ResyncError(`base ${p.base} does not match the ${s.messages.length} messages held for session ${s.id}`);
+    if (p.base > s.held.messages.length) throw new ResyncError(`base ${p.base} does not match the ${s.held.messages.length} messages held for session ${s.id}`);
     return { messages: p.append, base: p.base };
   }
   return { messages: [], base: 0 };
@@ -64,12 +63,11 @@ export function conversationOf(s: Session, p: PreLlmCallParams): { messages: Mes
  */
 export function prepareCall(s: Session, p: PreLlmCallParams, hook: CallHook, messages: readonly Message[], base: number, deps: CallDeps): boolean {
   const { config, layer1 } = deps;
-  const before = { sent: s.previousCallLength, model: s.model };
-  keepHints(s, p);
+  const before = { sent: s.held.previousCallLength, model: s.meta.model };
+  s.meta.takeHints(p);
   // From the first pre_model_call on, calls are counted when sent, never again from replies.
-  if (hook.name === 'pre_model_call') s.callsAtSend = true;
   // The host's measure describes this one request; a call without it is measured by HMC alone.
-  s.hostTokens = hook.name === 'pre_model_call' ? hook.params.host_tokens : undefined;
+  s.counts.callCame(hook.name === 'pre_model_call', hook.name === 'pre_model_call' ? hook.params.host_tokens : undefined);
   const changed = syncConversation(s, messages, deps.sync, base, p.partial === true);
   // Summaries an earlier process made go back on the messages they were made from (free).
   for (const i of layer1.rehold(s, config)) s.viewChanged(i);
@@ -80,34 +78,33 @@ export function prepareCall(s: Session, p: PreLlmCallParams, hook: CallHook, mes
     if (changed) catchUp.held(s);
     return false;
   }
-  const previousTurn = s.turn;
-  openTurn(s, hook);
-  const callTime = s.latestStamp || deps.now();
+  const previousTurn = s.counts.turn;
+  s.counts.openTurn(hook.name === 'pre_llm_call', s.held.userCount);
+  const callTime = s.held.latestStamp || deps.now();
   // List-wide rewrites wait until a big first call is caught up (catch-up.ts); then what it left
   // for later goes out with this call, with the caught-up outputs.
   const caughtUp = catchUp.takeCacheBreak(s);
   const pass = catchUp.catchingUp(s) ? null : applyListWide(s, config, { recall: deps.recall, callTime, breakingAt: catchUp.takeLanding(s), phase: layer1.staged(s, config), toolCalls: deps.toolCalls });
-  if (pass && config.debug && pass.decision.costly) deps.log(`hmc: session ${s.id}: rewrote ${pass.decision.apply.length} outputs already sent (${pass.decision.reason}) at model call ${s.replies}`);
+  if (pass && config.debug && pass.decision.costly) deps.log(`hmc: session ${s.id}: rewrote ${pass.decision.apply.length} outputs already sent (${pass.decision.reason}) at model call ${s.held.replies}`);
   if (pass?.phase) phaseApplied(s, pass.phase, deps);
-  s.lastCallAt = callTime;
+  s.counts.callMade(callTime);
   for (const i of pass?.changed ?? []) s.refreshEdit(i);
   // A message the previous call already sent was rewritten: the provider's cache breaks there.
-  if (pass?.breaks || caughtUp) s.cacheBreaks++;
+  if (pass?.breaks || caughtUp) s.counts.cacheBroke();
   // The host's own changes break both requests' caches: its history rewritten (sync cut what the
   // previous call sent: its compaction, an edit) or another model; HMC's rewrites only the one it sends.
-  const switched = before.model !== '' && s.model !== before.model;
-  const hostCut = s.previousCallLength < before.sent;
+  const switched = before.model !== '' && s.meta.model !== before.model;
+  const hostCut = s.held.previousCallLength < before.sent;
   // A history rewritten by a compaction HMC made as the host's context engine is HMC's, planned and priced.
-  const compacted = s.engine.compactions > s.compactionsAtCall;
-  s.compactionsAtCall = s.engine.compactions;
+  const compacted = s.counts.compactedSince(s.engine.compactions);
   const cause: BreakCause | undefined = switched || (hostCut && !compacted) ? 'hermes' : hostCut || pass?.breaks || caughtUp ? 'hmc' : undefined;
-  const step = { before: before.sent, cutTo: s.previousCallLength, stable: unchangedPrefix(s, pass?.changed, caughtUp), switched, ...(cause ? { cause } : {}) };
-  const send = trackCall(s.cacheTrack, step, hook.name === 'pre_model_call', s.messages.length);
-  s.previousCallLength = s.messages.length;
-  if (s.turn !== previousTurn || s.ledger.timeline.length === 0) deferTurnStart(s, deps.now());
+  const step = { before: before.sent, cutTo: s.held.previousCallLength, stable: unchangedPrefix(s, pass?.changed, caughtUp), switched, ...(cause ? { cause } : {}) };
+  const send = s.counts.trackCall(step, hook.name === 'pre_model_call', s.held.messages.length);
+  s.held.sentUpTo(s.held.messages.length);
+  if (s.counts.turn !== previousTurn || s.ledger.timeline.length === 0) deferTurnStart(s, deps.now());
   if (hook.name === 'pre_model_call' && send) countCallAtSend(s, hook.params, { ...send, at: callTime });
   // A summary for a later pass is prepared now, off the hook path (it comes back by itself).
-  if (!catchUp.catchingUp(s)) layer1.maybeStart(s, config, s.contextWindow || DEFAULT_CONTEXT_WINDOW, s.hostThreshold);
+  if (!catchUp.catchingUp(s)) layer1.maybeStart(s, config, s.meta.contextWindow || DEFAULT_CONTEXT_WINDOW, s.meta.hostThreshold);
   return true;
 }
 
@@ -118,23 +115,23 @@ export function prepareCall(s: Session, p: PreLlmCallParams, hook: CallHook, mes
  */
 function unchangedPrefix(s: Session, changed: readonly number[] | undefined, caughtUp: boolean): number {
   if (caughtUp) return -1;
-  let stable = s.previousCallLength;
+  let stable = s.held.previousCallLength;
   for (const i of changed ?? []) if (i < stable) stable = i;
   return stable;
 }
 
 /** pre_llm_call's answer: the complete edits, with the context hint when there is a new one. */
 export function turnAnswer(s: Session, layer1: Layer1): PreLlmCallResult {
-  const result: PreLlmCallResult = { edits: sortedEdits(s.edits) };
+  const result: PreLlmCallResult = { edits: sortedEdits(s.view.edits) };
   const context: string[] = [];
-  if (!s.contextSent) {
-    s.contextSent = true;
+  if (!s.counts.contextSent) {
+    s.counts.contextGiven();
     context.push(SYSTEM_CONTEXT);
   }
   // The hint naming the summarised phases, only when it changed (hosts may store each one).
   const hint = layer1.hint(s);
-  if (hint !== null && hint !== s.hintSent) {
-    s.hintSent = hint;
+  if (hint !== null && hint !== s.layer1.hintSent) {
+    s.layer1.hintGiven(hint);
     context.push(hint);
   }
   if (context.length > 0) result.context = context.join('\n');
@@ -150,31 +147,11 @@ function phaseApplied(s: Session, staged: StagedPhase, deps: CallDeps): void {
   deps.sink.emit(phaseEvent(s, staged));
 }
 
-/** What the host says of the session with each call (a value it leaves out changes nothing). */
-function keepHints(s: Session, p: PreLlmCallParams): void {
-  if (p.model) s.model = p.model;
-  if (p.platform) s.platform = p.platform;
-  if (p.sender_id) s.user = p.sender_id;
-  if (p.context_length !== undefined && p.context_length > 0) s.contextWindow = p.context_length;
-  if (p.project_path) s.projectPath = p.project_path;
-  if (p.compression_threshold !== undefined && p.compression_threshold > 0 && p.compression_threshold <= 1) s.hostThreshold = p.compression_threshold;
-}
-
-/**
- * A turn opens at pre_llm_call (once per user turn); at a pre_model_call only when this process
- * joined the session mid-turn. A nudge the host appends as a user message between model calls is
- * part of the turn (Hermes drops it from the history at the turn end).
- */
-function openTurn(s: Session, hook: CallHook): void {
-  if (hook.name === 'pre_llm_call' || !s.turnHookSeen) s.turn = Math.max(s.turn, s.userCount);
-  if (hook.name === 'pre_llm_call') s.turnHookSeen = true;
-}
-
 /** A user turn began: its timeline point, with the context as it will be sent. */
 function deferTurnStart(s: Session, time: number): void {
-  const turn = s.turn;
+  const turn = s.counts.turn;
   // As of this hook: read when the job runs, the count would include tool calls made after it,
   // and the live count ran one ahead of the store's (issue 11).
-  const toolCalls = s.toolCalls;
-  s.ledger.defer(() => s.ledger.startTurn(turn, time, s.contextWindow || DEFAULT_CONTEXT_WINDOW, toolCalls));
+  const toolCalls = s.counts.toolCalls;
+  s.ledger.defer(() => s.ledger.startTurn(turn, time, s.meta.contextWindow || DEFAULT_CONTEXT_WINDOW, toolCalls));
 }

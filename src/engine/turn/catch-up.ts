@@ -53,34 +53,9 @@ export class CompressBudget {
   }
 }
 
-interface Waiting {
-  index: number;
-  message: MessageState;
-  args: unknown;
-}
-
-interface CatchUp {
-  waiting: Waiting[];
-  /** Position in `waiting` of the next one to compress. */
-  next: number;
-  /**
-   * Messages the model had been sent before the big call. The list-wide rewrites that call left
-   * for later were free then, and go out with the caught-up outputs' own cache break.
-   */
-  startSent: number;
-}
-
-const state = new WeakMap<Session, CatchUp>();
-/** Sessions whose catch-up edits changed messages already sent: the first such index (a cache break to count once). */
-const breaks = new WeakSet<Session>();
-/** Sessions just caught up: what the list-wide rewrites left for later may go from this index on. */
-const landed = new WeakMap<Session, number>();
-
 /** Leaves a tool output for later: it is sent raw until the engine compresses it. */
 export function wait(s: Session, index: number, message: MessageState, args: unknown): void {
-  let c = state.get(s);
-  if (!c) state.set(s, (c = { waiting: [], next: 0, startSent: s.previousCallLength }));
-  c.waiting.push({ index, message, args });
+  s.catchUp.leave({ index, message, args }, s.held.previousCallLength);
 }
 
 /**
@@ -89,30 +64,26 @@ export function wait(s: Session, index: number, message: MessageState, args: unk
  * rewrites wait for it, not in the real call that follows.
  */
 export function held(s: Session): void {
-  if (!state.has(s)) state.set(s, { waiting: [], next: 0, startSent: s.previousCallLength });
-  streams.add(s);
+  s.catchUp.streamHeld(s.held.previousCallLength);
 }
-
-/** Sessions whose history is still arriving in `partial` calls. */
-const streams = new WeakSet<Session>();
 
 /**
  * True while a history streams in: background work for the session waits, so the stream's calls
  * have the process to themselves and the whole first turn ends sooner. The real call ends it.
  */
 export function streaming(s: Session, realCall = false): boolean {
-  if (realCall) return streams.delete(s);
-  return streams.has(s);
+  if (realCall) return s.catchUp.endStream();
+  return s.catchUp.streaming;
 }
 
 /** True while outputs wait or the history is not indexed yet: list-wide rewrites stay off. */
 export function catchingUp(s: Session): boolean {
-  return state.has(s);
+  return s.catchUp.active;
 }
 
 /** True once after catch-up edits changed messages the model had already been sent. */
 export function takeCacheBreak(s: Session): boolean {
-  return breaks.delete(s);
+  return s.catchUp.takeBreak();
 }
 
 /**
@@ -121,17 +92,12 @@ export function takeCacheBreak(s: Session): boolean {
  * the price rule would say of a later change; null when nothing was caught up.
  */
 export function takeLanding(s: Session): number | null {
-  const at = landed.get(s);
-  landed.delete(s);
-  return at ?? null;
+  return s.catchUp.takeLanding();
 }
 
 /** The host rewrote its history from `from` on: what waited there is gone with it. */
 export function truncate(s: Session, from: number): void {
-  const c = state.get(s);
-  if (!c) return;
-  c.waiting = c.waiting.slice(c.next).filter((w) => w.index < from);
-  c.next = 0;
+  s.catchUp.cutFrom(from);
 }
 
 export interface AdvanceDeps {
@@ -152,30 +118,29 @@ export interface AdvanceDeps {
  * nothing is left (the session is caught up).
  */
 export function advance(s: Session, deps: AdvanceDeps): boolean {
-  const c = state.get(s);
-  if (!c) return true;
+  const c = s.catchUp;
+  if (!c.active) return true;
   const { config } = deps;
   for (;;) {
     if (performance.now() >= deps.deadline) return false;
-    const w = c.waiting[c.next];
-    const indexTo = w ? w.index : s.messages.length;
+    const w = c.nextWaiting;
+    const indexTo = w ? w.index : s.held.messages.length;
     if (s.rewriteIndex.length < indexTo) {
       indexUpTo(s, config, Math.min(indexTo, s.rewriteIndex.length + INDEX_STEP), true);
       continue;
     }
     if (!w) break;
-    c.next++;
+    c.taken();
     const m = w.message;
-    if (s.messages[w.index] !== m || m.single !== null || typeof m.raw !== 'string') continue;
-    const record = s.records.get(m.key);
+    if (s.held.messages[w.index] !== m || m.single !== null || typeof m.raw !== 'string') continue;
+    const record = s.held.records.get(m.key);
     m.single = deps.compress(m, w.args, record?.isError === true);
     if (record && m.single.isError) record.isError = true;
     if (m.single.content !== m.raw) {
       deps.changed(w.index, m);
-      if (w.index < deps.sentLength) breaks.add(s);
+      if (w.index < deps.sentLength) c.broke();
     }
   }
-  state.delete(s);
-  landed.set(s, c.startSent);
+  c.caughtUp();
   return true;
 }

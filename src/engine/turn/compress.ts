@@ -12,7 +12,7 @@ import type { HmcConfig } from '../../config/keys.js';
 import { errorText } from '../../core/errors.js';
 import type { LinePlanItem, OutputKind, StrategyResult, ToolOutput } from '../../core/strategy.js';
 import { SINGLE_STRATEGIES, type StrategyName } from '../../strategies/index.js';
-import { parseEnvelope, type CallInfo } from '../../hosts/outputs/envelope.js';
+import { parseEnvelope, type CallInfo, type Envelope } from '../../hosts/outputs/envelope.js';
 import { isShorter } from '../../core/tokens.js';
 import type { Protection } from '../session/protection.js';
 import type { Compression, CompressStep } from '../session/held.js';
@@ -28,13 +28,18 @@ export interface CompressContext {
    * with the lines they stand for. Absent where nothing is kept (e.g. `hmc filter`).
    */
   recallId?: string;
+  /**
+   * The envelope of this same raw text and call, parsed on the first question and shared with the
+   * other reader of the output (post_tool_call: the work tally, session/work.ts). Absent: parsed here.
+   */
+  envelope?: () => Envelope;
 }
 
 export function compressOutput(raw: string, call: CallInfo, ctx: CompressContext): Compression {
   const { config } = ctx;
   const none = (isError: boolean, kind: OutputKind): Compression => ({ raw, content: raw, steps: [], isError, kind });
   if (!config.enabled || raw.length === 0) return none(call.hostError === true, 'text');
-  const env = parseEnvelope(raw, call);
+  const env = ctx.envelope ? ctx.envelope() : parseEnvelope(raw, call);
   const output = env.output;
   if (ctx.protection.tool(call.tool) || ctx.protection.file(output.path)) return none(output.isError, output.kind);
   if (ctx.manual && !config.manual_mode.automatic_strategies) return none(output.isError, output.kind);

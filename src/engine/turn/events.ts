@@ -28,7 +28,7 @@ export interface TurnAt {
 }
 
 export function turnAt(s: Session): TurnAt {
-  return { turn: s.turn, toolCalls: s.toolCalls, cacheBreaks: s.cacheBreaks };
+  return { turn: s.counts.turn, toolCalls: s.counts.toolCalls, cacheBreaks: s.counts.cacheBreaks };
 }
 
 /**
@@ -41,9 +41,9 @@ export function turnEvent(s: Session, config: HmcConfig, at: TurnAt): EventPaylo
   if (!config.enabled || turn === 0) return null;
   const t = s.ledger.totals();
   const key = `${turn}:${t.inputRaw}:${t.inputHmc}:${toolCalls}:${s.ledger.timeline.find((p) => p.turn === turn)?.context_tokens ?? t.contextTokens}`;
-  if (key === s.lastTurnEvent) return null;
-  s.lastTurnEvent = key;
-  const window = s.contextWindow || DEFAULT_CONTEXT_WINDOW;
+  if (key === s.counts.lastTurnEvent) return null;
+  s.counts.turnEventSent(key);
+  const window = s.meta.contextWindow || DEFAULT_CONTEXT_WINDOW;
   // The turn's stored point (ledger.endTurn) holds the same context, so live and stored agree.
   const point = s.ledger.timeline.find((p) => p.turn === turn);
   const context = point ? point.context_tokens : t.contextTokens;
@@ -53,9 +53,9 @@ export function turnEvent(s: Session, config: HmcConfig, at: TurnAt): EventPaylo
     type: 'turn',
     session_id: s.id,
     turn,
-    model: s.model,
-    platform: s.platform,
-    project_path: s.projectPath,
+    model: s.meta.model,
+    platform: s.meta.platform,
+    project_path: s.meta.projectPath,
     context_tokens: context,
     context_raw_tokens: contextRaw,
     context_saved: contextRaw - context,
@@ -73,8 +73,8 @@ export function turnEvent(s: Session, config: HmcConfig, at: TurnAt): EventPaylo
     tool_calls: toolCalls,
     cache_breaks: cacheBreaks,
     // Where this session's layer 1 summarises (the context chart draws it); absent when it never does.
-    ...(config.background_compression.enabled && !s.manual ? { summarise_at: summariseShare(config, s.hostThreshold) } : {}),
-    ...(s.hostThreshold !== undefined ? { host_compress_at: s.hostThreshold } : {}),
+    ...(config.background_compression.enabled && !s.meta.manual ? { summarise_at: summariseShare(config, s.meta.hostThreshold) } : {}),
+    ...(s.meta.hostThreshold !== undefined ? { host_compress_at: s.meta.hostThreshold } : {}),
   };
 }
 
@@ -97,7 +97,7 @@ export function toolEvent(s: Session, o: ToolOutputSeen, config: HmcConfig, time
   const tokensBefore = countTokens(o.before);
   const tokensAfter = o.after === o.before ? tokensBefore : countTokens(o.after);
   const t = s.ledger.totals();
-  const window = s.contextWindow || DEFAULT_CONTEXT_WINDOW;
+  const window = s.meta.contextWindow || DEFAULT_CONTEXT_WINDOW;
   const inspectId = `${s.id}:${o.id}`;
   const kept = config.dashboard.inspector && o.after !== o.before;
   const inspect: InspectRecord | null = kept
@@ -143,11 +143,11 @@ export function toolEvent(s: Session, o: ToolOutputSeen, config: HmcConfig, time
  */
 export function sessionEndEvent(s: Session, config: HmcConfig, type: 'session_end' | 'session_idle' = 'session_end'): EventPayload<SessionEndEvent | SessionIdleEvent> | null {
   const t = s.ledger.totals();
-  if (!config.enabled || (s.toolCalls === 0 && t.modelCalls === 0)) return null;
+  if (!config.enabled || (s.counts.toolCalls === 0 && t.modelCalls === 0)) return null;
   const totals = {
     session_id: s.id,
-    turns: s.turn,
-    tool_calls: s.toolCalls,
+    turns: s.counts.turn,
+    tool_calls: s.counts.toolCalls,
     total_saved: t.inputRaw - t.inputHmc,
     by_strategy: t.byStrategy,
     by_tool: t.byTool,
@@ -199,14 +199,14 @@ export function sessionRecord(s: Session): SessionRecord {
   const t = s.ledger.totals();
   return {
     session_id: s.id,
-    project_path: s.projectPath,
-    platform: s.platform,
-    owner: ownerKey(s.platform, s.user),
-    model: s.model,
-    started_at: s.startedAt,
-    ended_at: s.endedAt,
-    turns: s.turn,
-    tool_calls: s.toolCalls,
+    project_path: s.meta.projectPath,
+    platform: s.meta.platform,
+    owner: ownerKey(s.meta.platform, s.meta.user),
+    model: s.meta.model,
+    started_at: s.meta.startedAt,
+    ended_at: s.meta.endedAt,
+    turns: s.counts.turn,
+    tool_calls: s.counts.toolCalls,
     input_tokens_raw: t.inputRaw,
     input_tokens_hmc: t.inputHmc,
     model_calls: t.modelCalls,

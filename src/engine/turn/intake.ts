@@ -10,6 +10,7 @@ import type { AdvanceDeps } from './catch-up.js';
 import { CALL_BUDGET_BYTES, CALL_BUDGET_MS } from './catch-up.js';
 import { compressOutput } from './compress.js';
 import type { Compression } from '../session/held.js';
+import type { Envelope } from '../../hosts/outputs/envelope.js';
 import type { Layer1 } from '../layer1/layer1.js';
 import { protectionFor } from '../session/protection.js';
 import { recallId, type RecallStore } from '../session/recall.js';
@@ -30,9 +31,9 @@ export class Intake {
   constructor(private readonly opts: IntakeOptions) {}
 
   /** Compresses one output; one shortened (other than a file read) is kept so its markers' recall id answers. */
-  compress(s: Session, config: HmcConfig, key: string, tool: string, raw: string, args: unknown, hostError: boolean): Compression {
+  compress(s: Session, config: HmcConfig, key: string, tool: string, raw: string, args: unknown, hostError: boolean, envelope?: () => Envelope): Compression {
     const id = recallId(s.id, key);
-    const comp = compressOutput(raw, { tool, args, hostError }, { config, protection: protectionFor(config), manual: s.manual, log: this.opts.log, recallId: id });
+    const comp = compressOutput(raw, { tool, args, hostError }, { config, protection: protectionFor(config), manual: s.meta.manual, log: this.opts.log, recallId: id, ...(envelope ? { envelope } : {}) });
     if (comp.content !== comp.raw && comp.kind !== 'file') this.opts.recall.put(s.id, id, tool, comp.raw);
     return comp;
   }
@@ -53,7 +54,7 @@ export class Intake {
       config,
       compress: (m, args, hostError) => this.compress(s, config, m.key, m.tool, m.raw as string, args, hostError),
       deadline,
-      sentLength: s.previousCallLength,
+      sentLength: s.held.previousCallLength,
       changed: (index) => s.viewChanged(index),
     };
   }

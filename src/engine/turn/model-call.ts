@@ -21,28 +21,25 @@ import { messageTokens, toolsTokens } from '../../core/tokens.js';
  */
 export function countCallAtSend(s: Session, p: PreModelCallParams, info: SendInfo = { stable: -1, rawStable: -1 }): void {
   // Kept by reference for the context view (context-breakdown.ts), which counts them when asked.
-  if (p.system !== undefined) s.request.system = p.system;
-  if (p.tools) s.request.tools = p.tools;
+  s.view.requestSent(p.system, p.tools);
   const tools = p.tools ? JSON.stringify(p.tools) : undefined;
-  const changed = (p.system !== undefined && s.fixedSent.system !== undefined && p.system !== s.fixedSent.system) ||
-    (tools !== undefined && s.fixedSent.tools !== undefined && tools !== s.fixedSent.tools);
+  const changed = (p.system !== undefined && s.view.fixedSent.system !== undefined && p.system !== s.view.fixedSent.system) ||
+    (tools !== undefined && s.view.fixedSent.tools !== undefined && tools !== s.view.fixedSent.tools);
   // The same system prompt or tool list as the previous call's is not counted again: a host that
   // sends them with every request (a whole view) cost a tokenization of both per call.
-  if (p.system !== undefined && p.system !== s.fixedSent.system) {
+  if (p.system !== undefined && p.system !== s.view.fixedSent.system) {
     const system = p.system;
     s.ledger.defer(() => s.ledger.setFixed('system', typeof system === 'string' ? messageTokens({ content: system }) : 0), [system]);
   }
-  if (p.tools && tools !== s.fixedSent.tools) {
+  if (p.tools && tools !== s.view.fixedSent.tools) {
     const list = p.tools;
     s.ledger.defer(() => s.ledger.setFixed('tools', toolsTokens(list)), [list]);
   }
-  if (p.system !== undefined) s.fixedSent.system = p.system;
-  if (tools !== undefined) s.fixedSent.tools = tools;
+  s.view.fixedCounted(p.system, tools);
   const callId = p.call_id ?? '';
   // Hermes runs its request middleware again for each retry of one API call, with the same id.
-  if (callId && callId === s.lastCallId) return;
-  s.lastCallId = callId;
-  const turn = s.turn;
+  if (!s.counts.callCounted(callId)) return;
+  const turn = s.counts.turn;
   const send: SendInfo = { ...info, ...(callId ? { id: callId } : {}), ...(changed ? { fixedChanged: true, cause: 'hermes' as const } : {}) };
   s.ledger.defer(() => s.ledger.accountSend(turn, send));
 }
@@ -53,23 +50,22 @@ export function countCallAtSend(s: Session, p: PreModelCallParams, info: SendInf
  * changed entry is sent whole (its content and its calls), since it replaces the host's entry.
  */
 export function modelCallView(s: Session, hostView: number | undefined, toolCalls = false): PreModelCallResult {
-  const calls = toolCalls ? s.callEdits : NO_CALLS;
-  if (hostView === undefined) return { edits: viewEdits(s.edits, calls) };
-  const previous = s.lastView;
-  const id = (previous?.id ?? 0) + 1;
-  s.lastView = { id, edits: new Map(s.edits), calls: new Map(calls) };
-  if (!previous || previous.id !== hostView || hostView === 0) return { edits: viewEdits(s.edits, calls), view: id };
+  const calls = toolCalls ? s.view.callEdits : NO_CALLS;
+  if (hostView === undefined) return { edits: viewEdits(s.view.edits, calls) };
+  const id = (s.view.lastView?.id ?? 0) + 1;
+  const previous = s.view.answered(id, calls);
+  if (!previous || previous.id !== hostView || hostView === 0) return { edits: viewEdits(s.view.edits, calls), view: id };
   const changed = new Set<number>();
-  for (const [index, content] of s.edits) if (previous.edits.get(index) !== content) changed.add(index);
+  for (const [index, content] of s.view.edits) if (previous.edits.get(index) !== content) changed.add(index);
   for (const [index, list] of calls) if (previous.calls.get(index) !== list) changed.add(index);
   const removed: number[] = [];
   for (const index of new Set([...previous.edits.keys(), ...previous.calls.keys()])) {
-    if (s.edits.has(index) || calls.has(index)) {
+    if (s.view.edits.has(index) || calls.has(index)) {
       // Still edited, but one part went back to raw: the entry is sent again, whole.
-      if (previous.edits.has(index) !== s.edits.has(index) || previous.calls.has(index) !== calls.has(index)) changed.add(index);
+      if (previous.edits.has(index) !== s.view.edits.has(index) || previous.calls.has(index) !== calls.has(index)) changed.add(index);
     } else removed.push(index);
   }
-  const edits = viewEdits(s.edits, calls, changed);
+  const edits = viewEdits(s.view.edits, calls, changed);
   return { edits, view: id, since: hostView, removed: removed.sort((a, b) => a - b) };
 }
 

@@ -13,6 +13,7 @@ import { argsFingerprint } from '../../strategies/list-wide/dedup.js';
 import * as catchUp from './catch-up.js';
 import type { Compression } from '../session/held.js';
 import { parseArgs } from '../../hosts/outputs/envelope.js';
+import { OutputMemo } from '../session/memo.js';
 import { hash, replySignature, safeJson } from '../session/hashing.js';
 import type { MessageState, ToolRecord } from '../session/held.js';
 import type { Session } from '../session/session.js';
@@ -44,7 +45,7 @@ export function toolRecord(tool: string, args: unknown, turn: number, isError: b
  * call says whether they still stand). True when anything held changed or was taken in.
  */
 export function syncConversation(s: Session, messages: readonly Message[], deps: SyncDeps, base = 0, partial = false): boolean {
-  const held = s.messages;
+  const held = s.held.messages;
   let first = base;
   while (first < held.length && first - base < messages.length && sameMessage(held[first] as MessageState, messages[first - base] as Message)) first++;
   const end = base + messages.length;
@@ -54,46 +55,39 @@ export function syncConversation(s: Session, messages: readonly Message[], deps:
   if (partial && first === end) return false;
   if (first < held.length) {
     // The host rewrote its history from `first` on (its own compressor, an edit): start over there.
-    held.length = first;
+    s.held.cutFrom(first);
     s.rewriteIndex.invalidate();
     s.inputIndex.invalidate();
-    for (const [i] of s.edits) if (i >= first) s.edits.delete(i);
-    for (const [i] of s.callEdits) if (i >= first) s.callEdits.delete(i);
+    s.view.cutFrom(first);
     const from = first;
     catchUp.truncate(s, from);
     for (const i of deps.truncated(s, from)) s.viewChanged(i);
     s.ledger.defer(() => s.ledger.truncate(from));
-    s.ledgerLength = Math.min(s.ledgerLength, first);
-    s.previousCallLength = Math.min(s.previousCallLength, first);
-    s.userCount = countRole(held, 'user');
-    s.replies = countRole(held, 'assistant');
   }
-  for (let i = first - base; i < messages.length; i++) indexCalls(s.calls, messages[i] as Message);
-  let users = s.userCount;
+  for (let i = first - base; i < messages.length; i++) s.held.indexCalls(messages[i] as Message);
+  let users = s.held.userCount;
   const budget = new catchUp.CompressBudget(deps.budgetBytes, deps.budgetMs);
   for (let i = first; i < base + messages.length; i++) {
     const m = messages[i - base] as Message;
     if (m.role === 'user') users++;
-    if (m.role === 'assistant') s.replies++;
-    const stamp = timestampOf(m.timestamp);
-    if (stamp > s.latestStamp) s.latestStamp = stamp;
+    s.held.arriving(timestampOf(m.timestamp), m.role === 'assistant');
     const key = m.role === 'tool' ? (typeof m.tool_call_id === 'string' && m.tool_call_id ? m.tool_call_id : `#${i}`) : '';
-    const call = key ? s.calls.get(key) : undefined;
+    const call = key ? s.held.calls.get(key) : undefined;
     const tool = m.role === 'tool' ? toolName(m, call?.name) : '';
-    if (m.role === 'tool' && !s.records.has(key)) s.records.set(key, toolRecord(tool, call?.args ?? {}, Math.max(users, 1), m.is_error === true));
-    const state: MessageState = { role: m.role, raw: m.content, key, tool, args: call?.args ?? {}, turn: Math.max(users, 1), single: null, prune: null, extra: messageExtra(m), inputs: null, summary: null, source: { ...m } };
+    if (m.role === 'tool' && !s.held.records.has(key)) s.held.recordTool(key, toolRecord(tool, call?.args ?? {}, Math.max(users, 1), m.is_error === true));
+    const state: MessageState = { role: m.role, raw: m.content, key, tool, args: call?.args ?? {}, turn: Math.max(users, 1), single: null, prune: null, extra: messageExtra(m), inputs: null, summary: null, source: { ...m }, memo: new OutputMemo(m.content) };
     if (m.role === 'tool' && typeof m.content === 'string') {
-      const cached = s.postResults.get(key);
-      const record = s.records.get(key);
+      const cached = s.held.postResults.get(key);
+      const record = s.held.records.get(key);
       if (cached && cached.raw === m.content) state.single = cached;
       else if (budget.allows(m.content.length)) state.single = deps.compress(s, key, tool, m.content, call?.args ?? {}, record?.isError === true || m.is_error === true);
       // Over this call's budget: sent raw now, compressed between hooks (a big first call).
       else catchUp.wait(s, i, state, call?.args ?? {});
       if (record && state.single?.isError) record.isError = true;
     }
-    held.push(state);
+    s.held.take(state);
   }
-  s.userCount = users;
+  s.held.usersHeld(users);
   accountNew(s, messages, base);
   for (let i = first; i < held.length; i++) s.refreshEdit(i);
   return true;
@@ -101,9 +95,9 @@ export function syncConversation(s: Session, messages: readonly Message[], deps:
 
 /** Queues the ledger's jobs for the messages it was not told about yet, in small chunks. */
 function accountNew(s: Session, messages: readonly Message[], base: number): void {
-  const held = s.messages;
-  const countReplies = !s.callsAtSend;
-  const start = s.ledgerLength;
+  const held = s.held.messages;
+  const countReplies = !s.counts.callsAtSend;
+  const start = s.held.ledgerLength;
   const end = held.length;
   const views = held.slice(start, end).map((m, k) => ({ index: start + k, m, steps: s.stepsOf(m), signature: m.role === 'assistant' ? replySignature(messages[start + k - base] ?? heldMessage(m), start + k) : '' }));
   // Small jobs, so a long history is accounted in slices between hooks.
@@ -111,22 +105,16 @@ function accountNew(s: Session, messages: readonly Message[], base: number): voi
     const chunk = views.slice(from, from + ACCOUNT_CHUNK);
     s.ledger.defer(() => {
       for (const { index, m, steps, signature } of chunk) {
-        if (m.role === 'assistant' && !s.accounted.has(signature)) {
-          s.accounted.add(signature);
+        if (m.role === 'assistant' && s.held.account(signature)) {
           if (countReplies) s.ledger.accountCall(index, m.turn);
         }
         s.ledger.addMessage(index, steps, m.tool, m.extra);
       }
     }, chunk.flatMap(({ m, steps }) => viewCounts(steps, m.extra)));
   }
-  s.ledgerLength = end;
+  s.held.ledgerToldUpTo(end);
 }
 
-function countRole(messages: readonly { role: string }[], role: string): number {
-  let n = 0;
-  for (const m of messages) if (m.role === role) n++;
-  return n;
-}
 
 /** A message's own timestamp in ms (ISO text, or seconds / ms since the epoch), or 0. */
 function timestampOf(value: unknown): number {
@@ -151,15 +139,6 @@ function heldMessage(m: MessageState): Message {
   if (m.role === 'tool' && !m.key.startsWith('#')) out.tool_call_id = m.key;
   if (m.tool) out.name = m.tool;
   return out;
-}
-
-/** Remembers the tool calls of an assistant message (results name their call by id). */
-function indexCalls(index: Map<string, { name: string; args: unknown }>, m: Message): void {
-  if (m.role !== 'assistant' || !Array.isArray(m.tool_calls)) return;
-  for (const call of m.tool_calls) {
-    if (typeof call?.id !== 'string') continue;
-    index.set(call.id, { name: typeof call.function?.name === 'string' ? call.function.name : '', args: call.function?.arguments ?? {} });
-  }
 }
 
 function toolName(m: Message, fromCall: string | undefined): string {
