@@ -18,7 +18,8 @@
  * Invariant: context only ever raises a score (never lowers one), and every rule looks at a
  * bounded window, so scoring stays linear in the number of lines.
  */
-import { CONTEXT_ANYWHERE, importance, isPassingTestLine, linesToCheck, reportsFailure, reportsWarning } from './signals.js';
+import { linesToCheck } from './lines-to-check.js';
+import { CONTEXT_ANYWHERE, importance, isPassingTestLine, reportsFailure, reportsWarning } from './signals.js';
 
 /** 3 summary / headline / root cause / failing title, 2 failure or its detail, 1 warning / location, 0 none. */
 export type Score = 0 | 1 | 2 | 3;

@@ -1,7 +1,8 @@
 /** Every harm case, in class order (see harm-cases.test.ts). */
 import type { HarmCase } from './case.js';
 import { searchCases } from './cases-search.js';
-import { chainedCases, traceCases } from './cases-traces.js';
+import { chainedCases } from './cases-chained.js';
+import { traceCases } from './cases-traces.js';
 import { warningCases } from './cases-warnings.js';
 import { testTitleCases } from './cases-tests.js';
 import { languageCases } from './cases-languages.js';

@@ -1,5 +1,5 @@
 /**
- * `linesToCheck` (signals.ts) is the one scan of a whole output that tells truncation which lines
+ * `linesToCheck` (lines-to-check.ts) is the one scan of a whole output that tells truncation which lines
  * may matter; the exact per-line tests then run on those lines only. It must never leave out a
  * line any exact test would find: a property over generated lines made of every pattern's
  * words (in any case, glued or spaced, in ASCII texts and in texts with other scripts), and the
@@ -7,7 +7,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CONTEXT_ANYWHERE, importance, isPassingTestLine, linesToCheck, reportsFailure, reportsWarning } from '../../../src/strategies/shared/signals.js';
+import { linesToCheck } from '../../../src/strategies/shared/lines-to-check.js';
+import { CONTEXT_ANYWHERE, importance, isPassingTestLine, reportsFailure, reportsWarning } from '../../../src/strategies/shared/signals.js';
 import { HARM_CASES } from '../harm/all.js';
 
 /** What a line marked 0 must not be. */

@@ -1,15 +1,13 @@
 /**
  * Code filter: when it applies (reference §14 B5, B8: the original erased search results, web
- * pages and YAML), fenced blocks, hard inputs (binary junk, 5 MB sources), and a property test
- * over random inputs proving every plan is well-formed and every marker honest.
+ * pages and YAML), fenced blocks, hard inputs (binary junk, 5 MB sources). The property test over
+ * random inputs (every plan well-formed, every marker honest) is in code-filter-property.test.ts.
  */
 import fc from 'fast-check';
-import type { Arbitrary } from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { LinePlanItem, ToolOutput } from '../../../src/core/strategy.js';
+import type { ToolOutput } from '../../../src/core/strategy.js';
 import { codeFilter, languageForPath } from '../../../src/strategies/single/code-filter/index.js';
-import { MARKER_RE } from '../../../src/strategies/single/code-filter/plan.js';
-import { CFG, fileRead, otherOutput, render } from './code-filter-helpers.js';
+import { CFG, checkPlan, fileRead, otherOutput, render } from './code-filter-helpers.js';
 
 const PY = ['import os', 'def f(a):', '    x = a + 1', '    y = x * 2', '    return x + y', ''].join('\n');
 const TS = ['import { a } from "../a.js";', 'export function f(x: number): number {', '  const y = x + 1;', '  const z = y * 2;', '  return y + z;', '}', ''].join('\n');
@@ -148,121 +146,6 @@ describe('code filter: hard inputs', () => {
         checkPlan(output, codeFilter(output, CFG), true);
       }),
       { numRuns: 600 },
-    );
-  });
-});
-
-/**
- * Asserts a plan is well-formed: kept indices strictly increasing and in range; every marker one
- * line, CR-free, and honest: it names exactly the file lines of the gap it stands in (or, when
- * comments outside bodies are dropped, lines inside that gap), and counts them.
- */
-function checkPlan(output: ToolOutput, result: ReturnType<typeof codeFilter>, exactGaps: boolean): void {
-  if (result.kind === 'skipped') return;
-  expect(result.kind).toBe('lines');
-  if (result.kind !== 'lines') return;
-  const span = output.fileLines ?? { start: 0, end: output.lines.length, first: 1, openEnd: false };
-  const number = (index: number): number => span.first + index - span.start;
-  let prev = -1;
-  let pending: { from: number; to: number } | null = null;
-  const closeGap = (next: number): void => {
-    if (pending !== null) {
-      const gap = { from: number(prev + 1), to: number(next - 1) };
-      if (exactGaps) expect(pending).toEqual(gap);
-      else expect(pending.from >= gap.from && pending.to <= gap.to).toBe(true);
-    } else if (exactGaps) expect(next - prev - 1).toBe(0);
-    pending = null;
-  };
-  for (const item of result.lines as LinePlanItem[]) {
-    if (typeof item === 'number') {
-      expect(Number.isInteger(item) && item > prev && item < output.lines.length).toBe(true);
-      closeGap(item);
-      prev = item;
-    } else {
-      expect(pending).toBeNull();
-      expect(item.marker).not.toMatch(/[\r\n]/);
-      const m = MARKER_RE.exec(item.marker);
-      expect(m).not.toBeNull();
-      pending = { from: Number(m?.[3]), to: Number(m?.[4]) };
-      expect(Number(m?.[2])).toBe(pending.to - pending.from + 1);
-      expect(Number(m?.[2])).toBeGreaterThanOrEqual(3);
-    }
-  }
-  closeGap(output.lines.length);
-}
-
-/** Body lines that keep a body balanced while exercising the scanners' hard cases. */
-const PY_BODY = fc.constantFrom(
-  ['x = 1'], ['s = "{ not a brace"'], ['# comment'], [''], ['y = f(', '1,', '    2)'], ['if x:', '    return 2'],
-  ['q = """', '# not a comment', 'col0', '"""'], ["t = r'\\d'"], ['def inner():', '    return 3'], ['z = "你好 🎉"'],
-);
-const BRACE_BODY = fc.constantFrom(
-  ['a();'], ['const s = "}";'], ["const c = '{';"], ['// }'], [''], ['if (x) {', '  y();', '}'], ['const r = /[{}]/g;'],
-  ['const t = `${ {a: 1}.a } }`;'], ['/* {', '} */'], ['const u = "你好 🎉";'], ['return n / 2;'],
-);
-const PY_UNIT: Arbitrary<readonly string[]> = fc.oneof<Arbitrary<readonly string[]>[]>(
-  fc.constantFrom(['import os'], ['LIMIT = 3'], ['@dec'], [''], ['class A:'], ['HELP = """', '# kept', '"""']),
-  fc.tuple(fc.constantFrom('def f(a):', 'async def g(\n    a,\n):', '    def m(self):'), fc.array(PY_BODY, { minLength: 1, maxLength: 5 })).map(
-    ([sig, body]) => {
-      const indent = /^\s*/.exec(sig)?.[0] ?? '';
-      return [...sig.split('\n'), ...body.flat().map((l) => (l === '' ? l : `${indent}    ${l}`))];
-    },
-  ),
-);
-const BRACE_UNIT: Arbitrary<readonly string[]> = fc.oneof<Arbitrary<readonly string[]>[]>(
-  fc.constantFrom(['import x from "y";'], ['const LIMIT = 3;'], [''], ['const o = {', '  a: 1,', '};'], ['// note']),
-  fc.tuple(
-    fc.constantFrom('function f(a) {', 'const g = (\n  a,\n) => {', 'export async function h(): Promise<T> {'),
-    fc.array(BRACE_BODY, { minLength: 1, maxLength: 5 }),
-  ).map(([sig, body]) => [...sig.split('\n'), ...body.flat().map((l) => (l === '' ? l : `  ${l}`)), '}']),
-);
-/** Lines that may break anything: unbalanced braces, open strings, fences. */
-const JUNK = fc.constantFrom('{', '}', '"', '`', '"""', "'''", '/*', '(', '```python', '```', '\r', "'a", 'r#"', '\\');
-
-describe('code filter: property', () => {
-  it('for random inputs every plan is well-formed, kept lines are input lines by index, and markers count exactly the lines they replace', () => {
-    const input = fc.constantFrom('a.py', 'a.ts', 'a.js', 'notes.md').chain((path) => {
-      const units = fc.array(path === 'a.py' ? PY_UNIT : BRACE_UNIT, { maxLength: 12 }).map((u) => u.flat());
-      const body = path === 'notes.md'
-        ? fc.tuple(fc.array(PY_UNIT, { maxLength: 6 }), fc.array(BRACE_UNIT, { maxLength: 6 }))
-          .map(([p, b]) => ['Prose.', '```python', ...p.flat(), '```', 'More.', '```ts', ...b.flat(), '```'])
-        : units;
-      const mutated = fc.tuple(body, fc.array(fc.tuple(fc.nat(), JUNK), { maxLength: 2 })).map(([lines, junk]) => {
-        const out = [...lines];
-        for (const [at, j] of junk) out.splice(at % (out.length + 1), 0, j);
-        return out;
-      });
-      return fc.tuple(fc.constant(path), fc.oneof(body, mutated), fc.boolean());
-    });
-    let applied = 0;
-    fc.assert(
-      fc.property(input, ([path, lines, preserve]) => {
-        const output = fileRead(path, lines.join('\n'));
-        const result = codeFilter(output, { ...CFG, preserve_docstrings: preserve });
-        if (result.kind === 'lines') applied++;
-        checkPlan(output, result, true);
-      }),
-      { numRuns: 1500 },
-    );
-    // The generator must exercise real plans, not only skips.
-    expect(applied).toBeGreaterThan(300);
-  });
-
-  it('for well-formed random sources every top-level signature line is kept', () => {
-    const input = fc.constantFrom('a.py', 'a.ts').chain((path) =>
-      fc.tuple(fc.constant(path), fc.array(path === 'a.py' ? PY_UNIT : BRACE_UNIT, { maxLength: 12 }).map((u) => u.flat())),
-    );
-    fc.assert(
-      fc.property(input, ([path, lines]) => {
-        const output = fileRead(path, lines.join('\n'));
-        const result = codeFilter(output, CFG);
-        expect(result.kind === 'skipped' && /unbalanced|unterminated/.test(result.reason)).toBe(false);
-        const kept = new Set(result.kind === 'lines' ? result.lines.filter((i) => typeof i === 'number') : lines.map((_, i) => i));
-        lines.forEach((line, i) => {
-          if (/^(?:async def|def|class|function|const g|export async function)\b/.test(line)) expect([i, kept.has(i)]).toEqual([i, true]);
-        });
-      }),
-      { numRuns: 500 },
     );
   });
 });
