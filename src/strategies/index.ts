@@ -9,7 +9,7 @@
  * entries.
  *
  * A new single-output strategy is its file in single/, one line here, and its keys (at least
- * `<section>.enabled`) in config/keys.ts; test/strategies/contract.test.ts then holds it to the
+ * `<section>.enabled`) in config/table.ts; test/strategies/contract.test.ts then holds it to the
  * rules every strategy keeps. A new list-wide strategy is the same: its file in list-wide/ (a
  * `ListWideStrategy`), one `listWide(...)` line here where it should claim results, and its keys;
  * test/strategies/list-wide-contract.test.ts holds it to the list-wide contract.
