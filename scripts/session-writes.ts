@@ -26,14 +26,14 @@ export interface SessionWrite {
 /** True when `type` is the Session class (declared in src/engine/session/session.ts). */
 function isSession(type: ts.Type): boolean {
   const symbol = type.getSymbol();
-  if (!symbol || symbol.getName() !== 'Session') return false;
+  if (symbol?.getName() !== 'Session') return false;
   return (symbol.getDeclarations() ?? []).some((d) => d.getSourceFile().fileName === join(OWNER, 'session.ts'));
 }
 
 /** True when `type` is a held message's own state (MessageState, session/held.ts). */
 function isMessageState(type: ts.Type): boolean {
   const symbol = type.getSymbol();
-  if (!symbol || symbol.getName() !== 'MessageState') return false;
+  if (symbol?.getName() !== 'MessageState') return false;
   return (symbol.getDeclarations() ?? []).some((d) => d.getSourceFile().fileName === join(OWNER, 'held.ts'));
 }
 

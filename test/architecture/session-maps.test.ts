@@ -23,7 +23,7 @@ function filesUnder(dir: string): string[] {
 }
 
 /** The module-level `const x = new WeakMap<Session, …>()` (and the like) of one source text. */
-export function moduleMaps(file: string, text: string): string[] {
+function moduleMaps(file: string, text: string): string[] {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true);
   const out: string[] = [];
   for (const statement of source.statements) {

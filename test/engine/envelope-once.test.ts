@@ -7,7 +7,10 @@ import { describe, expect, it, vi } from 'vitest';
 const parses = vi.hoisted(() => ({ n: 0 }));
 vi.mock('../../src/hosts/outputs/envelope.js', async (original) => {
   const real = await original<typeof import('../../src/hosts/outputs/envelope.js')>();
-  return { ...real, parseEnvelope: (...a: Parameters<typeof real.parseEnvelope>) => (parses.n++, real.parseEnvelope(...a)) };
+  return { ...real, parseEnvelope: (...a: Parameters<typeof real.parseEnvelope>) => {
+    parses.n++;
+    return real.parseEnvelope(...a);
+  } };
 });
 
 const { engine, readFile } = await import('../helpers/conversation.js');

@@ -76,7 +76,7 @@ describe("the page's running totals against the server's live state", () => {
     const [page] = steps[steps.length - 1] ?? [];
     // Turn 3 said 6 tool calls, one more tool event made 7; the end's 6 never lowers a total.
     expect(page).toMatchObject({ turns: 3, tool_calls: 7, saved: 3300, summarise_at: 0.6, host_compress_at: 0.8, source: 'sidecar-2' });
-    expect((page?.points as unknown[]).length).toBe(3);
+    expect(page?.points as unknown[]).toHaveLength(3);
   });
 
   it('agree on random sequences of one session (times and turns out of order)', () => {

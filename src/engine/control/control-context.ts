@@ -68,7 +68,9 @@ function isView(v: unknown): v is ContextView {
 /** Rows of cells as aligned columns: the first left-aligned, the others right-aligned. */
 export function aligned(rows: readonly (readonly string[])[], indent = '  '): string[] {
   const widths: number[] = [];
-  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  for (const row of rows) row.forEach((cell, i) => {
+    widths[i] = Math.max(widths[i] ?? 0, cell.length);
+  });
   return rows.map((row) => indent + row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ').trimEnd());
 }
 

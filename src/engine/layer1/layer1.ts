@@ -427,7 +427,7 @@ function rawTokens(m: MessageState): number {
   return roughTokens(m.raw, m, m.extra);
 }
 
-function roughTokens(content: unknown, m: MessageState, extra: string): number {
+function roughTokens(content: unknown, _m: MessageState, extra: string): number {
   const chars = typeof content === 'string' ? content.length : content === null || content === undefined ? 0 : 200;
   return Math.ceil((chars + extra.length) / 4) + 4;
 }

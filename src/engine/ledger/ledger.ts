@@ -18,7 +18,7 @@
 import type { Saved } from '../../core/savings.js';
 import type { TurnPoint } from '../../store/types.js';
 import { contentAhead, contentTokens, overheadTokens } from '../../core/tokens.js';
-import { fullPoint, isCallPoint, isTurnPoint, num, numbers, positive, type BreakCause, type CallPoint, type SendInfo } from './ledger-points.js';
+import { fullPoint, isCallPoint, isTurnPoint, num, numbers, positive, type CallPoint, type SendInfo } from './ledger-points.js';
 
 export type { BreakCause, CallPoint, SendInfo } from './ledger-points.js';
 

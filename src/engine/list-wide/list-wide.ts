@@ -161,7 +161,7 @@ export function indexUpTo(s: Session, config: HmcConfig, end: number, warm = fal
   // that hook, over the bridge's 2 s limit on a loaded machine (issue 19).
   for (let i = from; i < s.rewriteIndex.length; i++) {
     const m = s.held.messages[i];
-    if (!m || m.role !== 'tool' || typeof m.raw !== 'string') continue;
+    if (m?.role !== 'tool' || typeof m.raw !== 'string') continue;
     fileOpFor(m);
     recallIdOf(s, m);
     outputReportsFailure(m);

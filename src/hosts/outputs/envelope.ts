@@ -108,7 +108,7 @@ function jsonEnvelope(
 /** search_files: each match is a line; a plan keeps chosen matches and turns gaps into notes. */
 function searchEnvelope(
   content: string,
-  json: Record<string, unknown>,
+  _json: Record<string, unknown>,
   span: FieldSpan,
   matches: unknown[],
   tool: string,

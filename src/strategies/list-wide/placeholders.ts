@@ -40,7 +40,7 @@ function envelopeTexts(text: string): { texts: string[]; exitCode: number | null
   const record = parseJsonObjectText(text, MAX_ENVELOPE_CHARS);
   if (record === null) return null;
   const texts = ENVELOPE_FIELDS.map((k) => record[k]).filter((v): v is string => typeof v === 'string' && v.trim() !== '');
-  const code = record['exit_code'] ?? record['returncode'] ?? record['exitCode'];
+  const code = record.exit_code ?? record.returncode ?? record.exitCode;
   return { texts, exitCode: typeof code === 'number' && code !== 0 ? code : null };
 }
 

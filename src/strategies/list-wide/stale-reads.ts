@@ -11,7 +11,7 @@
  * list-wide strategy (kind `stale_reads`): it proposes the marker over the held list, and words a
  * marker in force again from what superseded the read (its path and lines are read again).
  */
-import type { FileOp, LineSpan } from '../shared/file-ops.js';
+import type { LineSpan } from '../shared/file-ops.js';
 import { samePath } from '../shared/file-ops.js';
 import { staleReadPlaceholder } from './placeholders.js';
 import type { FileEvent, ListWideStrategy } from './strategy.js';
