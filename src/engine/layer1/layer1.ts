@@ -12,26 +12,24 @@
  * failure or a pass that saves too little cools layer 1 down, never loses anything; nothing in
  * manual mode.
  */
-import { createHash } from 'node:crypto';
 import type { HmcConfig } from '../../config/keys.js';
 import { chooseRange, type RangeMessage } from '../../strategies/list-wide/summary-range.js';
 import type { Summariser, SummaryResult } from '../../summarise/types.js';
-import { estimateRequestChars } from '../../summarise/prompt.js';
-import { nextPassCall, summaryVerdict, type SummaryVerdict } from './layer1-price.js';
+import { nextPassCall } from './layer1-price.js';
+import { rangeVerdict } from './range-verdict.js';
 import { summariseShare } from './layer1-threshold.js';
 import { Pacer } from './pacer.js';
-import { protectionFor } from '../session/protection.js';
 import { recallId, type RecallStore } from '../session/recall.js';
 import type { MessageState, Phase } from '../session/held.js';
 import type { Session } from '../session/session.js';
 import { contentTokens, countTokens, overheadTokens } from '../../core/tokens.js';
 import type { Message } from '../../core/message.js';
 import { errorText } from '../../core/errors.js';
+import { asMessage, phaseViews, rangeDigest, rawTokens, sentMessage, sentTokens } from './phase-views.js';
 
-/** What each message of a summarised range but the first is sent as. */
-export const PHASE_STUB = '[summarised]';
-/** The first line of a summary as the model sees it (the invariant checker knows it by this). */
-export const PHASE_HEAD = '[Summary of earlier work';
+/** Re-exported where they were: the turn, the context engine and the tests import them from here. */
+export { PHASE_HEAD, PHASE_STUB, phaseViews, rangeDigest } from './phase-views.js';
+
 /** A range must hold at least this many tokens of new work to be summarised. */
 const MIN_RANGE_TOKENS = 2000;
 /** A summary is asked for this many calls ahead of the pass that can send it, at most. */
@@ -47,9 +45,6 @@ const ASK_AHEAD_CALLS = 3;
 export const READY_AFTER_HOOKS = 3;
 /** Near this share of the window a pass comes whatever the budget (batch.ts): a summary can go out then. */
 const OVERFLOW_SHARE = 0.85;
-/** Tokens of a summary's head line (its phase and recall id) and of one stub. */
-const HEAD_TOKENS = 30;
-const STUB_TOKENS = 6;
 
 /** A summary back from the summariser, waiting for a pass to go out. */
 export interface StagedPhase {
@@ -193,7 +188,7 @@ export class Layer1 {
     const messages: Message[] = [];
     for (let i = previous ? previous.to + 1 : range.from; i <= range.to; i++) messages.push(sentMessage(s, s.held.messages[i] as MessageState));
     // Ask only when the summary pays for its own tokens under the cache model (layer1-price.ts).
-    const verdict = this.verdict(s, config, range, messages, previous);
+    const verdict = rangeVerdict(s, config, range, messages, previous, c, this.price(s, config));
     if (!verdict.pays || verdict.removed < bc.min_savings * range.tokens) {
       c.declined++;
       c.cooldownUntil = s.held.replies + bc.cooldown_calls;
@@ -342,92 +337,4 @@ export class Layer1 {
   private price(s: Session, config: HmcConfig): { input: number; output: number } {
     return this.counter(s).hostPrice ?? config.background_compression.summariser_price;
   }
-
-  /** Whether summarising `range` (the summariser reading `messages`) pays for itself. */
-  private verdict(s: Session, config: HmcConfig, range: { from: number; to: number }, messages: readonly Message[], previous: Phase | undefined): SummaryVerdict {
-    const bc = config.background_compression;
-    const c = this.counter(s);
-    const protection = protectionFor(config);
-    // Only what a message is sent with goes (its text or output); tool calls keep their arguments.
-    let replaceable = 0;
-    let stubs = 0;
-    for (let i = range.from; i <= range.to; i++) {
-      const m = s.held.messages[i] as MessageState;
-      if (m.role === 'system' || (m.role === 'tool' && protection.tool(m.tool))) continue;
-      const view = s.viewOf(m);
-      replaceable += Math.ceil((typeof view === 'string' ? view.length : 200) / 4);
-      if (i > range.from) stubs++;
-    }
-    // The next answer is about as long as this session's earlier ones, else most of its limit.
-    const answer = c.answered > 0 ? c.tokensOut / c.answered : 0.85 * bc.max_summary_tokens;
-    return summaryVerdict({
-      replaceable,
-      replacement: answer + HEAD_TOKENS + stubs * STUB_TOKENS,
-      requestTokens: estimateRequestChars(messages, previous?.summary.length ?? 0) / 4,
-      answerTokens: answer,
-      callsSoFar: s.held.replies,
-      breaksSoFar: s.counts.cacheBreaks,
-      breaksPer100: config.cache.max_breaks_per_100_calls,
-      firstAfter: config.cache.first_break_after,
-      price: this.price(s, config),
-      margin: bc.min_return,
-    });
-  }
-}
-
-/** What each message of a phase's range is sent as: the summary first, stubs after, protected outputs as they are. */
-export function phaseViews(s: Session, config: HmcConfig, phase: Phase): { index: number; text: string }[] {
-  const protection = protectionFor(config);
-  const views: { index: number; text: string }[] = [];
-  for (let i = phase.from; i <= phase.to; i++) {
-    const m = s.held.messages[i] as MessageState;
-    if (i === phase.from) {
-      views.push({ index: i, text: `${PHASE_HEAD} (phase ${phase.id}; its exact messages: hmc_control action=recall id=${phase.recallId})]\n${phase.summary}` });
-      continue;
-    }
-    if (m.role === 'system' || (m.role === 'tool' && protection.tool(m.tool))) continue;
-    const current = typeof m.raw === 'string' ? m.raw.length : Infinity;
-    if (current > PHASE_STUB.length) views.push({ index: i, text: PHASE_STUB });
-  }
-  return views;
-}
-
-/** The message as the host sent it, for recall. */
-function asMessage(m: MessageState): Message {
-  return m.source;
-}
-
-/** The message as the model is sent it now, for the summariser: its view, and its calls with the arguments input clearing left. */
-function sentMessage(s: Session, m: MessageState): Message {
-  const view = s.viewOf(m);
-  if (view === m.source.content && !m.inputs) return m.source;
-  return { ...m.source, content: view as Message['content'], ...(m.inputs ? { tool_calls: m.inputs.calls } : {}) };
-}
-
-/** A digest of messages [from, to] as the host sent them (role and content, as held). */
-export function rangeDigest(messages: readonly { role: string; raw: unknown }[], from: number, to: number): string {
-  const h = createHash('sha1');
-  for (let i = from; i <= to; i++) {
-    const m = messages[i] as { role: string; raw: unknown };
-    h.update(m.role);
-    h.update('\u0000');
-    h.update(typeof m.raw === 'string' ? m.raw : JSON.stringify(m.raw) ?? '');
-    h.update('\u0001');
-  }
-  return h.digest('hex').slice(0, 16);
-}
-
-/** Estimated tokens a message is sent with now (content and its tool calls). */
-function sentTokens(s: Session, m: MessageState): number {
-  return roughTokens(s.viewOf(m), m, s.extraOf(m));
-}
-
-/** The same estimate for the message as the host holds it. */
-function rawTokens(m: MessageState): number {
-  return roughTokens(m.raw, m, m.extra);
-}
-
-function roughTokens(content: unknown, _m: MessageState, extra: string): number {
-  const chars = typeof content === 'string' ? content.length : content === null || content === undefined ? 0 : 200;
-  return Math.ceil((chars + extra.length) / 4) + 4;
 }
