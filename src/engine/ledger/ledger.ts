@@ -8,42 +8,18 @@
  * (`accountCall`: its input is every message before it). A re-sent or rewritten history never
  * counts twice. Per message, the savings of each strategy are the token drop of its own step, so
  * they add up to raw minus sent exactly (DESIGN §7). What one message costs is `messageTokens`
- * (tokens.ts), the same rule a test applies to the requests recorded on the wire.
+ * (tokens.ts, here via message-tokens.ts), the same rule a test applies to the requests recorded on the wire.
  *
  * Token counting is real BPE and therefore not free: hooks only queue jobs; `settle()` runs them
- * (after the hook answered, or when figures are read). A job names the texts it will count, and a
- * timed `settle()` counts them ahead in slices first, so one huge output never holds the event
- * loop past the slice (issue 19: a hook must not wait behind background work).
+ * (ledger-jobs.ts: after the hook answered, or when figures are read, in slices; issue 19).
  */
 import type { Saved } from '../../core/savings.js';
 import type { TurnPoint } from '../../store/types.js';
-import { contentAhead, contentTokens, overheadTokens } from '../../core/tokens.js';
+import { JobQueue } from './ledger-jobs.js';
+import { tokensOf, type MessageCost, type MessageTokens, type ViewSteps } from './message-tokens.js';
 import { fullPoint, isCallPoint, isTurnPoint, num, numbers, positive, type CallPoint, type SendInfo } from './ledger-points.js';
 
 export type { BreakCause, CallPoint, SendInfo } from './ledger-points.js';
-
-/**
- * How a message is sent: its raw content and the contents after each strategy step. A step may
- * also change what the message's tool calls cost (`extra`: input clearing sends some calls'
- * arguments short); a step without it keeps the calls as the step before sent them.
- */
-export interface ViewSteps {
-  raw: unknown;
-  steps: readonly { strategy: string; content: unknown; extra?: string }[];
-}
-
-interface MessageTokens {
-  raw: number;
-  sent: number;
-  tool: string;
-  byStrategy: Saved;
-  /** Of `raw` and `sent`: what the message's tool calls, call id and name cost (the context view splits them off). */
-  callsRaw: number;
-  callsSent: number;
-}
-
-/** One held message's tokens as the context view reads them (`Ledger.perMessage`). */
-export type MessageCost = Readonly<Pick<MessageTokens, 'raw' | 'sent' | 'callsRaw' | 'callsSent'>>;
 
 export interface LedgerTotals {
   inputRaw: number;
@@ -97,7 +73,7 @@ export class Ledger {
   private messages: MessageTokens[] = [];
   /** Tokens sent with every call besides the messages: the system prompt and the tool schemas. */
   private fixed: Record<'system' | 'tools', number> = { system: 0, tools: 0 };
-  private jobs: Job[] = [];
+  private jobs = new JobQueue();
   /** The context as an earlier process last saw it, shown until this one holds messages again. */
   private restored: { sent: number; raw: number; byStrategy: Saved | null } = { sent: 0, raw: 0, byStrategy: {} };
 
@@ -127,44 +103,18 @@ export class Ledger {
     return ledger;
   }
 
-  /**
-   * Queues work; it runs at the next `settle()`. `counts`: the contents the job counts tokens of
-   * (strings, or non-string content as `contentTokens` takes it), counted ahead in slices.
-   */
+  /** Queues work for the next `settle()`; `counts`: the contents it counts tokens of (`JobQueue.defer`). */
   defer(run: () => void, counts: readonly unknown[] = []): void {
-    this.jobs.push({ run, counts, ahead: 0 });
+    this.jobs.defer(run, counts);
   }
 
   get pending(): number {
-    return this.jobs.length;
+    return this.jobs.pending;
   }
 
-  /**
-   * Runs the queued jobs in order: all of them, or until `deadline` (a `performance.now()` time)
-   * passes, so a big backlog (a resumed long session) is worked off in slices between hooks.
-   * Returns true when nothing is left. A job that throws is dropped (the rest stay queued).
-   */
+  /** Runs the queued jobs, all or until `deadline` (`JobQueue.settle`); true when nothing is left. */
   settle(deadline = Number.POSITIVE_INFINITY): boolean {
-    const timed = deadline !== Number.POSITIVE_INFINITY;
-    // Jobs may queue jobs; run until none is left.
-    while (this.jobs.length > 0) {
-      const batch = this.jobs;
-      this.jobs = [];
-      let next = 0;
-      try {
-        while (next < batch.length) {
-          const job = batch[next] as Job;
-          if (timed && !countedAhead(job, deadline)) break;
-          next++;
-          job.run();
-          if (timed && performance.now() >= deadline) break;
-        }
-      } finally {
-        if (next < batch.length) this.jobs = batch.slice(next).concat(this.jobs);
-      }
-      if (timed && performance.now() >= deadline) return this.jobs.length === 0;
-    }
-    return true;
+    return this.jobs.settle(deadline);
   }
 
   /** Message `index` joined the conversation (indices arrive in order, from `length`). */
@@ -378,55 +328,4 @@ export class Ledger {
     for (const [k, v] of Object.entries(entry.byStrategy)) this.strategyNow[k] = (this.strategyNow[k] ?? 0) + sign * v;
     if (entry.raw !== entry.sent) this.toolNow[entry.tool] = (this.toolNow[entry.tool] ?? 0) + sign * (entry.raw - entry.sent);
   }
-}
-
-/** A queued job and the contents it counts. */
-interface Job {
-  run: () => void;
-  counts: readonly unknown[];
-  /** How many of `counts` are counted (each is then cached; a full cache may drop one again, which only costs a recount). */
-  ahead: number;
-}
-
-/** Counts the job's contents ahead until `deadline`; true when all are. */
-function countedAhead(job: Job, deadline: number): boolean {
-  while (job.ahead < job.counts.length) {
-    if (!contentAhead(job.counts[job.ahead], deadline)) return false;
-    job.ahead++;
-  }
-  return true;
-}
-
-/** What `addMessage` / `changeMessage` count for a message sent as `view`: its contents and its extras. */
-export function viewCounts(view: ViewSteps, extra: string): unknown[] {
-  return [view.raw, ...view.steps.flatMap((s) => (s.extra === undefined ? [s.content] : [s.content, s.extra])), extra];
-}
-
-/** A message's tokens raw and after each step; `messageTokens` (tokens.ts) of the same message. */
-function tokensOf(view: ViewSteps, tool: string, extra: string): MessageTokens {
-  // Role, separators and tool-call arguments cost tokens too (the arguments as sent: input clearing).
-  const overhead = overheadTokens(extra);
-  const raw = contentTokens(view.raw) + overhead;
-  // Each step is credited with its own token drop. A step shorter in characters can still cost a
-  // token or two more (a marker's recall id); that loss is taken from the steps before it, so the
-  // credits stay non-negative and still add up to raw minus sent.
-  const credits: { strategy: string; saved: number }[] = [];
-  let previous = raw;
-  let calls = overhead;
-  for (const step of view.steps) {
-    if (step.extra !== undefined) calls = overheadTokens(step.extra);
-    const after = contentTokens(step.content) + calls;
-    credits.push({ strategy: step.strategy, saved: previous - after });
-    previous = after;
-  }
-  for (let i = credits.length - 1; i > 0; i--) {
-    const c = credits[i] as { saved: number };
-    if (c.saved < 0) {
-      (credits[i - 1] as { saved: number }).saved += c.saved;
-      c.saved = 0;
-    }
-  }
-  const byStrategy: Saved = {};
-  for (const c of credits) byStrategy[c.strategy] = (byStrategy[c.strategy] ?? 0) + c.saved;
-  return { raw, sent: previous, tool, byStrategy, callsRaw: overhead - 4, callsSent: calls - 4 };
 }

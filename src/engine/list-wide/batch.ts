@@ -17,7 +17,7 @@ import type { HeldInputs, MessageState, Prune } from '../session/held.js';
 import type { InputClearing } from '../../strategies/list-wide/input-clearing.js';
 import { clearable, heldInputs, sameClearings, wantedInputs } from './inputs.js';
 import type { Session } from '../session/session.js';
-import { viewCounts } from '../ledger/ledger.js';
+import { viewCounts } from '../ledger/message-tokens.js';
 
 /** Assumed when the host does not say (the analytics and the clearing threshold need a window). */
 export const DEFAULT_CONTEXT_WINDOW = 128_000;

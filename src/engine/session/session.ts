@@ -7,7 +7,8 @@
  */
 import { creditedStrategy, type MessageState, type PruneKind } from './held.js';
 import { ListWideAnswers } from './list-wide-answers.js';
-import { Ledger, viewCounts, type ViewSteps } from '../ledger/ledger.js';
+import { Ledger } from '../ledger/ledger.js';
+import { viewCounts, type ViewSteps } from '../ledger/message-tokens.js';
 import { WorkTally } from './work.js';
 import { WORDS_NOT_SAVED, type PersistedSession } from './persisted.js';
 import { RewriteIndex } from './rewrite-index.js';

@@ -17,7 +17,7 @@ import { OutputMemo } from '../session/memo.js';
 import { hash, replySignature, safeJson } from '../session/hashing.js';
 import type { MessageState, ToolRecord } from '../session/held.js';
 import type { Session } from '../session/session.js';
-import { viewCounts } from '../ledger/ledger.js';
+import { viewCounts } from '../ledger/message-tokens.js';
 
 /** Messages per accounting job (a resumed long history is accounted in many small jobs). */
 const ACCOUNT_CHUNK = 256;
