@@ -3,74 +3,44 @@
  * once, when they first appear (post_tool_call, or the first pre_llm_call that shows them);
  * rewrites of older messages (dedup, error purge, sweep) are batched so the provider's prompt
  * cache breaks rarely and only when it pays (DESIGN §6). This class holds the hooks; what they do
- * is in the modules beside it: tool-result.ts (a tool's result), call.ts (before a model call),
- * sync.ts (the held conversation), session-table.ts (the sessions held), settle.ts (background
- * work), endings.ts and events.ts (what is reported), control.ts (hmc_control, /hmc).
+ * is in the modules beside it: wiring.ts (its parts, built from its options, and the plumbing the
+ * hooks share), tool-result.ts (a tool's result), call.ts (before a model call), sync.ts (the held
+ * conversation), session-table.ts (the sessions held), settle.ts (background work), endings.ts and
+ * events.ts (what is reported), control.ts (hmc_control, /hmc).
  *
  * Invariants: every method answers and none throws (but `ResyncError` for an unknown base); the
  * edits returned are complete and relative to the raw messages; raw contents are never mutated.
  */
 import type { HmcConfig } from '../config/keys.js';
 import { errorText } from '../core/errors.js';
-import { finishesSession, ResyncError } from '../core/host-api.js';
+import { finishesSession } from '../core/host-api.js';
 import type {
   CommandParams, ControlParams, HelloParams, HelloResult, HmcHostApi, PostToolCallParams, PostToolCallResult, PreLlmCallParams,
   PreLlmCallResult, PreModelCallParams, PreModelCallResult, PreToolCallParams, SessionEndParams, SessionFinalizeParams,
 } from '../core/host-api.js';
-import type { Message } from '../core/message.js';
 import type {
   CompressParams, CompressResult, ContextEngineApi, EngineSessionParams, ShouldCompressParams, ShouldCompressResult, UpdateFromResponseParams,
 } from '../core/context-engine.js';
-import { ContextEngineMethods } from './context-engine/context-engine.js';
+import type { ContextEngineMethods } from './context-engine/context-engine.js';
 import { helloAnswer } from './hello.js';
 import { hostCapabilities } from '../hosts/capabilities.js';
-import type { EventSink } from '../events/types.js';
-import type { PhaseIndex } from '../store/phase-types.js';
-import type { SessionRecorder } from '../store/types.js';
-import type { Summariser } from '../summarise/types.js';
-import { conversationOf, prepareCall, turnAnswer, type CallDeps, type CallHook } from './turn/call.js';
-import { commandText, controlAction, controlDepsOf, type ControlDeps } from './control/control.js';
+import { turnAnswer } from './turn/call.js';
+import { commandText, controlAction, controlDepsOf } from './control/control.js';
 import { turnAt } from './turn/events.js';
-import { reportEnd, type EndDeps } from './saving/endings.js';
-import { Layer1 } from './layer1/layer1.js';
+import { reportEnd } from './saving/endings.js';
+import type { Layer1 } from './layer1/layer1.js';
 import { modelCallView } from './turn/model-call.js';
-import { Persistence } from './saving/persistence.js';
-import { Intake } from './turn/intake.js';
-import { RecallStore } from './session/recall.js';
+import type { Persistence } from './saving/persistence.js';
+import type { Intake } from './turn/intake.js';
+import type { RecallStore } from './session/recall.js';
 import type { Session } from './session/session.js';
-import { SessionTable } from './session/session-table.js';
+import type { SessionTable } from './session/session-table.js';
 import { takeToolResult } from './turn/tool-result.js';
-import { END_BUDGET_MS, Settler } from './turn/settle.js';
+import type { Settler } from './turn/settle.js';
 import { syncConversation, toolRecord } from './turn/sync.js';
+import { engineParts, type EngineOptions, type EngineParts, type Guard } from './wiring.js';
 
-export interface EngineOptions {
-  /** The config in force (read on every call, so file edits apply while running). */
-  config: () => HmcConfig;
-  /** Where sessions are persisted; null keeps everything in memory. */
-  stateDir: string | null;
-  sink: EventSink;
-  recorder: SessionRecorder | null;
-  /** The session index of summarised phases (layer 1); absent in bare engines. */
-  phases?: PhaseIndex;
-  log: (line: string) => void;
-  now?: () => number;
-  /** The host process' project (its working directory's real path). */
-  projectPath?: string;
-  /** Controls for `hmc_control dashboard` and `analytics`; absent in bare engines. */
-  control?: Partial<ControlDeps>;
-  /** Run queued work right after each hook (default) or only when `settle()` is called. */
-  autoSettle?: boolean;
-  /** Bytes of tool output one call compresses before the rest waits (catch-up.ts; tests lower it). */
-  callBudgetBytes?: number;
-  /** How long past 256 KB of output one call keeps compressing (default 50 ms; catch-up.ts). */
-  callBudgetMs?: number;
-  /** How long on_session_end may work off a backlog before recording in the background (default 300 ms). */
-  endBudgetMs?: number;
-  /** True while background work should wait (the sidecar: an answer is still on its way out). */
-  holdBackground?: () => boolean;
-  /** Layer 1's summariser in force (null or absent: layer 1 is off). Read at each use. */
-  summariser?: () => Summariser | null;
-}
+export type { EngineOptions } from './wiring.js';
 
 export class Engine implements HmcHostApi, ContextEngineApi {
   /** The sessions held in this process, by id. */
@@ -90,27 +60,28 @@ export class Engine implements HmcHostApi, ContextEngineApi {
   private readonly intake: Intake;
   private readonly contextEngine: ContextEngineMethods;
   private readonly now: () => number;
+  private readonly guard: Guard;
+  private readonly session: EngineParts['session'];
+  private readonly prepare: EngineParts['prepare'];
+  private readonly release: EngineParts['release'];
+  private readonly endDeps: EngineParts['endDeps'];
 
   constructor(private readonly opts: EngineOptions) {
-    this.now = opts.now ?? Date.now;
-    this.recall = new RecallStore({ stateDir: opts.stateDir, log: opts.log, now: this.now });
-    this.saved = new Persistence({ stateDir: opts.stateDir, config: opts.config, recorder: opts.recorder, recall: this.recall, log: opts.log });
-    this.table = new SessionTable({ load: (id) => this.saved.load(id), manualMode: () => this.config.manual_mode.enabled, now: this.now, projectPath: opts.projectPath ?? '' });
-    this.sessions = this.table.held;
-    this.layer1 = new Layer1({ summariser: () => opts.summariser?.() ?? null, recall: this.recall, log: opts.log, now: this.now, staged: (s) => this.saved.save(s) });
-    this.intake = new Intake({ recall: this.recall, layer1: this.layer1, log: opts.log, ...(opts.callBudgetBytes !== undefined ? { callBudgetBytes: opts.callBudgetBytes } : {}), ...(opts.callBudgetMs !== undefined ? { callBudgetMs: opts.callBudgetMs } : {}) });
-    this.settler = new Settler({
-      sessions: () => this.sessions.values(), autoSettle: opts.autoSettle !== false, endBudgetMs: opts.endBudgetMs ?? END_BUDGET_MS,
-      catchUpDeps: (s, deadline) => this.intake.catchUpDeps(s, this.config, deadline), guard: (what, fn, fallback) => this.guard(what, fn, fallback),
-      ...(opts.holdBackground ? { holdBackground: opts.holdBackground } : {}),
-    });
-    this.contextEngine = new ContextEngineMethods({
-      config: () => this.config, session: (id) => this.session(id), held: (id) => this.sessions.get(id), recorder: opts.recorder, recall: this.recall,
-      save: (s) => this.saved.save(s), schedule: () => this.settler.schedule(), now: this.now, log: opts.log,
-      compaction: () => ({
-        config: this.config, summariser: opts.summariser?.() ?? null, recall: this.recall, phases: opts.phases ?? null, sink: opts.sink, now: this.now, log: opts.log,
-      }),
-    });
+    const w = engineParts(opts);
+    this.now = w.now;
+    this.recall = w.recall;
+    this.saved = w.saved;
+    this.table = w.table;
+    this.sessions = w.table.held;
+    this.layer1 = w.layer1;
+    this.intake = w.intake;
+    this.settler = w.settler;
+    this.contextEngine = w.contextEngine;
+    this.guard = w.guard;
+    this.session = w.session;
+    this.prepare = w.prepare;
+    this.release = w.release;
+    this.endDeps = w.endDeps;
   }
 
   get config(): HmcConfig {
@@ -145,12 +116,12 @@ export class Engine implements HmcHostApi, ContextEngineApi {
   }
 
   preLlmCall(p: PreLlmCallParams): PreLlmCallResult {
-    const s = this.prepare(p, { name: 'pre_llm_call' });
+    const s = this.prepare(p, { name: 'pre_llm_call' }, this.appliesToolCalls);
     return s ? this.guard('pre_llm_call', () => turnAnswer(s, this.layer1), { edits: [] }) : { edits: [] };
   }
 
   preModelCall(p: PreModelCallParams): PreModelCallResult {
-    const s = this.prepare(p, { name: 'pre_model_call', params: p });
+    const s = this.prepare(p, { name: 'pre_model_call', params: p }, this.appliesToolCalls);
     return s ? this.guard('pre_model_call', () => modelCallView(s, p.view, this.appliesToolCalls), { edits: [] }) : { edits: [] };
   }
 
@@ -261,64 +232,5 @@ export class Engine implements HmcHostApi, ContextEngineApi {
   /** Flushes the saves and gives the failed ones a last try (process exit). */
   closeSaves(): Promise<void> {
     return this.saved.close();
-  }
-
-  // ——— internals ———
-
-  /** The session brought up to this call, or null when no view is answered (off, or a streamed stretch). */
-  private prepare(p: PreLlmCallParams, hook: CallHook): Session | null {
-    const s = this.session(p.session_id);
-    const config = this.config;
-    if (!s || !config.enabled) return null;
-    // ResyncError must reach the host; everything else fails open.
-    const { messages, base } = conversationOf(s, p);
-    const deps: CallDeps = {
-      config, layer1: this.layer1, recall: this.recall, sync: this.intake.syncDeps(config), now: this.now, log: this.opts.log,
-      sink: this.opts.sink, phases: this.opts.phases ?? null, toolCalls: this.appliesToolCalls,
-    };
-    const ready = this.guard(hook.name, () => {
-      const viewed = prepareCall(s, p, hook, messages, base, deps);
-      this.settler.schedule();
-      return viewed;
-    }, false);
-    return ready ? s : null;
-  }
-
-  private session(id: string | undefined, hook = true): Session | null {
-    // Layer 1's summary in preparation takes a step after every hook (pacer.ts).
-    if (hook) this.layer1.afterHook();
-    return this.table.get(id, hook);
-  }
-
-  /**
-   * The session leaves this process: `ended` (finished: `ended_at` set, one `session_end`) or
-   * `idle` (its process exits; one `session_idle`, unless no hook touched it here: a session
-   * only read by `/hmc` needs no record).
-   */
-  private release(s: Session, messages: Message[] | undefined, state: 'ended' | 'idle'): void {
-    const hooked = this.table.leave(s);
-    if (state === 'idle' && !hooked) return;
-    const config = this.config;
-    // A host that still has the conversation sends it, so the last replies count as model calls.
-    if (messages) syncConversation(s, messages, this.intake.syncDeps(config));
-    s.meta.markEnded(state === 'ended' ? this.now() : null);
-    const at = turnAt(s);
-    const settled = this.settler.whenSettled(s, () => reportEnd(s, at, config, this.endDeps(), state));
-    if (!settled) this.settler.draining.add(s);
-  }
-
-  private endDeps(): EndDeps {
-    return { sink: this.opts.sink, saved: this.saved };
-  }
-
-  private guard<T>(what: string, fn: () => T, fallback: T): T {
-    try {
-      return fn();
-    } catch (err) {
-      if (err instanceof ResyncError) throw err;
-      this.opts.log(`hmc: ${what} failed, passing through untouched: ${errorText(err)}`);
-      if (this.config.debug && err instanceof Error && err.stack) this.opts.log(err.stack);
-      return fallback;
-    }
   }
 }
