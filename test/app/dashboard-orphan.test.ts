@@ -16,7 +16,7 @@ import { pidAlive, readRecord, recordPath } from '../../src/server/dashboard-rec
 
 const dirs: string[] = [];
 afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 const tempDir = (): string => {
   const d = mkdtempSync(join(tmpdir(), 'hmc-orphan-'));

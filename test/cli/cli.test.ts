@@ -15,7 +15,7 @@ if (!built) console.warn('cli tests skipped: dist/ is missing (run `npm run buil
 const FIXTURE = join(ROOT, 'test', 'fixtures', 'session-build-fix.json');
 const dirs: string[] = [];
 afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  for (const d of dirs) rmSync(d, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 
 function hmc(args: string[], input?: string, env: NodeJS.ProcessEnv = {}) {

@@ -19,7 +19,7 @@ const FIXTURE = join(ROOT, 'test', 'fixtures', 'session-build-fix.json');
 const COMMANDS = ['sidecar', 'dashboard', 'demo', 'replay', 'filter', 'analytics', 'control', 'doctor'];
 const dirs: string[] = [];
 afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  for (const d of dirs) rmSync(d, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 
 function tempDir(): string {

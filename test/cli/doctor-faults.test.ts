@@ -10,7 +10,7 @@ import { command, formatCheck, runChecks } from '../../src/cli/doctor.js';
 
 const dirs: string[] = [];
 afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 const tmp = (): string => {
   const d = mkdtempSync(join(tmpdir(), 'hmc-doctor-'));

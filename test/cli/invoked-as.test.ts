@@ -15,7 +15,7 @@ const BIN = join(ROOT, 'bin', 'hmc.js');
 const built = existsSync(join(ROOT, 'dist', 'cli', 'main.js'));
 const dirs: string[] = [];
 afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  for (const d of dirs) rmSync(d, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 
 describe('how a hint names the command line', () => {

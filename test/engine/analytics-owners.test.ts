@@ -21,7 +21,7 @@ const runtimes: Runtime[] = [];
 const dirs: string[] = [];
 afterEach(async () => {
   for (const rt of runtimes.splice(0)) await rt.close();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 
 /** Two Telegram users and one CLI session, each in a project and with a model of its own. */

@@ -18,7 +18,7 @@ import { assistantCall, config, longLog, reply, terminal, toolResult, user } fro
 
 const dirs: string[] = [];
 afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 
 /** `turns` turns, each a long build log (truncated when compressed); every fifth command repeats (dedup). */

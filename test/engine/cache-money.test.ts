@@ -23,7 +23,7 @@ import { assistantCall, config, longLog, readFile, reply, terminal, toolResult, 
 
 const dirs: string[] = [];
 afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 
 /** One turn of `n` reads and builds, as a tool loop grows it. */

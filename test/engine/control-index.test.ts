@@ -19,7 +19,7 @@ const dirs: string[] = [];
 afterEach(async () => {
   await runtime?.close();
   runtime = null;
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 
 async function started(analytics = true): Promise<Runtime> {

@@ -18,7 +18,7 @@ import { config, user } from '../helpers/conversation.js';
 
 const dirs: string[] = [];
 afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 
 /** Passes at once and often, clearing off, so the rule itself is what the tests see. */

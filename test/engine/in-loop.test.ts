@@ -15,7 +15,7 @@ import { assistantCall, config, terminal, toolResult, user } from '../helpers/co
 
 const dirs: string[] = [];
 afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 
 const S = 'loop';

@@ -18,7 +18,7 @@ const runtimes: Runtime[] = [];
 const dirs: string[] = [];
 afterEach(async () => {
   for (const rt of runtimes.splice(0)) await rt.close();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 
 /** Who each session is, as Hermes names them: two Telegram users, and two CLI sessions (no sender). */

@@ -23,7 +23,7 @@ import { recallAll } from '../helpers/recall.js';
 
 const dirs: string[] = [];
 afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 
 /** Summarises a range as the number of commands it ran: deterministic, made only from its input. */

@@ -24,7 +24,7 @@ import { echoSeeds, fakeSecrets, proseForm, type FakeSecret } from '../summarise
 
 const dirs: string[] = [];
 afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 
 /** Every file under `dir` but the recall copies and the inspector's raw records. */

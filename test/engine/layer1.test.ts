@@ -21,7 +21,7 @@ import { drive, ListingSummariser, loop, make, PAGE } from './layer1-harness.js'
 
 const dirs: string[] = [];
 afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 
 describe('layer 1', () => {

@@ -21,7 +21,7 @@ const engines: Engine[] = [];
 afterEach(async () => {
   // Saves and recall copies are written off the hook path: let them land before the dir goes.
   for (const e of engines.splice(0)) await Promise.all([e.flushSaves(), e.recall.flush()]);
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 const stateDir = (): string => {
   const d = mkdtempSync(join(tmpdir(), 'hmc-life-'));

@@ -9,7 +9,7 @@ import { config, longLog, terminal } from '../helpers/conversation.js';
 
 const dirs: string[] = [];
 afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 const tempDir = (): string => {
   const d = mkdtempSync(join(tmpdir(), 'hmc-recall-'));

@@ -21,7 +21,7 @@ afterEach(() => {
 });
 const tmp = (): string => {
   const d = mkdtempSync(join(tmpdir(), 'hmc-sf-'));
-  cleanups.push(() => rmSync(d, { recursive: true, force: true }));
+  cleanups.push(() => rmSync(d, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }));
   return d;
 };
 const until = async (pred: () => boolean, ms = 5000): Promise<void> => {

@@ -22,7 +22,7 @@ afterEach(() => {
 });
 const tmp = (): string => {
   const d = mkdtempSync(join(tmpdir(), 'hmc-app-'));
-  cleanups.push(() => rmSync(d, { recursive: true, force: true }));
+  cleanups.push(() => rmSync(d, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }));
   return d;
 };
 const until = async (pred: () => boolean, ms = 5000): Promise<void> => {

@@ -24,7 +24,7 @@ afterEach(async () => {
 });
 const tmp = (): string => {
   const d = mkdtempSync(join(tmpdir(), 'hmc-fault-ev-'));
-  cleanups.push(() => rmSync(d, { recursive: true, force: true }));
+  cleanups.push(() => rmSync(d, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }));
   return d;
 };
 

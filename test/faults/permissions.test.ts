@@ -20,7 +20,7 @@ const asRoot = process.getuid?.() === 0;
 const skip = process.platform === 'win32' ? 'no POSIX file modes' : null;
 const dirs: string[] = [];
 afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 
 /** One process recording one session, as a user the file modes bind; its log lines. */

@@ -23,7 +23,7 @@ afterEach(() => {
 });
 const tmp = (): string => {
   const d = mkdtempSync(join(tmpdir(), 'hmc-fault-ses-'));
-  cleanups.push(() => rmSync(d, { recursive: true, force: true }));
+  cleanups.push(() => rmSync(d, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }));
   return d;
 };
 const skip = tinyFsUnavailable();

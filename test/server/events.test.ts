@@ -16,7 +16,7 @@ const tmp = (): string => {
   return d;
 };
 afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 const until = async (pred: () => boolean, ms = 3000): Promise<void> => {
   const end = Date.now() + ms;

@@ -12,7 +12,7 @@ import { afterEach } from 'vitest';
 const dirs: string[] = [];
 
 afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
 });
 
 /** A fresh temp dir, removed after the test. */
