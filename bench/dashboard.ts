@@ -73,22 +73,30 @@ async function runPath(path: PathResult['path'], rate: number, seconds: number, 
   const log = (): void => undefined;
   const sink = createStateDirSink({ stateDir: dir, source: `bench-${path}`, inspector: false, log });
   const dash = await startDashboard({
-    stateDir: dir, port: 0, maxClients: clients + 2, dbPath: null, pricing: defaultConfig().pricing,
-    log, version: 'bench', ...(path === 'in-process' ? { feed: sink } : {}),
+    stateDir: dir,
+    port: 0,
+    maxClients: clients + 2,
+    dbPath: null,
+    pricing: defaultConfig().pricing,
+    log,
+    version: 'bench',
+    ...(path === 'in-process' ? { feed: sink } : {}),
   });
   const sent = new Map<string, number>();
   const latencies: number[] = [];
   let received = 0;
   const closers: (() => void)[] = [];
   for (let i = 0; i < clients; i++) {
-    closers.push(await sseClient(dash.port, (data) => {
-      const m = /"tool_call_id":"(b\d+)"/.exec(data);
-      const t0 = m ? sent.get(m[1] ?? '') : undefined;
-      if (t0 !== undefined) {
-        latencies.push(performance.now() - t0);
-        received++;
-      }
-    }));
+    closers.push(
+      await sseClient(dash.port, (data) => {
+        const m = /"tool_call_id":"(b\d+)"/.exec(data);
+        const t0 = m ? sent.get(m[1] ?? '') : undefined;
+        if (t0 !== undefined) {
+          latencies.push(performance.now() - t0);
+          received++;
+        }
+      }),
+    );
   }
   await new Promise((r) => setTimeout(r, 200));
   const emitCost: number[] = [];
@@ -104,9 +112,20 @@ async function runPath(path: PathResult['path'], rate: number, seconds: number, 
         const t0 = performance.now();
         sent.set(id, t0);
         sink.emit({
-          type: 'tool', session_id: 'bench-session', turn: 1 + Math.floor(seq / 50), tool_name: 'terminal', tool_call_id: id,
-          is_error: false, tokens_before: 1200, tokens_after: 300, strategies: ['truncation'], delta_saved: 900,
-          cumulative_saved: seq * 900, by_strategy: { truncation: seq * 900 }, context_tokens: 50_000, context_percent: 0.25,
+          type: 'tool',
+          session_id: 'bench-session',
+          turn: 1 + Math.floor(seq / 50),
+          tool_name: 'terminal',
+          tool_call_id: id,
+          is_error: false,
+          tokens_before: 1200,
+          tokens_after: 300,
+          strategies: ['truncation'],
+          delta_saved: 900,
+          cumulative_saved: seq * 900,
+          by_strategy: { truncation: seq * 900 },
+          context_tokens: 50_000,
+          context_percent: 0.25,
         });
         emitCost.push((performance.now() - t0) * 1000);
       }
@@ -126,8 +145,18 @@ async function runPath(path: PathResult['path'], rate: number, seconds: number, 
   emitCost.sort((a, b) => a - b);
   const round = (n: number, d = 2): number => Math.round(n * 10 ** d) / 10 ** d;
   return {
-    path, clients, rate, seconds, emitted: seq, expected: total * clients, received,
-    latency_ms: { p50: round(pct(latencies, 50)), p99: round(pct(latencies, 99)), max: round(latencies[latencies.length - 1] ?? NaN) },
+    path,
+    clients,
+    rate,
+    seconds,
+    emitted: seq,
+    expected: total * clients,
+    received,
+    latency_ms: {
+      p50: round(pct(latencies, 50)),
+      p99: round(pct(latencies, 99)),
+      max: round(latencies[latencies.length - 1] ?? NaN),
+    },
     emit_us: { p50: round(pct(emitCost, 50), 1), p99: round(pct(emitCost, 99), 1) },
     dropped_clients: droppedBefore,
   };
@@ -138,11 +167,16 @@ export async function runDashboardBench(opts: DashboardBenchOptions = {}): Promi
   const rate = opts.rate ?? 1000;
   const seconds = opts.seconds ?? 3;
   const clients = opts.clients ?? 10;
-  const results = [await runPath('in-process', rate, seconds, clients), await runPath('state-dir', rate, seconds, clients)];
+  const results = [
+    await runPath('in-process', rate, seconds, clients),
+    await runPath('state-dir', rate, seconds, clients),
+  ];
   for (const r of results) {
-    process.stdout.write(`${r.path.padEnd(10)} ${r.clients} SSE clients (raw HTTP), ${r.rate} events/s for ${r.seconds} s: ` +
-      `received ${r.received}/${r.expected}; latency p50 ${r.latency_ms.p50} ms, p99 ${r.latency_ms.p99} ms, max ${r.latency_ms.max} ms; ` +
-      `emit() p50 ${r.emit_us.p50} µs, p99 ${r.emit_us.p99} µs; clients dropped ${r.dropped_clients}\n`);
+    process.stdout.write(
+      `${r.path.padEnd(10)} ${r.clients} SSE clients (raw HTTP), ${r.rate} events/s for ${r.seconds} s: ` +
+        `received ${r.received}/${r.expected}; latency p50 ${r.latency_ms.p50} ms, p99 ${r.latency_ms.p99} ms, max ${r.latency_ms.max} ms; ` +
+        `emit() p50 ${r.emit_us.p50} µs, p99 ${r.emit_us.p99} µs; clients dropped ${r.dropped_clients}\n`,
+    );
   }
   return results;
 }

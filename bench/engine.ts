@@ -52,7 +52,9 @@ function realOutputs(): Output[] {
   for (const { messages } of corpusSessions()) {
     const calls = new Map<string, { name: string; args: unknown }>();
     for (const m of messages) {
-      for (const c of m.tool_calls ?? []) if (typeof c.id === 'string') calls.set(c.id, { name: c.function?.name ?? '', args: c.function?.arguments ?? {} });
+      for (const c of m.tool_calls ?? [])
+        if (typeof c.id === 'string')
+          calls.set(c.id, { name: c.function?.name ?? '', args: c.function?.arguments ?? {} });
       if (m.role === 'tool' && typeof m.content === 'string') {
         const call = calls.get(m.tool_call_id ?? '');
         outputs.push({ tool: call?.name ?? 'bash', args: call?.args ?? {}, content: m.content });
@@ -61,8 +63,15 @@ function realOutputs(): Output[] {
   }
   for (const file of sourceFiles(join(ROOT, 'src'))) {
     const text = readFileSync(file, 'utf8');
-    const content = text.split('\n').map((l, i) => `${i + 1}|${l}`).join('\n');
-    outputs.push({ tool: 'read_file', args: { path: relative(ROOT, file) }, content: JSON.stringify({ content, total_lines: text.split('\n').length, truncated: false }) });
+    const content = text
+      .split('\n')
+      .map((l, i) => `${i + 1}|${l}`)
+      .join('\n');
+    outputs.push({
+      tool: 'read_file',
+      args: { path: relative(ROOT, file) },
+      content: JSON.stringify({ content, total_lines: text.split('\n').length, truncated: false }),
+    });
   }
   return outputs;
 }
@@ -86,7 +95,17 @@ function longSession(size: number, outputs: Output[]): Message[] {
     for (let k = 0; k < 3 && messages.length < size - 1; k++) {
       const out = outputs[(n * 3 + k) % outputs.length] as Output;
       const id = `call_${n}_${k}`;
-      messages.push({ role: 'assistant', content: '', tool_calls: [{ id, type: 'function', function: { name: out.tool, arguments: typeof out.args === 'string' ? out.args : JSON.stringify(out.args) } }] });
+      messages.push({
+        role: 'assistant',
+        content: '',
+        tool_calls: [
+          {
+            id,
+            type: 'function',
+            function: { name: out.tool, arguments: typeof out.args === 'string' ? out.args : JSON.stringify(out.args) },
+          },
+        ],
+      });
       messages.push({ role: 'tool', tool_call_id: id, name: out.tool, content: out.content });
     }
     messages.push({ role: 'assistant', content: `done with step ${n}` });
@@ -97,7 +116,14 @@ function longSession(size: number, outputs: Output[]): Message[] {
 
 function freshEngine(): Engine {
   const config = defaultConfig();
-  return new Engine({ config: () => config, stateDir: null, sink: NULL_SINK, recorder: null, log: () => {}, autoSettle: false });
+  return new Engine({
+    config: () => config,
+    stateDir: null,
+    sink: NULL_SINK,
+    recorder: null,
+    log: () => {},
+    autoSettle: false,
+  });
 }
 
 export function runEngineBench(): BenchRow[] {
@@ -113,35 +139,63 @@ export function runEngineBench(): BenchRow[] {
   for (const o of outputs) compressOutput(o.content, { tool: o.tool, args: o.args }, ctx);
   let t = performance.now();
   const cpu = process.cpuUsage();
-  for (let r = 0; r < rounds; r++) for (const o of outputs) compressOutput(o.content, { tool: o.tool, args: o.args }, ctx);
+  for (let r = 0; r < rounds; r++)
+    for (const o of outputs) compressOutput(o.content, { tool: o.tool, args: o.args }, ctx);
   let elapsed = (performance.now() - t) / 1000;
   const used = process.cpuUsage(cpu);
   // Beside the wall clock, the CPU time this process got: on a machine busy with other work the two differ.
   const cpuSeconds = (used.user + used.system) / 1e6;
-  rows.push({ name: `layer-0 throughput (${outputs.length} real outputs, ${(bytes / 1e6).toFixed(2)} MB)`, value: `${((bytes * rounds) / 1e6 / elapsed).toFixed(1)} MB/s (${((bytes * rounds) / 1e6 / cpuSeconds).toFixed(1)} MB/s of CPU time)` });
+  rows.push({
+    name: `layer-0 throughput (${outputs.length} real outputs, ${(bytes / 1e6).toFixed(2)} MB)`,
+    value: `${((bytes * rounds) / 1e6 / elapsed).toFixed(1)} MB/s (${((bytes * rounds) / 1e6 / cpuSeconds).toFixed(1)} MB/s of CPU time)`,
+  });
   // The same outputs again once V8 has compiled the hot code: in the rounds above, a third of the
   // CPU time is the optimising compiler on its own threads (docs/engine.md, Speed).
   const warmRounds = 40;
   t = performance.now();
   const warmCpu = process.cpuUsage();
-  for (let r = 0; r < warmRounds; r++) for (const o of outputs) compressOutput(o.content, { tool: o.tool, args: o.args }, ctx);
+  for (let r = 0; r < warmRounds; r++)
+    for (const o of outputs) compressOutput(o.content, { tool: o.tool, args: o.args }, ctx);
   const warmElapsed = (performance.now() - t) / 1000;
   const warmUsed = process.cpuUsage(warmCpu);
   const warmCpuSeconds = (warmUsed.user + warmUsed.system) / 1e6;
-  rows.push({ name: `  the next ${warmRounds} rounds (compiled)`, value: `${((bytes * warmRounds) / 1e6 / warmElapsed).toFixed(1)} MB/s (${((bytes * warmRounds) / 1e6 / warmCpuSeconds).toFixed(1)} MB/s of CPU time)` });
+  rows.push({
+    name: `  the next ${warmRounds} rounds (compiled)`,
+    value: `${((bytes * warmRounds) / 1e6 / warmElapsed).toFixed(1)} MB/s (${((bytes * warmRounds) / 1e6 / warmCpuSeconds).toFixed(1)} MB/s of CPU time)`,
+  });
 
   // post_tool_call on a 100 KB output (a log with errors in the middle).
-  const log = Array.from({ length: 2000 }, (_, i) => (i % 400 === 7 ? `src/mod${i}.ts:${i}:3 - error TS2345: Argument of type 'x' is not assignable.` : `[build] step ${i}: compiled module_${i}.ts in ${i % 97} ms`)).join('\n');
+  const log = Array.from({ length: 2000 }, (_, i) =>
+    i % 400 === 7
+      ? `src/mod${i}.ts:${i}:3 - error TS2345: Argument of type 'x' is not assignable.`
+      : `[build] step ${i}: compiled module_${i}.ts in ${i % 97} ms`,
+  ).join('\n');
   const big = JSON.stringify({ output: log.slice(0, 100_000), exit_code: 1, error: null });
   const post: number[] = [];
   const e = freshEngine();
-  for (let i = 0; i < 20; i++) e.postToolCall({ session_id: 'warm', tool_name: 'terminal', args: { command: 'npm run build' }, result: big, tool_call_id: `w${i}` });
+  for (let i = 0; i < 20; i++)
+    e.postToolCall({
+      session_id: 'warm',
+      tool_name: 'terminal',
+      args: { command: 'npm run build' },
+      result: big,
+      tool_call_id: `w${i}`,
+    });
   for (let i = 0; i < 200; i++) {
     t = performance.now();
-    e.postToolCall({ session_id: 'bench', tool_name: 'terminal', args: { command: 'npm run build' }, result: big, tool_call_id: `p${i}` });
+    e.postToolCall({
+      session_id: 'bench',
+      tool_name: 'terminal',
+      args: { command: 'npm run build' },
+      result: big,
+      tool_call_id: `p${i}`,
+    });
     post.push(performance.now() - t);
   }
-  rows.push({ name: `post_tool_call, ${(big.length / 1024).toFixed(0)} KB output: p50 / p99`, value: `${ms(percentile(post, 50))} / ${ms(percentile(post, 99))}` });
+  rows.push({
+    name: `post_tool_call, ${(big.length / 1024).toFixed(0)} KB output: p50 / p99`,
+    value: `${ms(percentile(post, 50))} / ${ms(percentile(post, 99))}`,
+  });
 
   for (const size of [100, 1000, 5000]) {
     const session = longSession(size + 40, outputs);
@@ -162,11 +216,20 @@ export function runEngineBench(): BenchRow[] {
       while (next < session.length && session[next]?.role !== 'user') next++;
       const append = session.slice(held, next);
       // As a host does: each new tool result went through post_tool_call when it arrived.
-      const args = new Map(append.flatMap((m) => (m.tool_calls ?? []).map((c) => [c.id, c.function?.arguments ?? '{}'] as const)));
+      const args = new Map(
+        append.flatMap((m) => (m.tool_calls ?? []).map((c) => [c.id, c.function?.arguments ?? '{}'] as const)),
+      );
       for (const m of append) {
         if (m.role !== 'tool' || typeof m.content !== 'string') continue;
         const id = String(m.tool_call_id ?? '');
-        for (const engine of [inc, fullEngine]) engine.postToolCall({ session_id: 's', tool_name: String(m.name ?? ''), args: args.get(id) ?? '{}', result: m.content, tool_call_id: id });
+        for (const engine of [inc, fullEngine])
+          engine.postToolCall({
+            session_id: 's',
+            tool_name: String(m.name ?? ''),
+            args: args.get(id) ?? '{}',
+            result: m.content,
+            tool_call_id: id,
+          });
       }
       t = performance.now();
       inc.preLlmCall({ session_id: 's', base: held, append });
@@ -182,8 +245,14 @@ export function runEngineBench(): BenchRow[] {
       fullEngine.settle();
       held = next;
     }
-    rows.push({ name: `pre_llm_call at ${size} messages, incremental: p50 / p99`, value: `${ms(percentile(incremental, 50))} / ${ms(percentile(incremental, 99))}` });
-    rows.push({ name: `pre_llm_call at ${size} messages, full list: p50 / p99`, value: `${ms(percentile(full, 50))} / ${ms(percentile(full, 99))}` });
+    rows.push({
+      name: `pre_llm_call at ${size} messages, incremental: p50 / p99`,
+      value: `${ms(percentile(incremental, 50))} / ${ms(percentile(incremental, 99))}`,
+    });
+    rows.push({
+      name: `pre_llm_call at ${size} messages, full list: p50 / p99`,
+      value: `${ms(percentile(full, 50))} / ${ms(percentile(full, 99))}`,
+    });
     rows.push({ name: `  deferred accounting (off the hook path) at ${size}: p50`, value: ms(percentile(settle, 50)) });
   }
 
@@ -208,10 +277,25 @@ export function runEngineBench(): BenchRow[] {
       for (const [k, v] of Object.entries(r.saved_by_strategy)) byStrategy[k] = (byStrategy[k] ?? 0) + v;
     }
     elapsed = performance.now() - t;
-    rows.push({ name: `corpus (${sessions.length} sessions): input tokens raw → with HMC`, value: `${raw} → ${hmc} (${(((raw - hmc) / raw) * 100).toFixed(1)}% saved)` });
-    rows.push({ name: 'corpus: final context raw → with HMC', value: `${ctxRaw} → ${ctxHmc} (${(((ctxRaw - ctxHmc) / ctxRaw) * 100).toFixed(1)}% saved)` });
-    rows.push({ name: 'corpus: saved by strategy', value: Object.entries(byStrategy).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ') });
-    rows.push({ name: 'corpus: exact restore, no invariant broken', value: `${exact}/${sessions.length} sessions (replayed in ${elapsed.toFixed(0)} ms)` });
+    rows.push({
+      name: `corpus (${sessions.length} sessions): input tokens raw → with HMC`,
+      value: `${raw} → ${hmc} (${(((raw - hmc) / raw) * 100).toFixed(1)}% saved)`,
+    });
+    rows.push({
+      name: 'corpus: final context raw → with HMC',
+      value: `${ctxRaw} → ${ctxHmc} (${(((ctxRaw - ctxHmc) / ctxRaw) * 100).toFixed(1)}% saved)`,
+    });
+    rows.push({
+      name: 'corpus: saved by strategy',
+      value: Object.entries(byStrategy)
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', '),
+    });
+    rows.push({
+      name: 'corpus: exact restore, no invariant broken',
+      value: `${exact}/${sessions.length} sessions (replayed in ${elapsed.toFixed(0)} ms)`,
+    });
   }
   return rows;
 }

@@ -7,5 +7,7 @@
 import { HARM_CASES } from '../test/strategies/harm/all.js';
 
 for (const c of HARM_CASES) {
-  process.stdout.write(`${JSON.stringify({ name: c.name, klass: c.klass, tool: c.tool, args: c.args ?? {}, output: c.output, is_error: c.isError === true, keep: c.keep, absent: c.absent ?? [], pairs: c.pairs ? c.pairs.map((re) => re.source) : null, shrink_to: c.shrinkTo ?? null })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ name: c.name, klass: c.klass, tool: c.tool, args: c.args ?? {}, output: c.output, is_error: c.isError === true, keep: c.keep, absent: c.absent ?? [], pairs: c.pairs ? c.pairs.map((re) => re.source) : null, shrink_to: c.shrinkTo ?? null })}\n`,
+  );
 }

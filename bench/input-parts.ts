@@ -68,7 +68,8 @@ export class PartIndex {
         continue;
       }
       add(m.role === 'assistant' ? 'assistant text' : m.role, contentTokens(m.content));
-      for (const call of m.tool_calls ?? []) add(this.callPart.get(call?.id ?? '') ?? 'arguments:other', this.tokensOf(call));
+      for (const call of m.tool_calls ?? [])
+        add(this.callPart.get(call?.id ?? '') ?? 'arguments:other', this.tokensOf(call));
     }
   }
 
@@ -80,12 +81,19 @@ export class PartIndex {
 }
 
 /** The request as sent: the raw messages with a view's edits applied (a field an edit leaves out is sent raw). */
-export function sentRequest(messages: readonly Message[], edits: readonly { index: number; content?: string; tool_calls?: ToolCall[] }[]): Message[] {
+export function sentRequest(
+  messages: readonly Message[],
+  edits: readonly { index: number; content?: string; tool_calls?: ToolCall[] }[],
+): Message[] {
   const out = [...messages];
   for (const e of edits) {
     const m = out[e.index];
     if (!m) continue;
-    out[e.index] = { ...m, ...(e.content !== undefined ? { content: e.content } : {}), ...(e.tool_calls !== undefined ? { tool_calls: e.tool_calls } : {}) };
+    out[e.index] = {
+      ...m,
+      ...(e.content !== undefined ? { content: e.content } : {}),
+      ...(e.tool_calls !== undefined ? { tool_calls: e.tool_calls } : {}),
+    };
   }
   return out;
 }
@@ -95,8 +103,15 @@ export function formatParts(parts: PartTotals): string {
   const total = Object.values(parts.raw).reduce((a, b) => a + b, 0);
   const pct = (n: number): string => `${((n / Math.max(1, total)) * 100).toFixed(1)} %`;
   const keys = Object.keys(parts.raw).sort((a, b) => (parts.raw[b] ?? 0) - (parts.raw[a] ?? 0));
-  const label = (k: string): string => (k.startsWith('output:') ? `${k.slice(7)} outputs` : k.startsWith('arguments:') ? `arguments: ${k.slice(10)}` : k);
-  const rows = keys.map((k) => `  ${label(k).padEnd(32)} ${pct(parts.raw[k] ?? 0).padStart(7)} → ${pct(parts.sent[k] ?? 0).padStart(7)}`);
+  const label = (k: string): string =>
+    k.startsWith('output:') ? `${k.slice(7)} outputs` : k.startsWith('arguments:') ? `arguments: ${k.slice(10)}` : k;
+  const rows = keys.map(
+    (k) => `  ${label(k).padEnd(32)} ${pct(parts.raw[k] ?? 0).padStart(7)} → ${pct(parts.sent[k] ?? 0).padStart(7)}`,
+  );
   const sentTotal = Object.values(parts.sent).reduce((a, b) => a + b, 0);
-  return [`  ${'part'.padEnd(32)} ${'raw'.padStart(7)} → ${'sent'.padStart(7)}`, ...rows, `  ${'all'.padEnd(32)} ${pct(total).padStart(7)} → ${pct(sentTotal).padStart(7)}`].join('\n');
+  return [
+    `  ${'part'.padEnd(32)} ${'raw'.padStart(7)} → ${'sent'.padStart(7)}`,
+    ...rows,
+    `  ${'all'.padEnd(32)} ${pct(total).padStart(7)} → ${pct(sentTotal).padStart(7)}`,
+  ].join('\n');
 }

@@ -18,8 +18,19 @@ export interface InspectBenchRow {
 
 function record(session: string, call: number, bytes: number): string {
   const before = `line of build output for call ${call}\n`.repeat(Math.ceil(bytes / 36)).slice(0, bytes);
-  return JSON.stringify({ id: `${session}:call_${call}`, session_id: session, tool_call_id: `call_${call}`, tool_name: 'terminal', time: Date.now(),
-    strategies: ['truncation'], tokens_before: bytes / 4, tokens_after: 100, before, after: before.slice(0, 400), before_truncated: false });
+  return JSON.stringify({
+    id: `${session}:call_${call}`,
+    session_id: session,
+    tool_call_id: `call_${call}`,
+    tool_name: 'terminal',
+    time: Date.now(),
+    strategies: ['truncation'],
+    tokens_before: bytes / 4,
+    tokens_after: 100,
+    before,
+    after: before.slice(0, 400),
+    before_truncated: false,
+  });
 }
 
 export async function runInspectBench(totalMb = 200): Promise<InspectBenchRow[]> {
@@ -57,5 +68,6 @@ export async function runInspectBench(totalMb = 200): Promise<InspectBenchRow[]>
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  for (const r of await runInspectBench(Number(process.argv[2] ?? 200))) process.stdout.write(`${r.name.padEnd(52)} ${r.value}\n`);
+  for (const r of await runInspectBench(Number(process.argv[2] ?? 200)))
+    process.stdout.write(`${r.name.padEnd(52)} ${r.value}\n`);
 }

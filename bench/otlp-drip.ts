@@ -25,7 +25,12 @@ const sampleS = Number(arg('sample-s', '10'));
 
 /** The figures of an empty store: what is pushed does not matter here, how it is pushed does. */
 const store = openStore(':memory:');
-const FIGURES: OtlpFigures = { summary: store.summary(), models: [], work: store.work(), measured: { currency: 'USD', tokens: [], cost: [], unpriced: [] } };
+const FIGURES: OtlpFigures = {
+  summary: store.summary(),
+  models: [],
+  work: store.work(),
+  measured: { currency: 'USD', tokens: [], cost: [], unpriced: [] },
+};
 store.close();
 
 /** The slow collector; `sockets` are the connections it holds open now. */
@@ -39,27 +44,40 @@ function slowCollector(): Promise<{ server: Server; port: number; sockets: Set<S
       res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '100000000' });
       const t = setInterval(() => res.write(' '), 1000);
       timers.add(t);
-      res.on('close', () => { clearInterval(t); timers.delete(t); });
+      res.on('close', () => {
+        clearInterval(t);
+        timers.delete(t);
+      });
     });
   });
-  server.on('connection', (s: Socket) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
-  return new Promise((ok) => server.listen(0, '127.0.0.1', () => {
-    const a = server.address();
-    ok({ server, port: typeof a === 'object' && a ? a.port : 0, sockets, timers });
-  }));
+  server.on('connection', (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  return new Promise((ok) =>
+    server.listen(0, '127.0.0.1', () => {
+      const a = server.address();
+      ok({ server, port: typeof a === 'object' && a ? a.port : 0, sockets, timers });
+    }),
+  );
 }
 
 const c = await slowCollector();
 const logs: string[] = [];
 const exporter = startOtlpExport({
-  endpoint: `http://user:secret@127.0.0.1:${c.port}`, intervalMs, version: 'bench', log: (l) => void logs.push(l),
+  endpoint: `http://user:secret@127.0.0.1:${c.port}`,
+  intervalMs,
+  version: 'bench',
+  log: (l) => void logs.push(l),
   read: async () => FIGURES,
 });
 const started = Date.now();
 process.stdout.write(`mode ${mode}, interval ${intervalMs} ms, ${seconds} s\n t(s)  sockets  in_flight\n`);
 const inFlight = (): string => String(exporter?.inFlight() ?? 'n/a');
 const sample = setInterval(() => {
-  process.stdout.write(`${String(Math.round((Date.now() - started) / 1000)).padStart(5)}  ${String(c.sockets.size).padStart(7)}  ${inFlight().padStart(9)}\n`);
+  process.stdout.write(
+    `${String(Math.round((Date.now() - started) / 1000)).padStart(5)}  ${String(c.sockets.size).padStart(7)}  ${inFlight().padStart(9)}\n`,
+  );
 }, sampleS * 1000);
 await new Promise((r) => setTimeout(r, seconds * 1000 + 100));
 clearInterval(sample);

@@ -26,22 +26,39 @@ const server = createServer((req, res) => {
     res.on('close', () => clearInterval(t));
   });
 });
-server.on('connection', (s: Socket) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+server.on('connection', (s: Socket) => {
+  sockets.add(s);
+  s.on('close', () => sockets.delete(s));
+});
 await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
 const port = (server.address() as { port: number }).port;
 const dir = mkdtempSync(join(tmpdir(), 'hmc-otlp-sigterm-'));
-writeFileSync(join(dir, 'config.yaml'), `dashboard:\n  otlp:\n    endpoint: http://127.0.0.1:${port}\n    interval_seconds: 60\n`);
+writeFileSync(
+  join(dir, 'config.yaml'),
+  `dashboard:\n  otlp:\n    endpoint: http://127.0.0.1:${port}\n    interval_seconds: 60\n`,
+);
 const runner = join(import.meta.dirname, '..', 'test', 'server', 'run-cli.ts');
-const child = spawn(process.execPath, ['--import', 'tsx', runner, 'dashboard', '--port', '0', '--state-dir', dir, '--config', join(dir, 'config.yaml')], { stdio: 'ignore' });
+const child = spawn(
+  process.execPath,
+  ['--import', 'tsx', runner, 'dashboard', '--port', '0', '--state-dir', dir, '--config', join(dir, 'config.yaml')],
+  { stdio: 'ignore' },
+);
 while (posts === 0) await new Promise((r) => setTimeout(r, 100));
 await new Promise((r) => setTimeout(r, 2000));
 const sent = Date.now();
 const exited = await new Promise<boolean>((resolve) => {
   const t = setTimeout(() => resolve(false), giveUpMs);
-  child.once('exit', () => { clearTimeout(t); resolve(true); });
+  child.once('exit', () => {
+    clearTimeout(t);
+    resolve(true);
+  });
   child.kill('SIGTERM');
 });
-process.stdout.write(exited ? `exited ${Date.now() - sent} ms after SIGTERM\n` : `still running ${giveUpMs / 1000} s after SIGTERM (killed)\n`);
+process.stdout.write(
+  exited
+    ? `exited ${Date.now() - sent} ms after SIGTERM\n`
+    : `still running ${giveUpMs / 1000} s after SIGTERM (killed)\n`,
+);
 if (!exited) child.kill('SIGKILL');
 for (const s of sockets) s.destroy();
 server.close();

@@ -32,12 +32,23 @@ function median(xs: number[]): number {
 /** One tool output through the engine: the hook, the next model call's hook, the accounting. */
 function throughEngine(text: string, k: number): void {
   const config = defaultConfig();
-  const engine = new Engine({ config: () => config, stateDir: null, sink: NULL_SINK, recorder: null, log: () => {}, autoSettle: false });
+  const engine = new Engine({
+    config: () => config,
+    stateDir: null,
+    sink: NULL_SINK,
+    recorder: null,
+    log: () => {},
+    autoSettle: false,
+  });
   const id = `c${k}`;
   const result = JSON.stringify({ output: text, exit_code: 0, error: null });
   const messages: Message[] = [
     { role: 'user', content: 'run it' },
-    { role: 'assistant', content: '', tool_calls: [{ id, type: 'function', function: { name: 'terminal', arguments: '{"command":"./run"}' } }] },
+    {
+      role: 'assistant',
+      content: '',
+      tool_calls: [{ id, type: 'function', function: { name: 'terminal', arguments: '{"command":"./run"}' } }],
+    },
     { role: 'tool', tool_call_id: id, content: result },
   ];
   engine.postToolCall({ session_id: 's', tool_name: 'terminal', args: { command: './run' }, result, tool_call_id: id });
@@ -80,7 +91,12 @@ export function runPathologicalBench(): PathologicalRow[] {
       ['hooks', throughEngine],
     ] as const) {
       const msPerKb = SIZES.map((size) => perKb(p.make, size, run));
-      rows.push({ input: p.name, stage, msPerKb, growth: (msPerKb[3] as number) / Math.max(1e-6, msPerKb[1] as number) });
+      rows.push({
+        input: p.name,
+        stage,
+        msPerKb,
+        growth: (msPerKb[3] as number) / Math.max(1e-6, msPerKb[1] as number),
+      });
     }
   }
   return rows;
@@ -88,7 +104,10 @@ export function runPathologicalBench(): PathologicalRow[] {
 
 export function formatPathological(rows: readonly PathologicalRow[]): string {
   const head = `${'input'.padEnd(30)} ${'stage'.padEnd(6)} ${LABELS.map((l) => `${l} ms/KB`.padStart(14)).join(' ')} ${'growth'.padStart(7)}`;
-  const lines = rows.map((r) => `${r.input.padEnd(30)} ${r.stage.padEnd(6)} ${r.msPerKb.map((x) => x.toFixed(3).padStart(14)).join(' ')} ${r.growth.toFixed(2).padStart(7)}`);
+  const lines = rows.map(
+    (r) =>
+      `${r.input.padEnd(30)} ${r.stage.padEnd(6)} ${r.msPerKb.map((x) => x.toFixed(3).padStart(14)).join(' ')} ${r.growth.toFixed(2).padStart(7)}`,
+  );
   return [head, ...lines].join('\n');
 }
 

@@ -41,16 +41,29 @@ interface Call {
   args: unknown;
 }
 
-const PATH_KEYS = ['path', 'file_path', 'filePath', 'filename', 'file', 'target_file', 'filepath', 'absolute_path', 'relative_path', 'uri'];
+const PATH_KEYS = [
+  'path',
+  'file_path',
+  'filePath',
+  'filename',
+  'file',
+  'target_file',
+  'filepath',
+  'absolute_path',
+  'relative_path',
+  'uri',
+];
 /** A shell command that prints one file (possibly a line range of it). */
-const SHELL_READ = /(?:^|&&|;|\|)\s*(?:cat|nl|bat|head|tail|less|more|open|sed\s+-n)\b[^|;&]*?\s["']?([\w./~@+-]+\.[A-Za-z0-9]{1,8})["']?\s*$/;
+const SHELL_READ =
+  /(?:^|&&|;|\|)\s*(?:cat|nl|bat|head|tail|less|more|open|sed\s+-n)\b[^|;&]*?\s["']?([\w./~@+-]+\.[A-Za-z0-9]{1,8})["']?\s*$/;
 const WRITE_TOOL = /write|edit|patch|create|insert|replace|apply|delete|move|rename|search|grep|glob|find|list|ls/i;
 
 /** The path a call seems to read, judged from its arguments alone (a bench heuristic, not the engine's rule). */
 function probableReadPath(call: Call): string | undefined {
   if (WRITE_TOOL.test(call.name) && !/view|read/i.test(call.name)) return undefined;
   const args = parseArgs(call.args);
-  if (typeof args.command === 'string' && /^(?:create|str_replace|insert|undo_edit)$/.test(args.command)) return undefined;
+  if (typeof args.command === 'string' && /^(?:create|str_replace|insert|undo_edit)$/.test(args.command))
+    return undefined;
   for (const key of PATH_KEYS) {
     const v = args[key];
     if (typeof v === 'string' && /\.[A-Za-z0-9]{1,8}$/.test(v)) return v;
@@ -99,17 +112,33 @@ export function readsOfCorpus(dir: string): ReadRow[] {
     const calls = new Map<string, Call>();
     for (const m of messages) {
       if (m.role === 'assistant' && Array.isArray(m.tool_calls)) {
-        for (const c of m.tool_calls) if (typeof c.id === 'string') calls.set(c.id, { name: c.function?.name ?? '', args: c.function?.arguments ?? {} });
+        for (const c of m.tool_calls)
+          if (typeof c.id === 'string')
+            calls.set(c.id, { name: c.function?.name ?? '', args: c.function?.arguments ?? {} });
       }
       if (m.role !== 'tool' || typeof m.content !== 'string' || m.content.length === 0) continue;
-      const call = (typeof m.tool_call_id === 'string' ? calls.get(m.tool_call_id) : undefined) ?? { name: typeof m.name === 'string' ? m.name : '', args: {} };
-      const info = { tool: call.name || (typeof m.name === 'string' ? m.name : ''), args: call.args, hostError: m.is_error === true };
+      const call = (typeof m.tool_call_id === 'string' ? calls.get(m.tool_call_id) : undefined) ?? {
+        name: typeof m.name === 'string' ? m.name : '',
+        args: {},
+      };
+      const info = {
+        tool: call.name || (typeof m.name === 'string' ? m.name : ''),
+        args: call.args,
+        hostError: m.is_error === true,
+      };
       const env = parseEnvelope(m.content, info);
       const recognised = env.output.kind === 'file' && env.output.path !== undefined;
       const path = recognised ? env.output.path : probableReadPath(call);
       if (path === undefined) continue;
       const ext = extensionOf(path);
-      const row = rows.get(ext) ?? { ext, seen: 0, reduced: 0, before: 0, after: 0, reasons: new Map<string, number>() };
+      const row = rows.get(ext) ?? {
+        ext,
+        seen: 0,
+        reduced: 0,
+        before: 0,
+        after: 0,
+        reasons: new Map<string, number>(),
+      };
       rows.set(ext, row);
       const result = compressOutput(m.content, info, ctx);
       row.seen++;
@@ -141,7 +170,12 @@ function skipReason(output: Parameters<typeof codeFilter>[0], config: ReturnType
 
 /** The table as Markdown, with a total row. */
 export function formatReads(title: string, rows: readonly ReadRow[]): string {
-  const out = [`${title}`, '', '| ext | reads | reduced | tokens before | tokens after | saved | main reasons left whole |', '|---|---:|---:|---:|---:|---:|---|'];
+  const out = [
+    `${title}`,
+    '',
+    '| ext | reads | reduced | tokens before | tokens after | saved | main reasons left whole |',
+    '|---|---:|---:|---:|---:|---:|---|',
+  ];
   const total: ReadRow = { ext: '**all**', seen: 0, reduced: 0, before: 0, after: 0, reasons: new Map() };
   for (const row of rows) {
     out.push(line(row));
@@ -157,21 +191,27 @@ export function formatReads(title: string, rows: readonly ReadRow[]): string {
 
 function line(row: ReadRow): string {
   const saved = row.before === 0 ? 0 : (100 * (row.before - row.after)) / row.before;
-  const reasons = [...row.reasons.entries()].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([k, v]) => `${k} (${v})`).join('; ');
+  const reasons = [...row.reasons.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 3)
+    .map(([k, v]) => `${k} (${v})`)
+    .join('; ');
   return `| ${row.ext} | ${row.seen} | ${row.reduced} | ${row.before} | ${row.after} | ${saved.toFixed(1)}% | ${reasons} |`;
 }
 
 /** The corpora to measure: `--corpus a --corpus b`, else every folder of ../shared/corpus and ../devcorpus. */
 export function defaultCorpora(argv: readonly string[]): string[] {
   const given: string[] = [];
-  for (let i = 0; i < argv.length; i++) if (argv[i] === '--corpus' && argv[i + 1] !== undefined) given.push(argv[++i] as string);
+  for (let i = 0; i < argv.length; i++)
+    if (argv[i] === '--corpus' && argv[i + 1] !== undefined) given.push(argv[++i] as string);
   if (given.length > 0) return given;
   const fromEnv = (process.env.HMC_CORPUS_DIRS ?? '').split(':').filter((d) => d.length > 0);
   if (fromEnv.length > 0) return fromEnv;
   const found: string[] = [];
   for (const parent of [join(ROOT, '..', 'shared', 'corpus'), join(ROOT, '..', 'devcorpus')]) {
     if (!existsSync(parent)) continue;
-    for (const name of readdirSync(parent).sort()) if (statSync(join(parent, name)).isDirectory()) found.push(join(parent, name));
+    for (const name of readdirSync(parent).sort())
+      if (statSync(join(parent, name)).isDirectory()) found.push(join(parent, name));
   }
   return found;
 }

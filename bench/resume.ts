@@ -25,13 +25,33 @@ export interface ResumeRow {
 
 /** `n` messages of a coding session: tool calls with build logs (every 25th long), a user turn every 10 calls. */
 export function resumedHistory(n: number): unknown[] {
-  const msgs: unknown[] = [{ role: 'system', content: 'You are a coding agent.' }, { role: 'user', content: 'Build the project and fix what fails.' }];
+  const msgs: unknown[] = [
+    { role: 'system', content: 'You are a coding agent.' },
+    { role: 'user', content: 'Build the project and fix what fails.' },
+  ];
   for (let i = 0; msgs.length < n; i++) {
     const id = `call_${i}`;
-    msgs.push({ role: 'assistant', content: '', tool_calls: [{ id, type: 'function', function: { name: 'terminal', arguments: JSON.stringify({ command: `make step${i}` }) } }] });
+    msgs.push({
+      role: 'assistant',
+      content: '',
+      tool_calls: [
+        {
+          id,
+          type: 'function',
+          function: { name: 'terminal', arguments: JSON.stringify({ command: `make step${i}` }) },
+        },
+      ],
+    });
     const lines = i % 25 === 0 ? 120 : 40;
-    const output = Array.from({ length: lines }, (_, j) => `step ${i} line ${j}: compiling module_${j}.ts ok`).join('\n');
-    msgs.push({ role: 'tool', name: 'terminal', tool_call_id: id, content: JSON.stringify({ output, exit_code: 0, error: null }) });
+    const output = Array.from({ length: lines }, (_, j) => `step ${i} line ${j}: compiling module_${j}.ts ok`).join(
+      '\n',
+    );
+    msgs.push({
+      role: 'tool',
+      name: 'terminal',
+      tool_call_id: id,
+      content: JSON.stringify({ output, exit_code: 0, error: null }),
+    });
     if (i % 10 === 9) msgs.push({ role: 'user', content: `next ${i}` });
   }
   return msgs.slice(0, n);
@@ -57,17 +77,30 @@ function approxBytes(m: unknown): number {
   return n;
 }
 
-export async function runResumeBench(messages = 100_000, repo = join(import.meta.dirname, '..'), mode: ResumeMode = 'streamed'): Promise<ResumeRow[]> {
+export async function runResumeBench(
+  messages = 100_000,
+  repo = join(import.meta.dirname, '..'),
+  mode: ResumeMode = 'streamed',
+): Promise<ResumeRow[]> {
   const state = mkdtempSync(join(tmpdir(), 'hmc-bench-resume-'));
-  const nodeArgs = process.env.HMC_BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.HMC_BENCH_PROFILE}`] : [];
-  const proc = spawn(process.execPath, [...nodeArgs, join(repo, 'bin', 'hmc.js'), 'sidecar', '--stdio', '--state-dir', state], { stdio: ['pipe', 'pipe', 'ignore'] });
+  const nodeArgs = process.env.HMC_BENCH_PROFILE
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.HMC_BENCH_PROFILE}`]
+    : [];
+  const proc = spawn(
+    process.execPath,
+    [...nodeArgs, join(repo, 'bin', 'hmc.js'), 'sidecar', '--stdio', '--state-dir', state],
+    { stdio: ['pipe', 'pipe', 'ignore'] },
+  );
   const waiters = new Map<number, (r: Record<string, unknown>) => void>();
   // Chunks are kept as they come and joined once a line is complete (a 4 MB answer arrives in
   // 64 KB pieces; re-scanning a growing string would make the client, not the sidecar, slow).
   let pieces: Buffer[] = [];
   proc.stdout.on('data', (chunk: Buffer) => {
     for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10)) {
-      const record = JSON.parse(Buffer.concat([...pieces, chunk.subarray(0, nl)]).toString('utf8')) as Record<string, unknown>;
+      const record = JSON.parse(Buffer.concat([...pieces, chunk.subarray(0, nl)]).toString('utf8')) as Record<
+        string,
+        unknown
+      >;
       pieces = [];
       chunk = chunk.subarray(nl + 1);
       waiters.get(record.id as number)?.(record);
@@ -96,7 +129,8 @@ export async function runResumeBench(messages = 100_000, repo = join(import.meta
       for (let i = 0; i < history.length - 1; i++) {
         size += approxBytes(history[i]);
         if (size < STREAM_BYTES) continue;
-        const part = held === 0 ? { messages: history.slice(0, i + 1) } : { base: held, append: history.slice(held, i + 1) };
+        const part =
+          held === 0 ? { messages: history.slice(0, i + 1) } : { base: held, append: history.slice(held, i + 1) };
         const { ms } = await call('pre_llm_call', { session_id: 'resumed', model: 'm', partial: true, ...part });
         longest = Math.max(longest, ms);
         calls++;
@@ -110,19 +144,42 @@ export async function runResumeBench(messages = 100_000, repo = join(import.meta
     calls++;
     const hookMs = performance.now() - started;
     const afterFirst = peakRss(proc.pid ?? 0);
-    const next = await call('pre_tool_call', { session_id: 'resumed', tool_name: 'terminal', args: {}, tool_call_id: 'next' });
+    const next = await call('pre_tool_call', {
+      session_id: 'resumed',
+      tool_name: 'terminal',
+      args: {},
+      tool_call_id: 'next',
+    });
     // hmc_control settles everything first: how much background work the first call left.
     const control = await call('hmc_control', { session_id: 'resumed', args: { action: 'stats' } });
-    const second = await call('pre_llm_call', { session_id: 'resumed', base: messages, append: [{ role: 'user', content: 'and now?' }], model: 'm' });
-    const edits = (r: Record<string, unknown>): number => ((r.result as { edits?: unknown[] } | undefined)?.edits ?? []).length;
+    const second = await call('pre_llm_call', {
+      session_id: 'resumed',
+      base: messages,
+      append: [{ role: 'user', content: 'and now?' }],
+      model: 'm',
+    });
+    const edits = (r: Record<string, unknown>): number =>
+      ((r.result as { edits?: unknown[] } | undefined)?.edits ?? []).length;
     return [
-      { name: `history: ${messages.toLocaleString('en-US')} messages, ${(bytes / 1e6).toFixed(1)} MB, ${mode === 'streamed' ? 'streamed as the bridge does' : 'in one line'}`, value: '' },
+      {
+        name: `history: ${messages.toLocaleString('en-US')} messages, ${(bytes / 1e6).toFixed(1)} MB, ${mode === 'streamed' ? 'streamed as the bridge does' : 'in one line'}`,
+        value: '',
+      },
       { name: `first pre_llm_call: ${calls} call(s), the longest`, value: `${longest.toFixed(0)} ms` },
-      { name: 'first pre_llm_call: all of it (the hook in Hermes)', value: `${hookMs.toFixed(0)} ms (${edits(first.answer)} edits)` },
+      {
+        name: 'first pre_llm_call: all of it (the hook in Hermes)',
+        value: `${hookMs.toFixed(0)} ms (${edits(first.answer)} edits)`,
+      },
       { name: 'next hook meanwhile (pre_tool_call)', value: `${next.ms.toFixed(0)} ms` },
       { name: 'background work left after it', value: `${control.ms.toFixed(0)} ms (hmc_control stats waits for it)` },
-      { name: 'next pre_llm_call (base + append, the first batch)', value: `${second.ms.toFixed(0)} ms (${edits(second.answer)} edits)` },
-      { name: 'sidecar peak RSS: by the first answer / overall', value: `${(afterFirst / 1e6).toFixed(0)} MB / ${(peakRss(proc.pid ?? 0) / 1e6).toFixed(0)} MB` },
+      {
+        name: 'next pre_llm_call (base + append, the first batch)',
+        value: `${second.ms.toFixed(0)} ms (${edits(second.answer)} edits)`,
+      },
+      {
+        name: 'sidecar peak RSS: by the first answer / overall',
+        value: `${(afterFirst / 1e6).toFixed(0)} MB / ${(peakRss(proc.pid ?? 0) / 1e6).toFixed(0)} MB`,
+      },
     ];
   } finally {
     proc.stdin.end();

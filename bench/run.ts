@@ -20,18 +20,24 @@ if (run('engine')) printRows('engine', runEngineBench());
 
 if (run('pathological')) {
   const { formatPathological, runPathologicalBench } = await import('./pathological.js');
-  process.stdout.write('\npathological tool outputs: time per KB, 1 KB to 1 MB (flat = linear; growth = 1 MB over 16 KB)\n================================================================================================\n');
+  process.stdout.write(
+    '\npathological tool outputs: time per KB, 1 KB to 1 MB (flat = linear; growth = 1 MB over 16 KB)\n================================================================================================\n',
+  );
   process.stdout.write(`${formatPathological(runPathologicalBench())}\n`);
 }
 
 if (run('savings')) {
   const { corpusArguments, runSavingsBench } = await import('./savings.js');
-  process.stdout.write('\nsavings on real sessions (ideal host, o200k tokens)\n===================================================\n');
+  process.stdout.write(
+    '\nsavings on real sessions (ideal host, o200k tokens)\n===================================================\n',
+  );
   runSavingsBench(corpusArguments(process.argv.slice(2)));
 }
 
 if (run('reads')) {
-  process.stdout.write('\nfile reads per language (what the code filter does with them)\n==============================================================\n');
+  process.stdout.write(
+    '\nfile reads per language (what the code filter does with them)\n==============================================================\n',
+  );
   runReadsBench([]);
 }
 
@@ -42,27 +48,38 @@ if (run('store')) {
 
 if (run('phases')) {
   const { runPhasesBench } = await import('./phases.js');
-  process.stdout.write('\nsession index (10,000 phases across 1,000 sessions)\n===================================================\n');
+  process.stdout.write(
+    '\nsession index (10,000 phases across 1,000 sessions)\n===================================================\n',
+  );
   for (const r of runPhasesBench()) process.stdout.write(`${r.name.padEnd(58)} ${r.value}\n`);
 }
 
 if (run('bridge')) {
-  process.stdout.write('\nbridge round trip (Python bridge ↔ Node sidecar)\n================================================\n');
+  process.stdout.write(
+    '\nbridge round trip (Python bridge ↔ Node sidecar)\n================================================\n',
+  );
   if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) process.stdout.write('skipped: run `npm run build` first\n');
   else spawnSync('python3', [join(ROOT, 'bench', 'bridge.py')], { stdio: 'inherit' });
 }
 
 if (run('inspect')) {
   const { runInspectBench } = await import('./inspect.js');
-  process.stdout.write('\ninspector lookups (~200 MB of inspector files)\n=============================================\n');
+  process.stdout.write(
+    '\ninspector lookups (~200 MB of inspector files)\n=============================================\n',
+  );
   for (const r of await runInspectBench()) process.stdout.write(`${r.name.padEnd(52)} ${r.value}\n`);
 }
 
 if (run('resume')) {
   const { runResumeBench } = await import('./resume.js');
-  process.stdout.write('\nresumed long session, first pre_llm_call (a real sidecar process)\n================================================================\n');
+  process.stdout.write(
+    '\nresumed long session, first pre_llm_call (a real sidecar process)\n================================================================\n',
+  );
   if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) process.stdout.write('skipped: run `npm run build` first\n');
-  else for (const mode of ['whole', 'streamed'] as const) for (const r of await runResumeBench(100_000, undefined, mode)) process.stdout.write(`${r.name.padEnd(52)} ${r.value}\n`);
+  else
+    for (const mode of ['whole', 'streamed'] as const)
+      for (const r of await runResumeBench(100_000, undefined, mode))
+        process.stdout.write(`${r.name.padEnd(52)} ${r.value}\n`);
 }
 
 if (run('dashboard')) {

@@ -56,13 +56,34 @@ export function corpora(dirs: readonly string[] = []): { name: string; dir: stri
 
 export function replayCorpus(name: string, dir: string): SavingsRow | null {
   if (!existsSync(dir)) return null;
-  const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
   if (files.length === 0) return null;
-  const row: SavingsRow = { corpus: name, sessions: files.length, calls: 0, inputRaw: 0, inputHmc: 0, costRaw: 0, costHmc: 0, breaks: 0, exact: 0, byStrategy: {}, parts: { raw: {}, sent: {} } };
+  const row: SavingsRow = {
+    corpus: name,
+    sessions: files.length,
+    calls: 0,
+    inputRaw: 0,
+    inputHmc: 0,
+    costRaw: 0,
+    costHmc: 0,
+    breaks: 0,
+    exact: 0,
+    byStrategy: {},
+    parts: { raw: {}, sent: {} },
+  };
   const config = defaultConfig();
   for (const f of files) {
     const session = parseSession(readFileSync(join(dir, f), 'utf8'), f);
-    const engine = new Engine({ config: () => config, stateDir: null, sink: NULL_SINK, recorder: null, log: () => {}, autoSettle: false });
+    const engine = new Engine({
+      config: () => config,
+      stateDir: null,
+      sink: NULL_SINK,
+      recorder: null,
+      log: () => {},
+      autoSettle: false,
+    });
     // Every model call's request, raw and as sent, by part.
     const index = new PartIndex();
     const original = engine.preModelCall.bind(engine);
@@ -100,14 +121,32 @@ export function runSavingsBench(dirs: readonly string[] = []): void {
       notes.push(`${name}: skipped (no sessions at ${dir})`);
       continue;
     }
-    rows.push([r.corpus, String(r.sessions), String(r.calls), pct(r.inputRaw, r.inputHmc), pct(r.costRaw, r.costHmc), ((r.breaks / Math.max(1, r.calls)) * 100).toFixed(2), `${r.exact}/${r.sessions}`]);
+    rows.push([
+      r.corpus,
+      String(r.sessions),
+      String(r.calls),
+      pct(r.inputRaw, r.inputHmc),
+      pct(r.costRaw, r.costHmc),
+      ((r.breaks / Math.max(1, r.calls)) * 100).toFixed(2),
+      `${r.exact}/${r.sessions}`,
+    ]);
     const total = Object.values(r.byStrategy).reduce((a, b) => a + b, 0);
-    shares.push(`${name}: input by part over every model call, raw → what HMC still sends (both as shares of all raw input)\n${formatParts(r.parts)}`);
-    notes.push(`${name}: ${Object.entries(r.byStrategy).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${((v / Math.max(1, total)) * 100).toFixed(0)}%`).join(', ')} of what was saved`);
+    shares.push(
+      `${name}: input by part over every model call, raw → what HMC still sends (both as shares of all raw input)\n${formatParts(r.parts)}`,
+    );
+    notes.push(
+      `${name}: ${Object.entries(r.byStrategy)
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, v]) => `${k} ${((v / Math.max(1, total)) * 100).toFixed(0)}%`)
+        .join(', ')} of what was saved`,
+    );
   }
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
-  const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join('  ');
-  process.stdout.write(`${line(header)}\n${rows.map(line).join('\n')}\n${notes.join('\n')}\n\n${shares.join('\n\n')}\n`);
+  const line = (cells: string[]): string =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join('  ');
+  process.stdout.write(
+    `${line(header)}\n${rows.map(line).join('\n')}\n${notes.join('\n')}\n\n${shares.join('\n\n')}\n`,
+  );
 }
 
 /** Folders of sessions named on the command line (`npm run bench -- savings DIR…`). */

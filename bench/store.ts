@@ -28,10 +28,22 @@ const BUDGET_MS = 50;
 const RUNS = 25;
 const DAY = 86_400_000;
 const STRATEGIES = ['short_circuit', 'code_filter', 'truncation', 'dedup', 'error_purge', 'background_compression'];
-const TOOLS = ['terminal', 'read_file', 'search_files', 'write_file', 'patch', 'web_search', 'web_extract', 'browser_navigate', 'execute_code', 'delegate_task', 'mcp_github_search', 'todo'];
+const TOOLS = [
+  'terminal',
+  'read_file',
+  'search_files',
+  'write_file',
+  'patch',
+  'web_search',
+  'web_extract',
+  'browser_navigate',
+  'execute_code',
+  'delegate_task',
+  'mcp_github_search',
+  'todo',
+];
 const MODELS = ['claude-sonnet-4', 'gpt-5', 'kimi-k2', 'qwen3-coder', 'hermes-4-405b'];
 const PLATFORMS = ['cli', 'telegram', 'discord', 'slack', 'demo'];
-
 
 function session(i: number, now: number, rnd: () => number, projects: string[]): SessionRecord {
   const started = now - Math.floor(rnd() * 365 * DAY);
@@ -44,7 +56,15 @@ function session(i: number, now: number, rnd: () => number, projects: string[]):
     const h = Math.floor(r * (0.4 + rnd() * 0.6));
     raw += r;
     hmc += h;
-    timeline.push({ turn: t, time: started + t * 60_000, context_tokens: r, context_percent: r / 200_000, input_raw: r, input_hmc: h, tool_calls: 1 + Math.floor(rnd() * 4) });
+    timeline.push({
+      turn: t,
+      time: started + t * 60_000,
+      context_tokens: r,
+      context_percent: r / 200_000,
+      input_raw: r,
+      input_hmc: h,
+      tool_calls: 1 + Math.floor(rnd() * 4),
+    });
   }
   const saved = raw - hmc;
   const split = (names: string[], k: number): Record<string, number> => {
@@ -101,7 +121,8 @@ function time(name: string, fn: () => unknown): Row {
     samples.push(performance.now() - t0);
   }
   samples.sort((a, b) => a - b);
-  const at = (q: number): number => Math.round(samples[Math.min(samples.length - 1, Math.floor(q * samples.length))]! * 100) / 100;
+  const at = (q: number): number =>
+    Math.round(samples[Math.min(samples.length - 1, Math.floor(q * samples.length))]! * 100) / 100;
   return { name, p50_ms: at(0.5), p95_ms: at(0.95), runs: RUNS, ok: at(0.5) < BUDGET_MS };
 }
 
@@ -111,14 +132,19 @@ export async function runStoreBench(opts: { sessions?: number; log?: (line: stri
   const dir = mkdtempSync(join(tmpdir(), 'hmc-bench-store-'));
   const path = join(dir, 'analytics.db');
   const now = Date.UTC(2026, 5, 30, 12);
-  const projects = Array.from({ length: 40 }, (_, i) => `/home/dev/src/project-${i}${i % 4 === 0 ? '/packages/core' : ''}`);
+  const projects = Array.from(
+    { length: 40 },
+    (_, i) => `/home/dev/src/project-${i}${i % 4 === 0 ? '/packages/core' : ''}`,
+  );
   const project = '/home/dev/src/project-0';
   try {
     const writer = openStore(path, { now: () => now });
     const t0 = performance.now();
     const rows = build(writer, sessions, now, projects);
     const buildMs = performance.now() - t0;
-    log(`built ${sessions.toLocaleString('en-US')} sessions, ${rows.toLocaleString('en-US')} rows in ${(buildMs / 1000).toFixed(1)} s`);
+    log(
+      `built ${sessions.toLocaleString('en-US')} sessions, ${rows.toLocaleString('en-US')} rows in ${(buildMs / 1000).toFixed(1)} s`,
+    );
     const rec = session(sessions, now, random(7), projects);
     const results: Row[] = [time('recordSession (upsert, 20-turn session)', () => writer.recordSession(rec))];
     writer.close();
@@ -141,8 +167,14 @@ export async function runStoreBench(opts: { sessions?: number; log?: (line: stri
       ['byStrategy (project)', () => store.byStrategy({ project })],
       ['byTool 20', () => store.byTool({ limit: 20 })],
       ['byTool (project)', () => store.byTool({ project })],
-      ...SESSION_SORTS.map((sort): [string, () => unknown] => [`sessions sort=${sort} 50`, () => store.sessions({ limit: 50, sort })]),
-      ['sessions sort=saved asc offset 20000', () => store.sessions({ limit: 50, offset: 20_000, sort: 'saved', order: 'asc' })],
+      ...SESSION_SORTS.map((sort): [string, () => unknown] => [
+        `sessions sort=${sort} 50`,
+        () => store.sessions({ limit: 50, sort }),
+      ]),
+      [
+        'sessions sort=saved asc offset 20000',
+        () => store.sessions({ limit: 50, offset: 20_000, sort: 'saved', order: 'asc' }),
+      ],
       ['sessions search "kimi"', () => store.sessions({ limit: 50, search: 'kimi' })],
       ['sessions (project) sort=savings_pct', () => store.sessions({ limit: 50, project, sort: 'savings_pct' })],
       ['session(id) with timeline', () => store.session(some)],
@@ -162,7 +194,10 @@ export async function runStoreBench(opts: { sessions?: number; log?: (line: stri
 export function formatRows(rows: readonly Row[]): string {
   const w = Math.max(...rows.map((r) => r.name.length), 'query'.length);
   const lines = [`${'query'.padEnd(w)}  ${'p50 ms'.padStart(8)}  ${'p95 ms'.padStart(8)}  budget`];
-  for (const r of rows) lines.push(`${r.name.padEnd(w)}  ${r.p50_ms.toFixed(2).padStart(8)}  ${r.p95_ms.toFixed(2).padStart(8)}  ${r.ok ? 'ok' : `OVER ${BUDGET_MS} ms`}`);
+  for (const r of rows)
+    lines.push(
+      `${r.name.padEnd(w)}  ${r.p50_ms.toFixed(2).padStart(8)}  ${r.p95_ms.toFixed(2).padStart(8)}  ${r.ok ? 'ok' : `OVER ${BUDGET_MS} ms`}`,
+    );
   return lines.join('\n');
 }
 

@@ -15,10 +15,14 @@ if (!existsSync(entry)) {
     const checks = await installChecks(root);
     for (const check of checks) process.stdout.write(`${formatCheck(check)}\n`);
     const failed = checks.filter((c) => !c.ok).length;
-    process.stdout.write(`${failed} check(s) failed; the state dir, config, database and Hermes checks run once HMC is built\n`);
+    process.stdout.write(
+      `${failed} check(s) failed; the state dir, config, database and Hermes checks run once HMC is built\n`,
+    );
     process.exit(1);
   }
-  process.stderr.write(`hmc: not built yet (${entry} is missing): \`npm install\` in ${root} did not finish; \`${self} doctor\` says why and how to fix it\n`);
+  process.stderr.write(
+    `hmc: not built yet (${entry} is missing): \`npm install\` in ${root} did not finish; \`${self} doctor\` says why and how to fix it\n`,
+  );
   process.exit(2);
 }
 const { main } = await import(entry);

@@ -38,14 +38,21 @@ export function checkNode(version) {
   const ok = major > MIN_NODE[0] || (major === MIN_NODE[0] && minor >= MIN_NODE[1]);
   return ok
     ? { name: 'node', ok, detail: `Node ${version}` }
-    : { name: 'node', ok, detail: `Node ${version} is older than ${MIN_NODE.join('.')}`, fix: 'install Node 20.19 or newer (nodejs.org, or your package manager), then `npm install` again' };
+    : {
+        name: 'node',
+        ok,
+        detail: `Node ${version} is older than ${MIN_NODE.join('.')}`,
+        fix: 'install Node 20.19 or newer (nodejs.org, or your package manager), then `npm install` again',
+      };
 }
 
 /** @param {string} root @returns {Check} */
 function checkDependencies(root) {
-  if (existsSync(join(root, 'node_modules', 'yaml', 'package.json'))) return { name: 'dependencies', ok: true, detail: `${join(root, 'node_modules')} is in place` };
+  if (existsSync(join(root, 'node_modules', 'yaml', 'package.json')))
+    return { name: 'dependencies', ok: true, detail: `${join(root, 'node_modules')} is in place` };
   return {
-    name: 'dependencies', ok: false,
+    name: 'dependencies',
+    ok: false,
     detail: `${join(root, 'node_modules')} is missing or incomplete: \`npm install\` has not run here, or it failed (npm removes everything when one package fails)`,
     fix: `run \`npm install\` in ${root}; when it fails on better-sqlite3 (\`gyp ERR!\`), the sqlite line says why and what to run`,
   };
@@ -56,11 +63,21 @@ async function checkSqlite(root, env, execPath) {
   const pkg = join(root, 'node_modules', 'better-sqlite3');
   if (!existsSync(join(pkg, 'package.json'))) {
     const why = whyNoBuild(env, execPath);
-    return { name: 'sqlite', ok: false, detail: `better-sqlite3 is not installed. If \`npm install\` failed on it: ${why.detail}`, fix: why.fix(root) };
+    return {
+      name: 'sqlite',
+      ok: false,
+      detail: `better-sqlite3 is not installed. If \`npm install\` failed on it: ${why.detail}`,
+      fix: why.fix(root),
+    };
   }
   if (!existsSync(join(pkg, 'build', 'Release', 'better_sqlite3.node'))) {
     const why = whyNoBuild(env, execPath);
-    return { name: 'sqlite', ok: false, detail: `better-sqlite3's native module was never built. ${why.detail}`, fix: why.fix(root) };
+    return {
+      name: 'sqlite',
+      ok: false,
+      detail: `better-sqlite3's native module was never built. ${why.detail}`,
+      fix: why.fix(root),
+    };
   }
   try {
     const Database = createRequire(join(root, 'package.json'))('better-sqlite3');
@@ -71,9 +88,19 @@ async function checkSqlite(root, env, execPath) {
   } catch (err) {
     const text = (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '';
     if (/NODE_MODULE_VERSION|was compiled against a different Node/.test(text)) {
-      return { name: 'sqlite', ok: false, detail: `better-sqlite3 was built for another Node version (${text})`, fix: `run \`npm rebuild better-sqlite3\` in ${root} with the Node that runs HMC (${process.version})` };
+      return {
+        name: 'sqlite',
+        ok: false,
+        detail: `better-sqlite3 was built for another Node version (${text})`,
+        fix: `run \`npm rebuild better-sqlite3\` in ${root} with the Node that runs HMC (${process.version})`,
+      };
     }
-    return { name: 'sqlite', ok: false, detail: `better-sqlite3 does not load: ${text}`, fix: `run \`npm rebuild better-sqlite3\` in ${root}` };
+    return {
+      name: 'sqlite',
+      ok: false,
+      detail: `better-sqlite3 does not load: ${text}`,
+      fix: `run \`npm rebuild better-sqlite3\` in ${root}`,
+    };
   }
 }
 
@@ -88,31 +115,37 @@ export function whyNoBuild(env, execPath) {
   const prefix = nodePrefix(execPath);
   const localHeaders = prefix !== null && existsSync(join(prefix, 'include', 'node', 'node_api.h'));
   const nodedir = env.npm_config_nodedir?.trim() || null;
-  const cached = existsSync(join(env.HOME || homedir(), '.cache', 'node-gyp', process.versions.node, 'include', 'node', 'node_api.h'));
+  const cached = existsSync(
+    join(env.HOME || homedir(), '.cache', 'node-gyp', process.versions.node, 'include', 'node', 'node_api.h'),
+  );
   const missingTools = ['python3', 'make'].filter((t) => !onPath(t, env));
   if (!onPath('c++', env) && !onPath('g++', env) && !onPath('clang++', env)) missingTools.push('a C++ compiler');
   const steps = 'npm tried a prebuilt binary (downloaded from github.com), then compiling it with node-gyp';
   if (missingTools.length > 0) {
     return {
       detail: `${steps}; compiling needs ${missingTools.join(', ')}, not found on PATH.`,
-      fix: (/** @type {string} */ root) => `install ${missingTools.join(', ')} (Debian/Ubuntu: \`sudo apt install python3 make g++\`), then \`npm install\` in ${root}`,
+      fix: (/** @type {string} */ root) =>
+        `install ${missingTools.join(', ')} (Debian/Ubuntu: \`sudo apt install python3 make g++\`), then \`npm install\` in ${root}`,
     };
   }
   if (!nodedir && !cached && localHeaders) {
     return {
       detail: `${steps}, which downloads Node's headers from nodejs.org unless told where local ones are: this machine has them in ${join(prefix ?? '', 'include', 'node')}, but npm's \`nodedir\` is not set.`,
-      fix: (/** @type {string} */ root) => `run \`npm_config_nodedir=${prefix} npm install\` in ${root} (or set it once: \`export npm_config_nodedir=${prefix}\` in your shell profile)`,
+      fix: (/** @type {string} */ root) =>
+        `run \`npm_config_nodedir=${prefix} npm install\` in ${root} (or set it once: \`export npm_config_nodedir=${prefix}\` in your shell profile)`,
     };
   }
   if (!nodedir && !cached) {
     return {
       detail: `${steps}, which downloads Node's headers from nodejs.org; both downloads need network access (a proxy or a firewall stops them), and no local headers were found next to ${execPath}.`,
-      fix: (/** @type {string} */ root) => `allow npm to reach github.com and nodejs.org (behind a proxy: \`npm config set https-proxy http://proxy:port\`), or install Node's development headers (they come with nodejs.org builds; Debian/Ubuntu's nodejs: \`sudo apt install libnode-dev\`) and run \`npm_config_nodedir=/usr npm install\` in ${root}`,
+      fix: (/** @type {string} */ root) =>
+        `allow npm to reach github.com and nodejs.org (behind a proxy: \`npm config set https-proxy http://proxy:port\`), or install Node's development headers (they come with nodejs.org builds; Debian/Ubuntu's nodejs: \`sudo apt install libnode-dev\`) and run \`npm_config_nodedir=/usr npm install\` in ${root}`,
     };
   }
   return {
     detail: `${steps}; the headers${nodedir ? ` (nodedir=${nodedir})` : ''} and build tools look present, so the compiler itself failed.`,
-    fix: (/** @type {string} */ root) => `run \`npm install\` in ${root} again and read the first \`gyp ERR!\` / compiler error it prints`,
+    fix: (/** @type {string} */ root) =>
+      `run \`npm install\` in ${root} again and read the first \`gyp ERR!\` / compiler error it prints`,
   };
 }
 
@@ -135,7 +168,12 @@ function checkBuild(root) {
   const entry = join(root, 'dist', 'cli', 'main.js');
   return existsSync(entry)
     ? { name: 'build', ok: true, detail: `${entry} exists` }
-    : { name: 'build', ok: false, detail: `${entry} is missing: the CLI is compiled by \`npm install\` (its \`prepare\` step), which runs only once every dependency installed`, fix: `fix the lines above, then run \`npm install\` in ${root}` };
+    : {
+        name: 'build',
+        ok: false,
+        detail: `${entry} is missing: the CLI is compiled by \`npm install\` (its \`prepare\` step), which runs only once every dependency installed`,
+        fix: `fix the lines above, then run \`npm install\` in ${root}`,
+      };
 }
 
 /** @param {string} root @returns {Check} */
@@ -143,7 +181,12 @@ function checkWeb(root) {
   const index = join(root, 'web', 'dist', 'index.html');
   return existsSync(index)
     ? { name: 'dashboard build', ok: true, detail: `${index} exists` }
-    : { name: 'dashboard build', ok: false, detail: `${index} is missing`, fix: `run \`npm install\` (or \`npm run build\`) in ${root}` };
+    : {
+        name: 'dashboard build',
+        ok: false,
+        detail: `${index} is missing`,
+        fix: `run \`npm install\` (or \`npm run build\`) in ${root}`,
+      };
 }
 
 /**
@@ -166,15 +209,29 @@ export function checkTab(root) {
   try {
     manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
   } catch (err) {
-    return { name: 'hermes tab build', ok: false, detail: `${manifestPath} cannot be read (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`, fix: `reinstall HMC in ${root} (the plugin's dashboard/ folder is incomplete)` };
+    return {
+      name: 'hermes tab build',
+      ok: false,
+      detail: `${manifestPath} cannot be read (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`,
+      fix: `reinstall HMC in ${root} (the plugin's dashboard/ folder is incomplete)`,
+    };
   }
   for (const key of ['entry', 'css']) {
     const file = typeof manifest[key] === 'string' ? join(root, 'dashboard', String(manifest[key])) : '';
     if (file && !existsSync(file)) missing.push(file);
   }
   return missing.length === 0
-    ? { name: 'hermes tab build', ok: true, detail: `the page's assets and ${join(root, 'dashboard', 'dist')} (HMC's tab in Hermes' dashboard) are in place` }
-    : { name: 'hermes tab build', ok: false, detail: `missing: ${missing.join(', ')}`, fix: `run \`npm run build\` in ${root} (then restart \`hermes dashboard\` for the tab)` };
+    ? {
+        name: 'hermes tab build',
+        ok: true,
+        detail: `the page's assets and ${join(root, 'dashboard', 'dist')} (HMC's tab in Hermes' dashboard) are in place`,
+      }
+    : {
+        name: 'hermes tab build',
+        ok: false,
+        detail: `missing: ${missing.join(', ')}`,
+        fix: `run \`npm run build\` in ${root} (then restart \`hermes dashboard\` for the tab)`,
+      };
 }
 
 /** One line per check, `ok` or `FAIL`, and the fix under a failure. @param {Check} check */

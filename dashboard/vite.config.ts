@@ -14,6 +14,12 @@ export default defineConfig({
     target: 'es2020',
     sourcemap: false,
     reportCompressedSize: false,
-    lib: { entry: fileURLToPath(new URL('src/index.ts', import.meta.url)), formats: ['iife'], name: 'HmcHermesTab', fileName: () => 'index.js', cssFileName: 'style' },
+    lib: {
+      entry: fileURLToPath(new URL('src/index.ts', import.meta.url)),
+      formats: ['iife'],
+      name: 'HmcHermesTab',
+      fileName: () => 'index.js',
+      cssFileName: 'style',
+    },
   },
 });

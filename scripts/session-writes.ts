@@ -14,7 +14,21 @@ import ts from 'typescript';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const OWNER = join(ROOT, 'src', 'engine', 'session') + '/';
-const MUTATORS = new Set(['set', 'delete', 'clear', 'add', 'push', 'pop', 'shift', 'unshift', 'splice', 'sort', 'reverse', 'fill', 'copyWithin']);
+const MUTATORS = new Set([
+  'set',
+  'delete',
+  'clear',
+  'add',
+  'push',
+  'pop',
+  'shift',
+  'unshift',
+  'splice',
+  'sort',
+  'reverse',
+  'fill',
+  'copyWithin',
+]);
 const BUILT_INS = new Set(['Map', 'Set', 'Array', 'WeakMap', 'WeakSet']);
 
 export interface SessionWrite {
@@ -44,7 +58,13 @@ function isMessageState(type: ts.Type): boolean {
  */
 function throughSession(target: ts.Expression, checker: ts.TypeChecker): boolean {
   let node: ts.Expression = target;
-  while (ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node) || ts.isParenthesizedExpression(node) || ts.isNonNullExpression(node) || ts.isAsExpression(node)) {
+  while (
+    ts.isPropertyAccessExpression(node) ||
+    ts.isElementAccessExpression(node) ||
+    ts.isParenthesizedExpression(node) ||
+    ts.isNonNullExpression(node) ||
+    ts.isAsExpression(node)
+  ) {
     node = node.expression;
     const type = checker.getNonNullableType(checker.getTypeAtLocation(node));
     if (isMessageState(type)) return false;
@@ -61,14 +81,25 @@ function isBuiltInContainer(type: ts.Type, checker: ts.TypeChecker): boolean {
 }
 
 const ASSIGNMENTS = new Set([
-  ts.SyntaxKind.EqualsToken, ts.SyntaxKind.PlusEqualsToken, ts.SyntaxKind.MinusEqualsToken, ts.SyntaxKind.AsteriskEqualsToken,
-  ts.SyntaxKind.SlashEqualsToken, ts.SyntaxKind.BarBarEqualsToken, ts.SyntaxKind.AmpersandAmpersandEqualsToken,
-  ts.SyntaxKind.QuestionQuestionEqualsToken, ts.SyntaxKind.BarEqualsToken, ts.SyntaxKind.AmpersandEqualsToken,
+  ts.SyntaxKind.EqualsToken,
+  ts.SyntaxKind.PlusEqualsToken,
+  ts.SyntaxKind.MinusEqualsToken,
+  ts.SyntaxKind.AsteriskEqualsToken,
+  ts.SyntaxKind.SlashEqualsToken,
+  ts.SyntaxKind.BarBarEqualsToken,
+  ts.SyntaxKind.AmpersandAmpersandEqualsToken,
+  ts.SyntaxKind.QuestionQuestionEqualsToken,
+  ts.SyntaxKind.BarEqualsToken,
+  ts.SyntaxKind.AmpersandEqualsToken,
 ]);
 
 /** The writes to a Session's state in src/ outside src/engine/session/. */
 export function sessionWrites(): SessionWrite[] {
-  const config = ts.getParsedCommandLineOfConfigFile(join(ROOT, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(ROOT, 'tsconfig.json'),
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+  );
   if (!config) throw new Error('tsconfig.json: unreadable');
   const files = config.fileNames.filter((f) => f.startsWith(join(ROOT, 'src') + '/'));
   const program = ts.createProgram(files, config.options);
@@ -82,12 +113,20 @@ export function sessionWrites(): SessionWrite[] {
       out.push({ file: relative(ROOT, name), line: line + 1, text: node.getText(source).split('\n')[0] as string });
     };
     const visit = (node: ts.Node): void => {
-      if (ts.isBinaryExpression(node) && ASSIGNMENTS.has(node.operatorToken.kind) && throughSession(node.left, checker)) note(node);
-      else if ((ts.isPrefixUnaryExpression(node) || ts.isPostfixUnaryExpression(node))
-        && (node.operator === ts.SyntaxKind.PlusPlusToken || node.operator === ts.SyntaxKind.MinusMinusToken)
-        && throughSession(node.operand, checker)) note(node);
+      if (ts.isBinaryExpression(node) && ASSIGNMENTS.has(node.operatorToken.kind) && throughSession(node.left, checker))
+        note(node);
+      else if (
+        (ts.isPrefixUnaryExpression(node) || ts.isPostfixUnaryExpression(node)) &&
+        (node.operator === ts.SyntaxKind.PlusPlusToken || node.operator === ts.SyntaxKind.MinusMinusToken) &&
+        throughSession(node.operand, checker)
+      )
+        note(node);
       else if (ts.isDeleteExpression(node) && throughSession(node.expression, checker)) note(node);
-      else if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && MUTATORS.has(node.expression.name.text)) {
+      else if (
+        ts.isCallExpression(node) &&
+        ts.isPropertyAccessExpression(node.expression) &&
+        MUTATORS.has(node.expression.name.text)
+      ) {
         const receiver = node.expression.expression;
         const reached = isSession(checker.getTypeAtLocation(receiver)) ? false : throughSession(receiver, checker);
         if (reached && isBuiltInContainer(checker.getTypeAtLocation(receiver), checker)) note(node);
@@ -105,6 +144,8 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   for (const w of writes) byFile.set(w.file, (byFile.get(w.file) ?? 0) + 1);
   if (process.argv.includes('--list')) for (const w of writes) console.log(`${w.file}:${w.line}  ${w.text}`);
   for (const [file, n] of [...byFile].sort((a, b) => b[1] - a[1])) console.log(`${String(n).padStart(4)}  ${file}`);
-  console.log(`${writes.length} direct writes to session state from ${byFile.size} modules outside src/engine/session/`);
+  console.log(
+    `${writes.length} direct writes to session state from ${byFile.size} modules outside src/engine/session/`,
+  );
   process.exitCode = writes.length > 0 ? 1 : 0;
 }

@@ -15,7 +15,11 @@ export function fmtTokens(n: number): string {
 
 export function fmtMoney(amount: number, currency: string): string {
   try {
-    return new Intl.NumberFormat(undefined, { style: 'currency', currency, maximumFractionDigits: Math.abs(amount) < 10 ? 2 : 0 }).format(amount);
+    return new Intl.NumberFormat(undefined, {
+      style: 'currency',
+      currency,
+      maximumFractionDigits: Math.abs(amount) < 10 ? 2 : 0,
+    }).format(amount);
   } catch {
     return `${amount.toFixed(2)} ${currency}`;
   }

@@ -24,7 +24,8 @@ const API = `/api/plugins/${NAME}`;
 type Json = Record<string, unknown>;
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
-const rows = (v: unknown): Json[] => (Array.isArray(v) ? v.filter((x): x is Json => typeof x === 'object' && x !== null) : []);
+const rows = (v: unknown): Json[] =>
+  Array.isArray(v) ? v.filter((x): x is Json => typeof x === 'object' && x !== null) : [];
 
 interface Data {
   status: Json;
@@ -59,12 +60,15 @@ function mount(sdk: Sdk): Component {
         try {
           const status = await get('/status');
           if (status.running !== true) {
-            if (live) setTrouble({ text: str(status.error) || 'HMC\'s dashboard is not running.', stopped: true });
+            if (live) setTrouble({ text: str(status.error) || "HMC's dashboard is not running.", stopped: true });
             return;
           }
           const [analytics, models, outputs, work] = await Promise.all([
-            get(`/api/analytics${rangeQuery(range)}`), get(`/api/models${rangeQuery(range)}`),
-            get(`/api/outputs${rangeQuery(range, { by: 'tool', limit: '10' })}`), get(`/api/work${rangeQuery(range)}`)]);
+            get(`/api/analytics${rangeQuery(range)}`),
+            get(`/api/models${rangeQuery(range)}`),
+            get(`/api/outputs${rangeQuery(range, { by: 'tool', limit: '10' })}`),
+            get(`/api/work${rangeQuery(range)}`),
+          ]);
           if (live) {
             setTrouble(null);
             setData({ status, analytics, models, outputs, work });
@@ -89,16 +93,37 @@ function mount(sdk: Sdk): Component {
         (err: unknown) => {
           setStarting(false);
           setTrouble({ text: `HMC's dashboard could not be started: ${failure(err)}`, stopped: true });
-        });
+        },
+      );
     };
     const head = (...rest: unknown[]): Node => h('div', { className: 'hmc-head' }, period(range, setRange), ...rest);
     if (trouble) {
-      return h('div', { className: 'hmc-tab' }, head(),
-        h('div', { className: 'hmc-error', role: 'alert' }, h('p', { 'data-testid': 'hmc-error' }, trouble.text),
-          trouble.stopped ? h('button', { type: 'button', className: 'hmc-btn', disabled: starting, onClick: start, 'data-testid': 'hmc-start' },
-            starting ? 'Starting HMC\'s dashboard…' : 'Start HMC\'s dashboard') : null));
+      return h(
+        'div',
+        { className: 'hmc-tab' },
+        head(),
+        h(
+          'div',
+          { className: 'hmc-error', role: 'alert' },
+          h('p', { 'data-testid': 'hmc-error' }, trouble.text),
+          trouble.stopped
+            ? h(
+                'button',
+                {
+                  type: 'button',
+                  className: 'hmc-btn',
+                  disabled: starting,
+                  onClick: start,
+                  'data-testid': 'hmc-start',
+                },
+                starting ? "Starting HMC's dashboard…" : "Start HMC's dashboard",
+              )
+            : null,
+        ),
+      );
     }
-    if (!data) return h('div', { className: 'hmc-tab' }, head(), h('p', { className: 'hmc-muted' }, 'Loading HMC\'s figures…'));
+    if (!data)
+      return h('div', { className: 'hmc-tab' }, head(), h('p', { className: 'hmc-muted' }, "Loading HMC's figures…"));
 
     const a = data.analytics;
     const cost = (a.estimated_cost_saved ?? {}) as Json;
@@ -117,39 +142,172 @@ function mount(sdk: Sdk): Component {
     const saved = sum(priced, (m) => costOf(m).saved);
     const prompt = sum(provider, (m) => m.prompt_tokens);
     const pricedProvider = provider.filter((m) => !unknown(m));
-    return h('div', { className: 'hmc-tab', 'data-testid': 'hmc-tab' },
-      head(h('a', { href: str(data.status.url), target: '_blank', rel: 'noopener noreferrer', className: 'hmc-link' }, 'Open HMC\'s full dashboard ↗')),
-      card('Input saved', 'hmc-summary',
-        h('div', { className: 'hmc-stats' },
-          stat(fmtTokens(num(a.total_saved)), `input saved over ${num(a.model_calls).toLocaleString()} model calls`, 'hmc-saved'),
+    return h(
+      'div',
+      { className: 'hmc-tab', 'data-testid': 'hmc-tab' },
+      head(
+        h(
+          'a',
+          { href: str(data.status.url), target: '_blank', rel: 'noopener noreferrer', className: 'hmc-link' },
+          "Open HMC's full dashboard ↗",
+        ),
+      ),
+      card(
+        'Input saved',
+        'hmc-summary',
+        h(
+          'div',
+          { className: 'hmc-stats' },
+          stat(
+            fmtTokens(num(a.total_saved)),
+            `input saved over ${num(a.model_calls).toLocaleString()} model calls`,
+            'hmc-saved',
+          ),
           stat(`${num(a.savings_pct).toFixed(1)}%`, 'of input', 'hmc-pct'),
-          stat(fmtMoney(saved, currency), unpriced.length > 0 ? 'cost saved, modelled (priced models only)' : 'cost saved, modelled (with the prompt cache)', 'hmc-cost'),
-          stat(String(num(a.total_sessions)), 'sessions', 'hmc-sessions')),
-        older > 0 ? h('p', { className: 'hmc-muted' }, `${older} older session${older === 1 ? '' : 's'} recorded before HMC counted model calls: not in the count of calls.`) : null),
-      card('Cost per model: modelled (HMC\'s figures)', 'hmc-models', table('Cost per model', ['Model', 'Model calls', 'Input', 'Sent', 'Cost without HMC', 'Cost with HMC', 'Cost saved'],
-        models.map((m) => [{ name: str(m.model) || '(unknown)' }, num(m.model_calls) === 0 ? '--' : String(num(m.model_calls)), fmtTokens(num(m.input)),
-          fmtTokens(num(m.sent)), money(m, costOf(m).without_hmc), money(m, costOf(m).spent), money(m, costOf(m).saved)]), 'hmc-models-table'),
+          stat(
+            fmtMoney(saved, currency),
+            unpriced.length > 0
+              ? 'cost saved, modelled (priced models only)'
+              : 'cost saved, modelled (with the prompt cache)',
+            'hmc-cost',
+          ),
+          stat(String(num(a.total_sessions)), 'sessions', 'hmc-sessions'),
+        ),
+        older > 0
+          ? h(
+              'p',
+              { className: 'hmc-muted' },
+              `${older} older session${older === 1 ? '' : 's'} recorded before HMC counted model calls: not in the count of calls.`,
+            )
+          : null,
+      ),
+      card(
+        "Cost per model: modelled (HMC's figures)",
+        'hmc-models',
+        table(
+          'Cost per model',
+          ['Model', 'Model calls', 'Input', 'Sent', 'Cost without HMC', 'Cost with HMC', 'Cost saved'],
+          models.map((m) => [
+            { name: str(m.model) || '(unknown)' },
+            num(m.model_calls) === 0 ? '--' : String(num(m.model_calls)),
+            fmtTokens(num(m.input)),
+            fmtTokens(num(m.sent)),
+            money(m, costOf(m).without_hmc),
+            money(m, costOf(m).spent),
+            money(m, costOf(m).saved),
+          ]),
+          'hmc-models-table',
+        ),
         models.length === 0 ? h('p', { className: 'hmc-muted' }, 'No sessions recorded in this period.') : null,
-        h('p', { className: 'hmc-muted' }, 'Modelled: HMC\'s own count of each request without HMC and as sent, priced with HMC\'s model of the prompt cache (the part the previous call sent unchanged is read at the cache-read price, the rest written), from the price table (HMC\'s config.yaml, else Hermes\' own prices, else HMC\'s built-in table): an estimate, not a bill.'),
-        unpriced.length > 0 ? h('p', { className: 'hmc-muted', 'data-testid': 'hmc-unpriced' },
-          `Not priced: ${unpriced.join(', ')}. No price table names ${unpriced.length === 1 ? 'this model' : 'these models'}: add ${unpriced.length === 1 ? 'it' : 'them'} under pricing.models in HMC's config.yaml (hermes hmc doctor lists ${unpriced.length === 1 ? 'it' : 'them'}).`) : null),
-      card('Reported by the provider: measured', 'hmc-provider', provider.length === 0
-        ? h('p', { className: 'hmc-muted', 'data-testid': 'hmc-provider-none' }, 'The provider reported no usage in this period. Hermes hands HMC each model call\'s usage (prompt, cache read and write, output) through its post_api_request hook, 0.16.0 and later.')
-        : h('div', { className: 'hmc-stats' },
-          stat(fmtMoney(sum(pricedProvider, (m) => costOf(m).input), currency), 'input cost, measured', 'hmc-measured-input'),
-          stat(fmtMoney(sum(pricedProvider, (m) => costOf(m).output), currency), 'output cost, measured', 'hmc-measured-output'),
-          stat(fmtTokens(prompt), `prompt tokens over ${sum(provider, (m) => m.calls).toLocaleString()} calls`, 'hmc-measured-prompt'),
-          stat(prompt > 0 ? `${((100 * sum(provider, (m) => m.cache_read_tokens)) / prompt).toFixed(1)}%` : '--', 'read from the cache, measured', 'hmc-measured-read')),
-        provider.length === 0 ? null : table('Reported by the provider', ['Model', 'Model calls', 'Prompt', 'Cache read', 'Cache write', 'Output', 'Input cost', 'Output cost'],
-          provider.map((m) => [{ name: str(m.model) || '(unknown)' }, String(num(m.calls)), fmtTokens(num(m.prompt_tokens)), fmtTokens(num(m.cache_read_tokens)),
-            fmtTokens(num(m.cache_write_tokens)), fmtTokens(num(m.completion_tokens)), money(m, costOf(m).input), money(m, costOf(m).output)]), 'hmc-provider-table'),
-        provider.length === 0 ? null : h('p', { className: 'hmc-muted' }, 'Measured: the provider\'s own figures for each model call, as Hermes reported them, priced from the same table (cache reads and writes at their own prices). Shown beside HMC\'s figures, never added to them.')),
-      card('Saved per tool output', 'hmc-outputs', table('Saved per tool output', ['Tool', 'Outputs', 'Saved per output', '%', 'Input saved'],
-        rows(data.outputs.outputs).map((o) => [{ name: str(o.name) }, String(num(o.outputs)), fmtTokens(num(o.saved_per_output)), `${num(o.savings_pct).toFixed(1)}%`, fmtTokens(num(o.input_saved))]), 'hmc-outputs-table'),
-        rows(data.outputs.outputs).length === 0 ? h('p', { className: 'hmc-muted' }, 'No tool output recorded in this period.') : null),
-      card('Did compression cost the agent work?', 'hmc-work', h('div', { className: 'hmc-stats' },
-        stat(String(num(w.elided)), 'outputs shortened', 'hmc-elided'), stat(String(num(w.recalls)), 'recalls', 'hmc-recalls'),
-        stat(String(num(w.rereads)), 're-reads', 'hmc-rereads'), stat(num(w.per_100_elided).toFixed(1), 'per 100 shortened', 'hmc-rate'))));
+        h(
+          'p',
+          { className: 'hmc-muted' },
+          "Modelled: HMC's own count of each request without HMC and as sent, priced with HMC's model of the prompt cache (the part the previous call sent unchanged is read at the cache-read price, the rest written), from the price table (HMC's config.yaml, else Hermes' own prices, else HMC's built-in table): an estimate, not a bill.",
+        ),
+        unpriced.length > 0
+          ? h(
+              'p',
+              { className: 'hmc-muted', 'data-testid': 'hmc-unpriced' },
+              `Not priced: ${unpriced.join(', ')}. No price table names ${unpriced.length === 1 ? 'this model' : 'these models'}: add ${unpriced.length === 1 ? 'it' : 'them'} under pricing.models in HMC's config.yaml (hermes hmc doctor lists ${unpriced.length === 1 ? 'it' : 'them'}).`,
+            )
+          : null,
+      ),
+      card(
+        'Reported by the provider: measured',
+        'hmc-provider',
+        provider.length === 0
+          ? h(
+              'p',
+              { className: 'hmc-muted', 'data-testid': 'hmc-provider-none' },
+              "The provider reported no usage in this period. Hermes hands HMC each model call's usage (prompt, cache read and write, output) through its post_api_request hook, 0.16.0 and later.",
+            )
+          : h(
+              'div',
+              { className: 'hmc-stats' },
+              stat(
+                fmtMoney(
+                  sum(pricedProvider, (m) => costOf(m).input),
+                  currency,
+                ),
+                'input cost, measured',
+                'hmc-measured-input',
+              ),
+              stat(
+                fmtMoney(
+                  sum(pricedProvider, (m) => costOf(m).output),
+                  currency,
+                ),
+                'output cost, measured',
+                'hmc-measured-output',
+              ),
+              stat(
+                fmtTokens(prompt),
+                `prompt tokens over ${sum(provider, (m) => m.calls).toLocaleString()} calls`,
+                'hmc-measured-prompt',
+              ),
+              stat(
+                prompt > 0 ? `${((100 * sum(provider, (m) => m.cache_read_tokens)) / prompt).toFixed(1)}%` : '--',
+                'read from the cache, measured',
+                'hmc-measured-read',
+              ),
+            ),
+        provider.length === 0
+          ? null
+          : table(
+              'Reported by the provider',
+              ['Model', 'Model calls', 'Prompt', 'Cache read', 'Cache write', 'Output', 'Input cost', 'Output cost'],
+              provider.map((m) => [
+                { name: str(m.model) || '(unknown)' },
+                String(num(m.calls)),
+                fmtTokens(num(m.prompt_tokens)),
+                fmtTokens(num(m.cache_read_tokens)),
+                fmtTokens(num(m.cache_write_tokens)),
+                fmtTokens(num(m.completion_tokens)),
+                money(m, costOf(m).input),
+                money(m, costOf(m).output),
+              ]),
+              'hmc-provider-table',
+            ),
+        provider.length === 0
+          ? null
+          : h(
+              'p',
+              { className: 'hmc-muted' },
+              "Measured: the provider's own figures for each model call, as Hermes reported them, priced from the same table (cache reads and writes at their own prices). Shown beside HMC's figures, never added to them.",
+            ),
+      ),
+      card(
+        'Saved per tool output',
+        'hmc-outputs',
+        table(
+          'Saved per tool output',
+          ['Tool', 'Outputs', 'Saved per output', '%', 'Input saved'],
+          rows(data.outputs.outputs).map((o) => [
+            { name: str(o.name) },
+            String(num(o.outputs)),
+            fmtTokens(num(o.saved_per_output)),
+            `${num(o.savings_pct).toFixed(1)}%`,
+            fmtTokens(num(o.input_saved)),
+          ]),
+          'hmc-outputs-table',
+        ),
+        rows(data.outputs.outputs).length === 0
+          ? h('p', { className: 'hmc-muted' }, 'No tool output recorded in this period.')
+          : null,
+      ),
+      card(
+        'Did compression cost the agent work?',
+        'hmc-work',
+        h(
+          'div',
+          { className: 'hmc-stats' },
+          stat(String(num(w.elided)), 'outputs shortened', 'hmc-elided'),
+          stat(String(num(w.recalls)), 'recalls', 'hmc-recalls'),
+          stat(String(num(w.rereads)), 're-reads', 'hmc-rereads'),
+          stat(num(w.per_100_elided).toFixed(1), 'per 100 shortened', 'hmc-rate'),
+        ),
+      ),
+    );
   };
 }
 

@@ -49,12 +49,32 @@ export function makeParts(sdk: Sdk): Parts {
       };
     }, []);
     const name = typeof label === 'string' ? label : 'Table';
-    return h('div', { className: `hmc-wrap${wide ? ' hmc-wide' : ''}` },
-      h('div', { className: 'hmc-scroll', ref: box, tabIndex: wide ? 0 : undefined, role: wide ? 'region' : undefined, 'aria-label': wide ? `${name} (scrolls sideways)` : undefined }, children),
-      wide ? h('p', { className: 'hmc-cue', 'data-testid': 'hmc-cue' }, atEnd ? '← Scroll back for the first columns' : 'Scroll sideways for more columns →') : null);
+    return h(
+      'div',
+      { className: `hmc-wrap${wide ? ' hmc-wide' : ''}` },
+      h(
+        'div',
+        {
+          className: 'hmc-scroll',
+          ref: box,
+          tabIndex: wide ? 0 : undefined,
+          role: wide ? 'region' : undefined,
+          'aria-label': wide ? `${name} (scrolls sideways)` : undefined,
+        },
+        children,
+      ),
+      wide
+        ? h(
+            'p',
+            { className: 'hmc-cue', 'data-testid': 'hmc-cue' },
+            atEnd ? '← Scroll back for the first columns' : 'Scroll sideways for more columns →',
+          )
+        : null,
+    );
   };
 
-  const cell = (c: Cell): Node => (typeof c === 'string' ? c : h('span', { className: 'hmc-name', title: c.name }, c.name));
+  const cell = (c: Cell): Node =>
+    typeof c === 'string' ? c : h('span', { className: 'hmc-name', title: c.name }, c.name);
 
   /** The period's form: its own draft of since/until, applied whole. */
   const PeriodForm: Component = ({ range, onRange }) => {
@@ -74,36 +94,95 @@ export function makeParts(sdk: Sdk): Parts {
     const quick = (label: string, next: Range, pressed: boolean): Node =>
       h('button', { key: label, type: 'button', 'aria-pressed': pressed, onClick: () => apply(next) }, label);
     const all = !r.since && !r.until;
-    return h('form', {
-      className: 'hmc-period', 'data-testid': 'hmc-period', 'aria-label': 'Period',
-      onSubmit: (e: Event) => {
-        e.preventDefault();
-        if (!problem) apply({ ...(since ? { since } : {}), ...(until ? { until } : {}) });
+    return h(
+      'form',
+      {
+        className: 'hmc-period',
+        'data-testid': 'hmc-period',
+        'aria-label': 'Period',
+        onSubmit: (e: Event) => {
+          e.preventDefault();
+          if (!problem) apply({ ...(since ? { since } : {}), ...(until ? { until } : {}) });
+        },
       },
-    },
-    h('label', null, 'From ', h('input', { type: 'date', name: 'since', value: since, onChange: (e: unknown) => setSince(value(e)) })),
-    h('label', null, 'to ', h('input', { type: 'date', name: 'until', value: until, onChange: (e: unknown) => setUntil(value(e)) })),
-    h('button', { type: 'submit', className: 'hmc-btn', disabled: Boolean(problem) }, 'Apply'),
-    h('span', { className: 'hmc-seg', role: 'group', 'aria-label': 'Quick ranges' },
-      quick('7 days', { since: daysAgo(6) }, r.since === daysAgo(6) && !r.until),
-      quick('30 days', { since: daysAgo(29) }, r.since === daysAgo(29) && !r.until),
-      quick('All time', {}, all)),
-    h('span', { className: 'hmc-pill', 'data-testid': 'hmc-range-text' }, `Showing ${rangeText(r)}`),
-    problem ? h('span', { className: 'hmc-muted', role: 'status' }, problem) : null);
+      h(
+        'label',
+        null,
+        'From ',
+        h('input', { type: 'date', name: 'since', value: since, onChange: (e: unknown) => setSince(value(e)) }),
+      ),
+      h(
+        'label',
+        null,
+        'to ',
+        h('input', { type: 'date', name: 'until', value: until, onChange: (e: unknown) => setUntil(value(e)) }),
+      ),
+      h('button', { type: 'submit', className: 'hmc-btn', disabled: Boolean(problem) }, 'Apply'),
+      h(
+        'span',
+        { className: 'hmc-seg', role: 'group', 'aria-label': 'Quick ranges' },
+        quick('7 days', { since: daysAgo(6) }, r.since === daysAgo(6) && !r.until),
+        quick('30 days', { since: daysAgo(29) }, r.since === daysAgo(29) && !r.until),
+        quick('All time', {}, all),
+      ),
+      h('span', { className: 'hmc-pill', 'data-testid': 'hmc-range-text' }, `Showing ${rangeText(r)}`),
+      problem ? h('span', { className: 'hmc-muted', role: 'status' }, problem) : null,
+    );
   };
 
   return {
-    card: (title, testid, ...body) => (C.Card && C.CardHeader && C.CardTitle && C.CardContent
-      ? h(C.Card, { className: 'hmc-card', 'data-testid': testid }, h(C.CardHeader, null, h(C.CardTitle, null, title)), h(C.CardContent, null, ...body))
-      : h('section', { className: 'hmc-card', 'data-testid': testid }, h('h2', null, title), ...body)),
-    stat: (value, label, testid) => h('div', { className: 'hmc-stat' },
-      h('div', { className: 'hmc-v', 'data-testid': testid }, value), h('div', { className: 'hmc-k' }, label)),
-    table: (caption, columns, body, testid) => h(ScrollBox, { label: caption },
-      h('table', { className: 'hmc-table', 'data-testid': testid },
-        h('caption', { className: 'hmc-sr' }, caption),
-        h('thead', null, h('tr', null, ...columns.map((c, i) => h('th', { key: c, scope: 'col', className: i > 0 ? 'hmc-num' : '' }, c)))),
-        h('tbody', null, ...body.map((r, j) => h('tr', { key: String(j) }, ...r.map((c, i) =>
-          h(i === 0 ? 'th' : 'td', { key: String(i), scope: i === 0 ? 'row' : undefined, className: i > 0 ? 'hmc-num' : '' }, cell(c)))))))),
+    card: (title, testid, ...body) =>
+      C.Card && C.CardHeader && C.CardTitle && C.CardContent
+        ? h(
+            C.Card,
+            { className: 'hmc-card', 'data-testid': testid },
+            h(C.CardHeader, null, h(C.CardTitle, null, title)),
+            h(C.CardContent, null, ...body),
+          )
+        : h('section', { className: 'hmc-card', 'data-testid': testid }, h('h2', null, title), ...body),
+    stat: (value, label, testid) =>
+      h(
+        'div',
+        { className: 'hmc-stat' },
+        h('div', { className: 'hmc-v', 'data-testid': testid }, value),
+        h('div', { className: 'hmc-k' }, label),
+      ),
+    table: (caption, columns, body, testid) =>
+      h(
+        ScrollBox,
+        { label: caption },
+        h(
+          'table',
+          { className: 'hmc-table', 'data-testid': testid },
+          h('caption', { className: 'hmc-sr' }, caption),
+          h(
+            'thead',
+            null,
+            h(
+              'tr',
+              null,
+              ...columns.map((c, i) => h('th', { key: c, scope: 'col', className: i > 0 ? 'hmc-num' : '' }, c)),
+            ),
+          ),
+          h(
+            'tbody',
+            null,
+            ...body.map((r, j) =>
+              h(
+                'tr',
+                { key: String(j) },
+                ...r.map((c, i) =>
+                  h(
+                    i === 0 ? 'th' : 'td',
+                    { key: String(i), scope: i === 0 ? 'row' : undefined, className: i > 0 ? 'hmc-num' : '' },
+                    cell(c),
+                  ),
+                ),
+              ),
+            ),
+          ),
+        ),
+      ),
     period: (range, onRange) => h(PeriodForm, { range, onRange }),
   };
 }

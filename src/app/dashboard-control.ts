@@ -30,7 +30,9 @@ export function backgroundDashboard(opts: DashboardControlOptions & { configPath
       try {
         const { startBackground } = await import('../server/background.js');
         return await startBackground({
-          stateDir: opts.stateDir, port: opts.port ?? opts.config().dashboard.port, configPath: opts.configPath,
+          stateDir: opts.stateDir,
+          port: opts.port ?? opts.config().dashboard.port,
+          configPath: opts.configPath,
         });
       } catch (err) {
         return { running: false, error: errorText(err) };
@@ -60,9 +62,23 @@ export function backgroundDashboard(opts: DashboardControlOptions & { configPath
 
 /** A dashboard inside this process, fed by its own events as they happen. */
 export function inProcessDashboard(opts: DashboardControlOptions & { feed: DashboardFeed | null }): DashboardControl {
-  let dashboard: { url: string; host: string; port: number; started_at: number; subscribers(): number; stop(): Promise<void> } | null = null;
+  let dashboard: {
+    url: string;
+    host: string;
+    port: number;
+    started_at: number;
+    subscribers(): number;
+    stop(): Promise<void>;
+  } | null = null;
   const running = (d: NonNullable<typeof dashboard>): Record<string, unknown> => ({
-    running: true, url: d.url, host: d.host, port: d.port, started_at: d.started_at, subscribers: d.subscribers(), pid: process.pid, detached: false,
+    running: true,
+    url: d.url,
+    host: d.host,
+    port: d.port,
+    started_at: d.started_at,
+    subscribers: d.subscribers(),
+    pid: process.pid,
+    detached: false,
   });
   const stop = async (): Promise<Record<string, unknown>> => {
     const current = dashboard;
@@ -85,7 +101,11 @@ export function inProcessDashboard(opts: DashboardControlOptions & { feed: Dashb
           pricing: c.pricing,
           log: opts.log,
           version: VERSION,
-          otlp: { endpoint: c.dashboard.otlp.endpoint, intervalSeconds: c.dashboard.otlp.interval_seconds, headers: envHeaders(process.env.OTEL_EXPORTER_OTLP_HEADERS) },
+          otlp: {
+            endpoint: c.dashboard.otlp.endpoint,
+            intervalSeconds: c.dashboard.otlp.interval_seconds,
+            headers: envHeaders(process.env.OTEL_EXPORTER_OTLP_HEADERS),
+          },
         });
         return running(dashboard);
       } catch (err) {

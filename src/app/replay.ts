@@ -60,18 +60,30 @@ export function parseSession(text: string, label: string): Message[] {
     value = JSON.parse(trimmed);
   } catch {
     try {
-      value = trimmed.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as unknown);
+      value = trimmed
+        .split('\n')
+        .filter((l) => l.trim())
+        .map((l) => JSON.parse(l) as unknown);
     } catch {
-      throw new Error(`${label}: not JSON (expected an array of messages, {"messages": [...]}, or one message per line)`);
+      throw new Error(
+        `${label}: not JSON (expected an array of messages, {"messages": [...]}, or one message per line)`,
+      );
     }
   }
-  if (typeof value === 'object' && value !== null && !Array.isArray(value) && Array.isArray((value as { messages?: unknown }).messages)) {
+  if (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Array.isArray((value as { messages?: unknown }).messages)
+  ) {
     value = (value as { messages: unknown[] }).messages;
   }
   if (!Array.isArray(value)) throw new Error(`${label}: expected an array of messages`);
   value.forEach((m, i) => {
     if (typeof m !== 'object' || m === null || typeof (m as { role?: unknown }).role !== 'string') {
-      throw new Error(`${label}: message ${i} has no "role" (every message needs a role: system, user, assistant or tool)`);
+      throw new Error(
+        `${label}: message ${i} has no "role" (every message needs a role: system, user, assistant or tool)`,
+      );
     }
   });
   return value as Message[];
@@ -82,7 +94,14 @@ export function replaySession(source: readonly Message[], opts: ReplayOptions): 
   const config = opts.config;
   const engine =
     opts.engine ??
-    new EngineClass({ config: () => config as HmcConfig, stateDir: null, sink: NULL_SINK, recorder: null, log: () => {}, autoSettle: false });
+    new EngineClass({
+      config: () => config as HmcConfig,
+      stateDir: null,
+      sink: NULL_SINK,
+      recorder: null,
+      log: () => {},
+      autoSettle: false,
+    });
   const cfg = engine.config;
   // A replay plays the whole conversation: what a recording engine holds of the session goes.
   if (opts.engine) engine.startOver(sessionId);
@@ -92,7 +111,11 @@ export function replaySession(source: readonly Message[], opts: ReplayOptions): 
   const conversation: Message[] = [];
   const violations: string[] = [];
   const calls = toolCalls(source);
-  const extra = { model: opts.model ?? 'replay', platform: opts.platform ?? 'replay', ...(opts.contextLength ? { context_length: opts.contextLength } : {}) };
+  const extra = {
+    model: opts.model ?? 'replay',
+    platform: opts.platform ?? 'replay',
+    ...(opts.contextLength ? { context_length: opts.contextLength } : {}),
+  };
   const rawContents = new Map(source.map((m) => [m, { content: m.content, calls: m.tool_calls }] as const));
   const rawMeter = new CacheCostMeter();
   const viewMeter = new CacheCostMeter();
@@ -113,7 +136,8 @@ export function replaySession(source: readonly Message[], opts: ReplayOptions): 
     host.restore(sessionId);
     const params = { session_id: sessionId, messages: conversation, ...extra };
     const result = method === 'pre_llm_call' ? engine.preLlmCall(params) : engine.preModelCall(params);
-    for (const v of checkView(conversation, result.edits, cfg)) violations.push(`${method} at message ${conversation.length - 1}: ${v}`);
+    for (const v of checkView(conversation, result.edits, cfg))
+      violations.push(`${method} at message ${conversation.length - 1}: ${v}`);
     host.apply(sessionId, conversation, result.edits);
   };
 
@@ -133,7 +157,8 @@ export function replaySession(source: readonly Message[], opts: ReplayOptions): 
       viewMeter.call(request((m) => ({ content: m.content, calls: m.tool_calls })));
       conversation.push(message);
       for (const call of message.tool_calls ?? []) {
-        if (typeof call?.id === 'string') host.preToolCall(sessionId, call.function?.name ?? '', call.function?.arguments ?? {}, call.id);
+        if (typeof call?.id === 'string')
+          host.preToolCall(sessionId, call.function?.name ?? '', call.function?.arguments ?? {}, call.id);
       }
       continue;
     }
@@ -142,8 +167,16 @@ export function replaySession(source: readonly Message[], opts: ReplayOptions): 
       const id = typeof message.tool_call_id === 'string' ? message.tool_call_id : '';
       const call = calls.get(id);
       if (typeof message.content === 'string') {
-        const shown = host.postToolCall(sessionId, call?.name ?? (typeof message.name === 'string' ? message.name : ''), call?.args ?? {}, message.content, id, message.is_error === true);
-        if (shown.length > message.content.length) violations.push(`tool result ${id}: replacement longer than the output`);
+        const shown = host.postToolCall(
+          sessionId,
+          call?.name ?? (typeof message.name === 'string' ? message.name : ''),
+          call?.args ?? {},
+          message.content,
+          id,
+          message.is_error === true,
+        );
+        if (shown.length > message.content.length)
+          violations.push(`tool result ${id}: replacement longer than the output`);
       }
       conversation.push(message);
       continue;
@@ -158,7 +191,8 @@ export function replaySession(source: readonly Message[], opts: ReplayOptions): 
   // After finalize: the last turn's messages are in the ledger too.
   const context = session ? session.ledger.totals() : null;
 
-  const restoreExact = conversation.length === source.length && conversation.every((m, i) => m === source[i] && safeJson(m) === before[i]);
+  const restoreExact =
+    conversation.length === source.length && conversation.every((m, i) => m === source[i] && safeJson(m) === before[i]);
   const record = session ? sessionRecord(session) : null;
   const raw = record?.input_tokens_raw ?? 0;
   const hmc = record?.input_tokens_hmc ?? 0;
@@ -177,7 +211,8 @@ export function replaySession(source: readonly Message[], opts: ReplayOptions): 
     cost: { raw: Math.round(rawMeter.totals.cost), hmc: Math.round(viewMeter.totals.cost) },
     cost_saved_pct: savedPercent(rawMeter.totals.cost, viewMeter.totals.cost),
     cache_breaks: viewMeter.totals.breaks,
-    cache_breaks_per_100_calls: viewMeter.totals.calls > 0 ? Math.round((viewMeter.totals.breaks / viewMeter.totals.calls) * 10000) / 100 : 0,
+    cache_breaks_per_100_calls:
+      viewMeter.totals.calls > 0 ? Math.round((viewMeter.totals.breaks / viewMeter.totals.calls) * 10000) / 100 : 0,
     invariant_violations: violations,
   };
 }
@@ -186,7 +221,8 @@ function toolCalls(messages: readonly Message[]): Map<string, { name: string; ar
   const out = new Map<string, { name: string; args: unknown }>();
   for (const m of messages) {
     if (m.role !== 'assistant' || !Array.isArray(m.tool_calls)) continue;
-    for (const c of m.tool_calls) if (typeof c?.id === 'string') out.set(c.id, { name: c.function?.name ?? '', args: c.function?.arguments ?? {} });
+    for (const c of m.tool_calls)
+      if (typeof c?.id === 'string') out.set(c.id, { name: c.function?.name ?? '', args: c.function?.arguments ?? {} });
   }
   return out;
 }

@@ -68,9 +68,12 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
     log(`hmc: cannot create the state dir ${stateDir}: ${errorText(err)}; sessions will not be saved`);
   }
   const config = opts.config ? ConfigSource.fixed(opts.config) : new ConfigSource(opts.configPath ?? null, log);
-  if (!opts.config) await config.watch().catch((err: unknown) => log(`hmc: cannot watch the config: ${errorText(err)}`));
+  if (!opts.config)
+    await config.watch().catch((err: unknown) => log(`hmc: cannot watch the config: ${errorText(err)}`));
 
-  let sink: (EventSink & { subscribe(fn: (e: HmcEvent) => void): () => void; source: string; close(): Promise<void> }) | null = null;
+  let sink:
+    | (EventSink & { subscribe(fn: (e: HmcEvent) => void): () => void; source: string; close(): Promise<void> })
+    | null = null;
   try {
     const { createStateDirSink } = await import('../events/index.js');
     sink = createStateDirSink({ stateDir, inspector: config.config.dashboard.inspector, log });
@@ -95,16 +98,26 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
   const analyticsStore = await loadAnalytics(dbPath, () => config.config.pricing, log);
   // Search across sessions in the analytics file (null when the SQLite module cannot load: the
   // index scans its files; loadAnalytics has logged why).
-  const phaseReader = await import('../store/index.js').then((m) => m.createPhaseDbReader(dbPath), () => null);
+  const phaseReader = await import('../store/index.js').then(
+    (m) => m.createPhaseDbReader(dbPath),
+    () => null,
+  );
   // Read per call: analytics.enabled may change while running. Off: the index files alone.
   const phases = createPhaseIndex({
     stateDir,
     log,
     mirror: () => (config.config.analytics.enabled && recorder ? (entry) => recorder?.recordPhase(entry) : null),
     // No database yet (nothing recorded): the files are all there is, nothing to report.
-    searchDb: () => (config.config.analytics.enabled && phaseReader && existsSync(dbPath()) ? phaseReader.search : null),
+    searchDb: () =>
+      config.config.analytics.enabled && phaseReader && existsSync(dbPath()) ? phaseReader.search : null,
   });
-  const dashboardOpts = { stateDir, config: () => config.config, dbPath, log, ...(opts.dashboardPort !== undefined ? { port: opts.dashboardPort } : {}) };
+  const dashboardOpts = {
+    stateDir,
+    config: () => config.config,
+    dbPath,
+    log,
+    ...(opts.dashboardPort !== undefined ? { port: opts.dashboardPort } : {}),
+  };
   const dashboardControl: DashboardControl =
     opts.dashboard === 'in-process'
       ? inProcessDashboard({ ...dashboardOpts, feed: sink })
@@ -127,7 +140,13 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
     // them without llm.complete is not.
     const capsKey = caps?.join(',');
     if (chosen && chosen.key === bc && chosen.caps === capsKey) return chosen.summariser;
-    const choice = summariserFor({ config: bc, env: process.env, log, hostCapabilities: caps ?? ['llm.complete'], ...(opts.hostCall ? { hostCall: opts.hostCall } : {}) });
+    const choice = summariserFor({
+      config: bc,
+      env: process.env,
+      log,
+      hostCapabilities: caps ?? ['llm.complete'],
+      ...(opts.hostCall ? { hostCall: opts.hostCall } : {}),
+    });
     if (bc.enabled) log(`hmc: ${choice.summariser ? choice.uses : choice.why}`);
     chosen = { key: bc, caps: capsKey, summariser: choice.summariser };
     return choice.summariser;
@@ -148,7 +167,10 @@ export async function createRuntime(opts: RuntimeOptions = {}): Promise<Runtime>
       dashboard: dashboardControl,
       // Read per call: analytics.enabled may change while running.
       analytics: analyticsStore
-        ? (args, project, owner) => (config.config.analytics.enabled ? analyticsStore(args, project, owner) : { error: 'analytics is disabled (analytics.enabled: false)' })
+        ? (args, project, owner) =>
+            config.config.analytics.enabled
+              ? analyticsStore(args, project, owner)
+              : { error: 'analytics is disabled (analytics.enabled: false)' }
         : null,
       configIssues: () => config.issues,
       configFile: config.path,
@@ -194,7 +216,11 @@ async function loadAnalytics(dbPath: () => string, pricing: () => HmcConfig['pri
       let db: ReturnType<typeof store.openStore> | null = null;
       try {
         db = store.openStore(dbPath(), { log });
-        return store.analyticsAction(db, args, { project, pricing: pricing(), ...(owner !== undefined ? { owner } : {}) });
+        return store.analyticsAction(db, args, {
+          project,
+          pricing: pricing(),
+          ...(owner !== undefined ? { owner } : {}),
+        });
       } catch (err) {
         return { error: `analytics unavailable: ${errorText(err)}` };
       } finally {

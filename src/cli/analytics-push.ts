@@ -28,22 +28,33 @@ const WITH_PUSH = new Set(['push', 'endpoint', 'state-dir', 'db', 'config', 'hel
 export type PushValues = Record<string, string | boolean | undefined>;
 
 /** Runs the one-shot push; `write` and `err` are stdout and stderr. */
-export async function pushAnalytics(values: PushValues, io: { out(t: string): void; err(t: string): void; env?: NodeJS.ProcessEnv } = {
-  out: (t) => void process.stdout.write(t), err: (t) => void process.stderr.write(t),
-}): Promise<number> {
+export async function pushAnalytics(
+  values: PushValues,
+  io: { out(t: string): void; err(t: string): void; env?: NodeJS.ProcessEnv } = {
+    out: (t) => void process.stdout.write(t),
+    err: (t) => void process.stderr.write(t),
+  },
+): Promise<number> {
   const env = io.env ?? process.env;
   const other = Object.keys(values).filter((k) => values[k] !== undefined && values[k] !== false && !WITH_PUSH.has(k));
   if (values.push !== true || other.length > 0 || values.json === true || values.csv === true) {
-    const why = values.push !== true ? '--endpoint needs --push' : `--push sends the lifetime figures the dashboard pushes; it takes no ${[...other, ...(values.json === true ? ['json'] : []), ...(values.csv === true ? ['csv'] : [])].map((k) => `--${k}`).join(', ')}`;
+    const why =
+      values.push !== true
+        ? '--endpoint needs --push'
+        : `--push sends the lifetime figures the dashboard pushes; it takes no ${[...other, ...(values.json === true ? ['json'] : []), ...(values.csv === true ? ['csv'] : [])].map((k) => `--${k}`).join(', ')}`;
     io.err(`hmc analytics: ${why}\n`);
     return EXIT_USAGE;
   }
-  const loaded = loadConfigFile(resolveConfigPath(explicitConfig(typeof values.config === 'string' ? values.config : undefined)));
+  const loaded = loadConfigFile(
+    resolveConfigPath(explicitConfig(typeof values.config === 'string' ? values.config : undefined)),
+  );
   for (const issue of loaded.issues) io.err(`hmc: config: ${issue.message}\n`);
   const config = loaded.config;
   const endpoint = typeof values.endpoint === 'string' ? values.endpoint.trim() : config.dashboard.otlp.endpoint.trim();
   if (endpoint === '') {
-    io.err('hmc analytics: --push has no collector: set dashboard.otlp.endpoint in the config (docs/configuration.md) or give --endpoint URL\n');
+    io.err(
+      'hmc analytics: --push has no collector: set dashboard.otlp.endpoint in the config (docs/configuration.md) or give --endpoint URL\n',
+    );
     return EXIT_USAGE;
   }
   const db = typeof values.db === 'string' && values.db.trim() ? values.db.trim() : '';
@@ -58,7 +69,12 @@ export async function pushAnalytics(values: PushValues, io: { out(t: string): vo
   try {
     const store = openStore(dbPath, { readonly: true });
     try {
-      figures = { summary: store.summary(), models: priceModels(store.byModel(), config.pricing), work: store.work(), measured: measuredSeries(store.measured(), config.pricing) };
+      figures = {
+        summary: store.summary(),
+        models: priceModels(store.byModel(), config.pricing),
+        work: store.work(),
+        measured: measuredSeries(store.measured(), config.pricing),
+      };
     } finally {
       store.close();
     }
@@ -67,7 +83,13 @@ export async function pushAnalytics(values: PushValues, io: { out(t: string): vo
     return EXIT_PROBLEM;
   }
   try {
-    const shown = await pushOnce({ endpoint, headers: envHeaders(env.OTEL_EXPORTER_OTLP_HEADERS), figures, version: VERSION, start });
+    const shown = await pushOnce({
+      endpoint,
+      headers: envHeaders(env.OTEL_EXPORTER_OTLP_HEADERS),
+      figures,
+      version: VERSION,
+      start,
+    });
     io.out(`pushed ${figures.summary.total_sessions} sessions' figures to ${shown} (${Date.now() - start} ms)\n`);
     return EXIT_OK;
   } catch (err) {

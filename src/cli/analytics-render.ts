@@ -36,11 +36,39 @@ export function renderCsv(r: Result): string {
   let header: string[];
   let records: unknown[][];
   if (r.period === 'model') {
-    header = ['model', 'sessions', 'model_calls', 'input', 'sent', 'saved', 'cached_input', 'cached_sent', 'cost_spent', 'cost_without_hmc', 'cost_saved', 'currency', 'price_source'];
+    header = [
+      'model',
+      'sessions',
+      'model_calls',
+      'input',
+      'sent',
+      'saved',
+      'cached_input',
+      'cached_sent',
+      'cost_spent',
+      'cost_without_hmc',
+      'cost_saved',
+      'currency',
+      'price_source',
+    ];
     records = rowsOf(r).map((x) => {
       const cost = (x.cost ?? {}) as Row;
       const price = (x.price ?? {}) as Row;
-      return [x.model, x.sessions, x.model_calls, x.input, x.sent, x.saved, x.cached_input, x.cached_sent, cost.spent, cost.without_hmc, cost.saved, x.currency, price.source];
+      return [
+        x.model,
+        x.sessions,
+        x.model_calls,
+        x.input,
+        x.sent,
+        x.saved,
+        x.cached_input,
+        x.cached_sent,
+        cost.spent,
+        cost.without_hmc,
+        cost.saved,
+        x.currency,
+        price.source,
+      ];
     });
   } else if (r.period === 'usage') {
     ({ header, records } = usageCsv(r));
@@ -53,9 +81,24 @@ export function renderCsv(r: Result): string {
     records = rows.map((x) => header.map((h) => x[h]));
   } else {
     header = ['kind', 'name', 'saved', 'input', 'sent', 'sessions', 'savings_pct', 'model_calls'];
-    records = [['total', '', r.total_saved, r.total_input, r.total_sent ?? r.total_output, r.total_sessions, r.savings_pct, r.model_calls]];
-    for (const [key, kind] of [['by_strategy', 'strategy'], ['by_tool', 'tool']] as const) {
-      for (const [name, saved] of Object.entries((r[key] ?? {}) as Record<string, number>)) records.push([kind, name, saved, '', '', '', '', '']);
+    records = [
+      [
+        'total',
+        '',
+        r.total_saved,
+        r.total_input,
+        r.total_sent ?? r.total_output,
+        r.total_sessions,
+        r.savings_pct,
+        r.model_calls,
+      ],
+    ];
+    for (const [key, kind] of [
+      ['by_strategy', 'strategy'],
+      ['by_tool', 'tool'],
+    ] as const) {
+      for (const [name, saved] of Object.entries((r[key] ?? {}) as Record<string, number>))
+        records.push([kind, name, saved, '', '', '', '', '']);
     }
   }
   return [header, ...records].map((rec) => rec.map(csvField).join(',')).join('\r\n') + '\r\n';
@@ -64,13 +107,36 @@ export function renderCsv(r: Result): string {
 /** Column names of an empty answer, so scripts always get a header. */
 function csvColumns(period: string): string[] {
   switch (period) {
-    case 'day': return ['day', 'saved', 'input', 'sessions'];
-    case 'week': return ['week', 'saved', 'input', 'sessions'];
-    case 'month': return ['month', 'saved', 'input', 'sessions'];
-    case 'recent': return ['session_id', 'timestamp', 'project_path', 'saved_tokens', 'session_input', 'session_sent', 'session_output', 'model_calls', 'model', 'platform', 'turns', 'tool_calls', 'started_at', 'ended_at'];
-    case 'project': return ['project_path', 'saved_tokens', 'input_tokens', 'sessions'];
-    case 'tool': return ['tool', 'saved'];
-    case 'output': return ['name', 'kind', 'outputs', 'tokens_raw', 'tokens_sent', 'saved', 'saved_per_output', 'savings_pct'];
-    default: return ['strategy', 'saved'];
+    case 'day':
+      return ['day', 'saved', 'input', 'sessions'];
+    case 'week':
+      return ['week', 'saved', 'input', 'sessions'];
+    case 'month':
+      return ['month', 'saved', 'input', 'sessions'];
+    case 'recent':
+      return [
+        'session_id',
+        'timestamp',
+        'project_path',
+        'saved_tokens',
+        'session_input',
+        'session_sent',
+        'session_output',
+        'model_calls',
+        'model',
+        'platform',
+        'turns',
+        'tool_calls',
+        'started_at',
+        'ended_at',
+      ];
+    case 'project':
+      return ['project_path', 'saved_tokens', 'input_tokens', 'sessions'];
+    case 'tool':
+      return ['tool', 'saved'];
+    case 'output':
+      return ['name', 'kind', 'outputs', 'tokens_raw', 'tokens_sent', 'saved', 'saved_per_output', 'savings_pct'];
+    default:
+      return ['strategy', 'saved'];
   }
 }

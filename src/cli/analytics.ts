@@ -13,7 +13,17 @@ import { resolve } from 'node:path';
 import { loadConfigFile } from '../config/load.js';
 import { expandHome, resolveConfigPath, resolveDbPath } from '../config/paths.js';
 import { resolveStateDir } from '../hosts/state-dir.js';
-import { analyticsAction, checkAnalyticsArgs, classify, limitCut, PERIODS, movedAside, openStore, StoreError, type AnalyticsStore } from '../store/index.js';
+import {
+  analyticsAction,
+  checkAnalyticsArgs,
+  classify,
+  limitCut,
+  PERIODS,
+  movedAside,
+  openStore,
+  StoreError,
+  type AnalyticsStore,
+} from '../store/index.js';
 import { renderCsv } from './analytics-render.js';
 import { renderText } from '../store/analytics-text.js';
 import { num } from '../core/text-table.js';
@@ -88,8 +98,18 @@ export const command: Command = {
       process.stderr.write(`hmc analytics: choose one of --json and --csv\n${USAGE}`);
       return 2;
     }
-    const dbPath = values.db?.trim() ? resolve(expandHome(values.db.trim())) : resolveDbPath('', resolveStateDir(values['state-dir']));
-    const args = { scope: values.scope ?? (values.project ? 'project' : undefined), period: values.period, limit: values.limit, since: values.since, until: values.until, by: values.by, session: values.session };
+    const dbPath = values.db?.trim()
+      ? resolve(expandHome(values.db.trim()))
+      : resolveDbPath('', resolveStateDir(values['state-dir']));
+    const args = {
+      scope: values.scope ?? (values.project ? 'project' : undefined),
+      period: values.period,
+      limit: values.limit,
+      since: values.since,
+      until: values.until,
+      by: values.by,
+      session: values.session,
+    };
     // Checked before the database is opened: a bad argument is the same usage error with or without one.
     const checked = checkAnalyticsArgs(args);
     if ('error' in checked) {
@@ -98,15 +118,22 @@ export const command: Command = {
       return 2;
     }
     const cut = limitCut(checked);
-    const cutNote = cut ? `--limit ${num(cut.asked)} is more than period=${checked.period} lists: at most ${num(cut.max)} rows` : '';
+    const cutNote = cut
+      ? `--limit ${num(cut.asked)} is more than period=${checked.period} lists: at most ${num(cut.max)} rows`
+      : '';
     if (cut) process.stderr.write(`hmc analytics: ${cutNote}\n`);
     const loaded = loadConfigFile(resolveConfigPath(explicitConfig(values.config)));
-    const ctx = { project: values.project ? realpathOr(values.project) : currentProject(), pricing: loaded.config.pricing };
+    const ctx = {
+      project: values.project ? realpathOr(values.project) : currentProject(),
+      pricing: loaded.config.pricing,
+    };
     const missing = !existsSync(dbPath);
     if (missing) process.stderr.write(`no analytics database at ${dbPath} yet\n`);
     const aside = movedAside(dbPath);
     if (aside) {
-      process.stderr.write(`note: a damaged database was moved aside to ${aside.file} (${new Date(aside.time).toISOString().slice(0, 16).replace('T', ' ')} UTC); the sessions that still read were copied into ${dbPath}\n`);
+      process.stderr.write(
+        `note: a damaged database was moved aside to ${aside.file} (${new Date(aside.time).toISOString().slice(0, 16).replace('T', ' ')} UTC); the sessions that still read were copied into ${dbPath}\n`,
+      );
     }
     if (missing && !values.json && !values.csv) return 0;
     // With no file, an empty in-memory store gives the same shapes, all zeros.
@@ -115,7 +142,9 @@ export const command: Command = {
       store = missing ? openStore(':memory:') : openReadable(dbPath);
     } catch (err) {
       if (classify(err) !== 'corrupt') throw err;
-      process.stderr.write(`hmc analytics: ${errorText(err)}; HMC moves it aside on its next write (\`${invokedAs()} doctor\` checks it)\n`);
+      process.stderr.write(
+        `hmc analytics: ${errorText(err)}; HMC moves it aside on its next write (\`${invokedAs()} doctor\` checks it)\n`,
+      );
       return 1;
     }
     try {

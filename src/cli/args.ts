@@ -51,7 +51,9 @@ export function readableFile(path: string, what = 'file'): string {
   } catch (err) {
     if (err instanceof UsageError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
-    throw new UsageError(code === 'ENOENT' ? `${path}: no such ${what}` : `cannot read ${path}: ${(err as Error).message}`);
+    throw new UsageError(
+      code === 'ENOENT' ? `${path}: no such ${what}` : `cannot read ${path}: ${(err as Error).message}`,
+    );
   }
   if (!isFile) throw new UsageError(`${path} is not a regular file`);
   return path;
@@ -63,7 +65,11 @@ export function readableFile(path: string, what = 'file'): string {
  * `HMC_INVOKED_AS` when the caller sets it (the Hermes bridge: `hermes hmc`); `hmc` when run as a
  * bin of that name (an npm link); else `node <the script>` (relative when under the working dir).
  */
-export function invokedAs(env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = process.argv, cwd = process.cwd()): string {
+export function invokedAs(
+  env: NodeJS.ProcessEnv = process.env,
+  argv: readonly string[] = process.argv,
+  cwd = process.cwd(),
+): string {
   const said = env.HMC_INVOKED_AS?.trim();
   if (said) return said;
   const script = argv[1] ?? '';

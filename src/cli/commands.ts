@@ -15,7 +15,11 @@ export interface CommandEntry {
 }
 
 export const COMMANDS: readonly CommandEntry[] = [
-  { name: 'sidecar', help: 'sidecar --stdio            the sidecar the Hermes plugin starts (protocol v1 on stdin/stdout)', load: async () => (await import('./sidecar.js')).command },
+  {
+    name: 'sidecar',
+    help: 'sidecar --stdio            the sidecar the Hermes plugin starts (protocol v1 on stdin/stdout)',
+    load: async () => (await import('./sidecar.js')).command,
+  },
   {
     name: 'dashboard',
     help: 'dashboard [start|stop|status] [--port N] [--state-dir D]\n                             the live dashboard over a state dir (start: in the background)',
@@ -23,7 +27,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'demo',
-    help: 'demo [--port N] [--state-dir D]\n                             record a session on this project\'s files and watch it live',
+    help: "demo [--port N] [--state-dir D]\n                             record a session on this project's files and watch it live",
     load: async () => (await import('./demo.js')).command,
   },
   {

@@ -38,7 +38,12 @@ export const command: Command = {
     const { values, positionals } = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { 'state-dir': { type: 'string' }, config: { type: 'string' }, session: { type: 'string' }, json: { type: 'boolean', default: false } },
+      options: {
+        'state-dir': { type: 'string' },
+        config: { type: 'string' },
+        session: { type: 'string' },
+        json: { type: 'boolean', default: false },
+      },
     });
     const [action, ...pairs] = positionals;
     if (!action) throw new UsageError('name an action');
@@ -52,11 +57,17 @@ export const command: Command = {
         args.query = typeof args.query === 'string' && args.query ? `${args.query} ${pair}` : pair;
         continue;
       }
-      if (eq <= 0) throw new UsageError(`expected key=value, got ${JSON.stringify(pair.length > 80 ? `${pair.slice(0, 80)}…` : pair)}`);
+      if (eq <= 0)
+        throw new UsageError(
+          `expected key=value, got ${JSON.stringify(pair.length > 80 ? `${pair.slice(0, 80)}…` : pair)}`,
+        );
       const [key, value] = [pair.slice(0, eq), pair.slice(eq + 1)];
       // `recall id=… session=ID`: the session to act on, as --session (issue 17, finding 5).
       if (key === 'session' && !isIndex) {
-        if (named !== undefined && named !== value) throw new UsageError(`--session ${JSON.stringify(named)} and session=${JSON.stringify(value)} name two sessions; give one`);
+        if (named !== undefined && named !== value)
+          throw new UsageError(
+            `--session ${JSON.stringify(named)} and session=${JSON.stringify(value)} name two sessions; give one`,
+          );
         named = value;
         continue;
       }
@@ -70,18 +81,29 @@ export const command: Command = {
     }
     const sessionId = named ?? latestSavedSession(stateDir);
     // A search across sessions needs none.
-    const global = isIndex && String(args.scope ?? '').trim().toLowerCase() === 'global';
+    const global =
+      isIndex &&
+      String(args.scope ?? '')
+        .trim()
+        .toLowerCase() === 'global';
     if (!sessionId && !global && SESSION_ACTIONS.has(String(action).toLowerCase())) {
-      process.stderr.write(`hmc control: no session saved in ${sessionsDir} yet (Hermes saves one after every turn; check --state-dir or $HERMES_HOME)\n`);
+      process.stderr.write(
+        `hmc control: no session saved in ${sessionsDir} yet (Hermes saves one after every turn; check --state-dir or $HERMES_HOME)\n`,
+      );
       return 1;
     }
     // A terminal is the machine's owner: every session's analytics and index (issue 26, finding 5).
-    const runtime = await createRuntime({ stateDir, configPath: resolveConfigPath(explicitConfig(values.config)), machineOwner: true });
+    const runtime = await createRuntime({
+      stateDir,
+      configPath: resolveConfigPath(explicitConfig(values.config)),
+      machineOwner: true,
+    });
     try {
       const result = await runtime.api.control({ ...(sessionId ? { session_id: sessionId } : {}), args });
       // Only an action that changes the session saves it: a read-only one must not write an older
       // picture over the one a running Hermes saves meanwhile.
-      if (sessionId && !('error' in result) && CHANGING_ACTIONS.has(String(action).toLowerCase())) runtime.api.onSessionEnd({ session_id: sessionId });
+      if (sessionId && !('error' in result) && CHANGING_ACTIONS.has(String(action).toLowerCase()))
+        runtime.api.onSessionEnd({ session_id: sessionId });
       await runtime.flush();
       if (values.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       else write(String(action).toLowerCase(), result);
@@ -103,7 +125,8 @@ function write(action: string, result: Record<string, unknown>): void {
   if (recall) {
     process.stderr.write(`${recall.head}\n`);
     process.stdout.write(recall.body);
-    if (recall.next) process.stderr.write(`${recall.body.endsWith('\n') || recall.body === '' ? '' : '\n'}${recall.next}\n`);
+    if (recall.next)
+      process.stderr.write(`${recall.body.endsWith('\n') || recall.body === '' ? '' : '\n'}${recall.next}\n`);
     return;
   }
   process.stdout.write(`${controlText(action, result, how, CONTROL_HELP)}\n`);

@@ -53,7 +53,8 @@ function parseArgs(argv: string[]): Args | string {
     const value = (): string | undefined => inline ?? argv[++i];
     if (flag === '--port') {
       const v = value();
-      if (v === undefined || !/^\d+$/.test(v) || Number(v) > 65535) return '--port must be a whole number from 0 to 65535';
+      if (v === undefined || !/^\d+$/.test(v) || Number(v) > 65535)
+        return '--port must be a whole number from 0 to 65535';
       out.port = Number(v);
     } else if (flag === '--state-dir') {
       const v = value();
@@ -101,7 +102,15 @@ export const command: Command = {
       process.stderr.write(`hmc dashboard: --json goes with start, stop or status\n${USAGE}`);
       return 2;
     }
-    if (args.word) return background(args.word, stateDir, args.port ?? config.dashboard.port, resolveConfigPath(args.configPath), args.stateDir, args.json === true);
+    if (args.word)
+      return background(
+        args.word,
+        stateDir,
+        args.port ?? config.dashboard.port,
+        resolveConfigPath(args.configPath),
+        args.stateDir,
+        args.json === true,
+      );
     const handle = await startDashboard({
       stateDir,
       port: args.port ?? config.dashboard.port,
@@ -110,26 +119,47 @@ export const command: Command = {
       pricing: config.pricing,
       log,
       version: VERSION,
-      otlp: { endpoint: config.dashboard.otlp.endpoint, intervalSeconds: config.dashboard.otlp.interval_seconds, headers: envHeaders(process.env.OTEL_EXPORTER_OTLP_HEADERS) },
+      otlp: {
+        endpoint: config.dashboard.otlp.endpoint,
+        intervalSeconds: config.dashboard.otlp.interval_seconds,
+        headers: envHeaders(process.env.OTEL_EXPORTER_OTLP_HEADERS),
+      },
     });
     const pidFile = args.pidFile ? resolve(args.pidFile) : null;
-    if (pidFile) writeRecord(pidFile, { pid: process.pid, port: handle.port, url: handle.url, started_at: handle.started_at, version: VERSION });
+    if (pidFile)
+      writeRecord(pidFile, {
+        pid: process.pid,
+        port: handle.port,
+        url: handle.url,
+        started_at: handle.started_at,
+        version: VERSION,
+      });
     process.stdout.write(`${handle.url}\n`);
-    log(`hmc dashboard: following ${stateDir} (${pidFile ? `pid ${process.pid}, record ${pidFile}` : 'Ctrl-C to stop'})`);
+    log(
+      `hmc dashboard: following ${stateDir} (${pidFile ? `pid ${process.pid}, record ${pidFile}` : 'Ctrl-C to stop'})`,
+    );
     // In the background: it leaves by itself once orphaned (its files gone, its Hermes plugin disabled).
     const host = pidFile ? pluginWatchOf() : null;
-    if (pidFile) log(`hmc dashboard: exits by itself when ${join(ownPackageRoot(), 'bin', 'hmc.js')} is gone${host ? ` or ${host.what}` : ''}`);
+    if (pidFile)
+      log(
+        `hmc dashboard: exits by itself when ${join(ownPackageRoot(), 'bin', 'hmc.js')} is gone${host ? ` or ${host.what}` : ''}`,
+      );
     return await new Promise<number>((done) => {
-      const unwatch = pidFile ? watchOrphan({ packageRoot: ownPackageRoot(), host }, (why) => {
-        log(`hmc dashboard: exiting: ${why}`);
-        stop();
-      }) : () => {};
+      const unwatch = pidFile
+        ? watchOrphan({ packageRoot: ownPackageRoot(), host }, (why) => {
+            log(`hmc dashboard: exiting: ${why}`);
+            stop();
+          })
+        : () => {};
       const stop = (): void => {
         unwatch();
         process.off('SIGINT', stop);
         process.off('SIGTERM', stop);
         if (pidFile) removeRecordOf(pidFile, process.pid);
-        handle.stop().then(() => done(0), () => done(1));
+        handle.stop().then(
+          () => done(0),
+          () => done(1),
+        );
       };
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);
@@ -138,9 +168,21 @@ export const command: Command = {
 };
 
 /** `start`, `stop`, `status` of the state dir's shared background dashboard. */
-async function background(word: Word, stateDir: string, port: number, configPath: string | null, stateDirGiven: string | undefined, json: boolean): Promise<number> {
+async function background(
+  word: Word,
+  stateDir: string,
+  port: number,
+  configPath: string | null,
+  stateDirGiven: string | undefined,
+  json: boolean,
+): Promise<number> {
   if (json) {
-    const s = word === 'status' ? await backgroundStatus(stateDir) : word === 'stop' ? await stopBackground(stateDir) : await startBackground({ stateDir, port, configPath });
+    const s =
+      word === 'status'
+        ? await backgroundStatus(stateDir)
+        : word === 'stop'
+          ? await stopBackground(stateDir)
+          : await startBackground({ stateDir, port, configPath });
     process.stdout.write(`${JSON.stringify(s, null, 2)}\n`);
     if (word === 'status') return s.running === true ? 0 : 3;
     return word === 'start' && s.running !== true ? 1 : 0;
@@ -152,12 +194,18 @@ async function background(word: Word, stateDir: string, port: number, configPath
       process.stderr.write(`hmc dashboard: running in the background (pid ${String(s.pid)}, log ${String(s.log)})\n`);
       return 0;
     }
-    process.stderr.write(`hmc dashboard: not running${typeof s.stale === 'string' ? ` (a stale record: ${s.stale})` : ''}\n`);
+    process.stderr.write(
+      `hmc dashboard: not running${typeof s.stale === 'string' ? ` (a stale record: ${s.stale})` : ''}\n`,
+    );
     return 3;
   }
   if (word === 'stop') {
     const s = await stopBackground(stateDir);
-    process.stderr.write(typeof s.stopped === 'number' ? `hmc dashboard: stopped (pid ${s.stopped})\n` : 'hmc dashboard: was not running\n');
+    process.stderr.write(
+      typeof s.stopped === 'number'
+        ? `hmc dashboard: stopped (pid ${s.stopped})\n`
+        : 'hmc dashboard: was not running\n',
+    );
     return 0;
   }
   const s = await startBackground({ stateDir, port, configPath });
@@ -168,7 +216,9 @@ async function background(word: Word, stateDir: string, port: number, configPath
   process.stdout.write(`${s.url}\n`);
   // The stop command as this user can type it: `hermes hmc …` inside Hermes (issue 17, finding 5).
   const stop = `${invokedAs()} dashboard stop${stateDirGiven ? ` --state-dir ${shellWord(stateDirGiven)}` : ''}`;
-  process.stderr.write(`hmc dashboard: ${s.already_running ? 'already running' : 'started'} in the background (pid ${String(s.pid)}, log ${String(s.log)}); \`${stop}\` stops it\n`);
+  process.stderr.write(
+    `hmc dashboard: ${s.already_running ? 'already running' : 'started'} in the background (pid ${String(s.pid)}, log ${String(s.log)}); \`${stop}\` stops it\n`,
+  );
   return 0;
 }
 

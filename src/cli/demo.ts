@@ -43,7 +43,8 @@ export const command: Command = {
     });
     const port = values.port === undefined ? 48800 : Number(values.port);
     const pace = Number(values.pace);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) return usage(`--port must be a port number (0-65535), got ${values.port}`);
+    if (!Number.isInteger(port) || port < 0 || port > 65535)
+      return usage(`--port must be a port number (0-65535), got ${values.port}`);
     if (!Number.isFinite(pace) || pace < 0) return usage(`--pace must be milliseconds (0 or more), got ${values.pace}`);
     const temporary = !values['state-dir'];
     const stateDir = values['state-dir'] ? resolve(values['state-dir']) : mkdtempSync(join(tmpdir(), 'hmc-demo-'));
@@ -57,7 +58,14 @@ export const command: Command = {
     try {
       // History sessions are played now but dated over the past days; the live one is dated now.
       let offset = 0;
-      runtime = await createRuntime({ stateDir, config: defaultConfig(), dashboard: 'in-process', dashboardPort: port, now: () => Date.now() + offset, log: (l) => process.stderr.write(`${l}\n`) });
+      runtime = await createRuntime({
+        stateDir,
+        config: defaultConfig(),
+        dashboard: 'in-process',
+        dashboardPort: port,
+        now: () => Date.now() + offset,
+        log: (l) => process.stderr.write(`${l}\n`),
+      });
       if (controller.signal.aborted) return 0;
       const started = await runtime.api.control({ args: { action: 'dashboard', sub_action: 'start' } });
       if (typeof started.url !== 'string') {
@@ -65,24 +73,41 @@ export const command: Command = {
         return 1;
       }
       process.stdout.write(`${started.url}\n`);
-      process.stderr.write(`hmc demo: state dir ${stateDir}${temporary ? ' (temporary, removed on exit)' : ''}; open the URL above (Ctrl-C stops)\n`);
+      process.stderr.write(
+        `hmc demo: state dir ${stateDir}${temporary ? ' (temporary, removed on exit)' : ''}; open the URL above (Ctrl-C stops)\n`,
+      );
 
       const scripts = demoScripts(root);
       if (!values['no-history']) {
         const plays = [...scripts, ...scripts];
         for (let i = 0; i < plays.length && !controller.signal.aborted; i++) {
           offset = -(plays.length - i) * DAY + i * 60_000;
-          await playSession({ engine: runtime.engine, root, sessionId: `demo-history-${i + 1}-${plays[i]?.name}`, script: plays[i] as (typeof scripts)[number], pace: 0, signal: controller.signal });
+          await playSession({
+            engine: runtime.engine,
+            root,
+            sessionId: `demo-history-${i + 1}-${plays[i]?.name}`,
+            script: plays[i] as (typeof scripts)[number],
+            pace: 0,
+            signal: controller.signal,
+          });
         }
         offset = 0;
         await runtime.flush();
         process.stderr.write(`hmc demo: ${plays.length} earlier sessions recorded; now playing one live\n`);
       }
       const live = scripts[0] as (typeof scripts)[number];
-      await playSession({ engine: runtime.engine, root, sessionId: `demo-live-${Date.now().toString(36)}`, script: live, pace, signal: controller.signal });
+      await playSession({
+        engine: runtime.engine,
+        root,
+        sessionId: `demo-live-${Date.now().toString(36)}`,
+        script: live,
+        pace,
+        signal: controller.signal,
+      });
       await runtime.flush();
       process.stderr.write('hmc demo: the live session ended; the dashboard keeps running (Ctrl-C stops)\n');
-      if (!values.once && !controller.signal.aborted) await new Promise<void>((done) => controller.signal.addEventListener('abort', () => done()));
+      if (!values.once && !controller.signal.aborted)
+        await new Promise<void>((done) => controller.signal.addEventListener('abort', () => done()));
       return 0;
     } finally {
       process.off('SIGINT', stop);

@@ -11,19 +11,34 @@ import { errorText } from '../core/errors.js';
 import type { HmcConfig } from '../config/keys.js';
 
 export async function checkDatabase(path: string): Promise<Check> {
-  if (!existsSync(path)) return { name: 'analytics db', ok: true, detail: `no database yet at ${path} (created when the first session ends)` };
+  if (!existsSync(path))
+    return {
+      name: 'analytics db',
+      ok: true,
+      detail: `no database yet at ${path} (created when the first session ends)`,
+    };
   let store: typeof import('../store/index.js');
   try {
     store = await import('../store/index.js');
   } catch (err) {
-    return { name: 'analytics db', ok: false, detail: `cannot check ${path}: the SQLite module does not load (${errorText(err)})`, fix: 'see the sqlite check above' };
+    return {
+      name: 'analytics db',
+      ok: false,
+      detail: `cannot check ${path}: the SQLite module does not load (${errorText(err)})`,
+      fix: 'see the sqlite check above',
+    };
   }
   const { checkFile, INTEGRITY_MAX_BYTES } = store;
   const { size } = statSync(path);
   const depth = size <= INTEGRITY_MAX_BYTES ? 'full' : 'quick';
   const problem = checkFile(path, depth);
   const mb = `${(size / 1024 / 1024).toFixed(1)} MB`;
-  if (!problem) return { name: 'analytics db', ok: true, detail: `${path} passed SQLite's ${depth === 'full' ? 'integrity_check' : 'quick_check'} (${mb})` };
+  if (!problem)
+    return {
+      name: 'analytics db',
+      ok: true,
+      detail: `${path} passed SQLite's ${depth === 'full' ? 'integrity_check' : 'quick_check'} (${mb})`,
+    };
   return {
     name: 'analytics db',
     ok: false,
@@ -46,11 +61,29 @@ export async function checkPrices(path: string, pricing: HmcConfig['pricing']): 
     try {
       const models = new Set([...db.byModel().map((r) => r.model), ...db.providerByModel().map((r) => r.model)]);
       const host = db.hostPrices();
-      const rows = [...models].map((model) => ({ model, sessions: 0, model_calls: 0, input: 0, sent: 0, saved: 0, cached_input: 0, cached_sent: 0, plain_input: 0, plain_sent: 0, sessions_without_cache_model: 0, ...(host.has(model) ? { host_price: host.get(model)! } : {}) }));
+      const rows = [...models].map((model) => ({
+        model,
+        sessions: 0,
+        model_calls: 0,
+        input: 0,
+        sent: 0,
+        saved: 0,
+        cached_input: 0,
+        cached_sent: 0,
+        plain_input: 0,
+        plain_sent: 0,
+        sessions_without_cache_model: 0,
+        ...(host.has(model) ? { host_price: host.get(model)! } : {}),
+      }));
       const priced = priceModels(rows, pricing);
       const unknown = priced.filter((m) => m.price.unknown_model).map((m) => m.model || '(no model name)');
       const sources = [...new Set(priced.filter((m) => !m.price.unknown_model).map((m) => m.price.source))].join(', ');
-      if (unknown.length === 0) return { name: 'prices', ok: true, detail: `every model of the analytics database is priced (${priced.length} model${priced.length === 1 ? '' : 's'}${sources ? `: ${sources}` : ''})` };
+      if (unknown.length === 0)
+        return {
+          name: 'prices',
+          ok: true,
+          detail: `every model of the analytics database is priced (${priced.length} model${priced.length === 1 ? '' : 's'}${sources ? `: ${sources}` : ''})`,
+        };
       return {
         name: 'prices',
         ok: false,

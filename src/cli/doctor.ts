@@ -60,8 +60,14 @@ function checkStateDir(dir: string): Check {
   // A file where the folder should be is no permission problem (issue 27, finding 6): say what it is.
   const file = notAFolder(dir);
   if (file !== null) {
-    const what = file === resolve(dir) ? `${dir} is a file, not a folder` : `${dir} cannot be a folder: ${file} is a file`;
-    return { name: 'state dir', ok: false, detail: what, fix: `move ${file} aside, or point --state-dir / $HMC_STATE_DIR at a folder` };
+    const what =
+      file === resolve(dir) ? `${dir} is a file, not a folder` : `${dir} cannot be a folder: ${file} is a file`;
+    return {
+      name: 'state dir',
+      ok: false,
+      detail: what,
+      fix: `move ${file} aside, or point --state-dir / $HMC_STATE_DIR at a folder`,
+    };
   }
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -70,12 +76,22 @@ function checkStateDir(dir: string): Check {
     rmSync(probe);
     return { name: 'state dir', ok: true, detail: `${dir} is writable` };
   } catch (err) {
-    return { name: 'state dir', ok: false, detail: `${dir} is not writable: ${errorLine(err)}`, fix: 'fix its permissions, or point --state-dir / $HMC_STATE_DIR elsewhere' };
+    return {
+      name: 'state dir',
+      ok: false,
+      detail: `${dir} is not writable: ${errorLine(err)}`,
+      fix: 'fix its permissions, or point --state-dir / $HMC_STATE_DIR elsewhere',
+    };
   }
 }
 
 async function checkConfig(path: string): Promise<Check> {
-  if (!existsSync(path)) return { name: 'config', ok: true, detail: `${path} not present; built-in defaults apply (copy config.yaml.example to change them)` };
+  if (!existsSync(path))
+    return {
+      name: 'config',
+      ok: true,
+      detail: `${path} not present; built-in defaults apply (copy config.yaml.example to change them)`,
+    };
   // The loader the sidecar uses: a directory, unreadable file, bad YAML or bad key is named as such.
   const { issues } = loadConfigFile(path);
   if (issues.length === 0) return { name: 'config', ok: true, detail: `${path} parses` };
@@ -88,7 +104,12 @@ async function checkConfig(path: string): Promise<Check> {
         : 'make the file readable, or delete it to use the defaults';
     return { name: 'config', ok: false, detail: whole.message, fix };
   }
-  return { name: 'config', ok: false, detail: `${path}: ${issues.map((i) => i.message).join('; ')}`, fix: 'correct or remove the keys named (each bad key falls back to its default meanwhile)' };
+  return {
+    name: 'config',
+    ok: false,
+    detail: `${path}: ${issues.map((i) => i.message).join('; ')}`,
+    fix: 'correct or remove the keys named (each bad key falls back to its default meanwhile)',
+  };
 }
 
 /** Runs every check; none throws. */

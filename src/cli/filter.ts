@@ -45,21 +45,30 @@ export const command: Command = {
     });
     const loaded = loadConfigFile(resolveConfigPath(explicitConfig(values.config)));
     for (const issue of loaded.issues) process.stderr.write(`hmc: config: ${issue.message}\n`);
-    const ctx: CompressContext = { config: loaded.config, protection: protectionFor(loaded.config), manual: false, log: (l) => process.stderr.write(`${l}\n`) };
+    const ctx: CompressContext = {
+      config: loaded.config,
+      protection: protectionFor(loaded.config),
+      manual: false,
+      log: (l) => process.stderr.write(`${l}\n`),
+    };
     const input = await readStdin();
     if (!values.jsonl) {
       let args: unknown;
       try {
         args = JSON.parse(values.args);
       } catch {
-        throw new UsageError(`--args must be JSON, got ${values.args.length > 200 ? `${values.args.slice(0, 200)}…` : values.args}`);
+        throw new UsageError(
+          `--args must be JSON, got ${values.args.length > 200 ? `${values.args.slice(0, 200)}…` : values.args}`,
+        );
       }
       const result = compressOutput(input, { tool: values.tool, args, hostError: values.error }, ctx);
       process.stdout.write(result.content);
       if (values.stats) {
         const before = countTokens(result.raw);
         const after = countTokens(result.content);
-        process.stderr.write(`hmc filter: ${before} → ${after} tokens (${result.steps.map((s) => s.strategy).join(', ') || 'unchanged'})\n`);
+        process.stderr.write(
+          `hmc filter: ${before} → ${after} tokens (${result.steps.map((s) => s.strategy).join(', ') || 'unchanged'})\n`,
+        );
       }
       return 0;
     }
@@ -78,15 +87,22 @@ export const command: Command = {
     });
     process.stdout.write(out.length ? `${out.join('\n')}\n` : '');
     if (values.stats) {
-      const saved = totals.before > 0 ? ` (${(((totals.before - totals.after) / totals.before) * 100).toFixed(1)}% saved)` : '';
-      process.stderr.write(`hmc filter: ${totals.cases} case(s), ${totals.errors} rejected; ${totals.before} → ${totals.after} tokens${saved}\n`);
+      const saved =
+        totals.before > 0 ? ` (${(((totals.before - totals.after) / totals.before) * 100).toFixed(1)}% saved)` : '';
+      process.stderr.write(
+        `hmc filter: ${totals.cases} case(s), ${totals.errors} rejected; ${totals.before} → ${totals.after} tokens${saved}\n`,
+      );
     }
     return 0;
   },
 };
 
 /** One --jsonl case: the answer line, and the raw output when the case was valid (for --stats). */
-export function filterCase(line: string, lineNumber: number, ctx: CompressContext): { answer: { output?: string; error?: string }; raw: string | null } {
+export function filterCase(
+  line: string,
+  lineNumber: number,
+  ctx: CompressContext,
+): { answer: { output?: string; error?: string }; raw: string | null } {
   const reject = (error: string) => ({ answer: { error: `line ${lineNumber}: ${error}` }, raw: null });
   let value: unknown;
   try {
@@ -97,6 +113,14 @@ export function filterCase(line: string, lineNumber: number, ctx: CompressContex
   if (!isRecord(value)) return reject('expected an object {"tool","args","output","is_error"}');
   if (typeof value.output !== 'string') return reject('"output" must be a string');
   if (value.tool !== undefined && typeof value.tool !== 'string') return reject('"tool" must be a string');
-  const result = compressOutput(value.output, { tool: typeof value.tool === 'string' ? value.tool : '', args: value.args ?? {}, hostError: value.is_error === true }, ctx);
+  const result = compressOutput(
+    value.output,
+    {
+      tool: typeof value.tool === 'string' ? value.tool : '',
+      args: value.args ?? {},
+      hostError: value.is_error === true,
+    },
+    ctx,
+  );
   return { answer: { output: result.content }, raw: value.output };
 }

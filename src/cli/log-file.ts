@@ -34,7 +34,9 @@ export class LogFile {
       if (stream && !this.stillThere()) {
         stream.end();
         stream = this.open();
-        stream?.write(`${new Date().toISOString()} [${process.pid}] ${this.path} was deleted or replaced (the state dir removed?); logging to a new file\n`);
+        stream?.write(
+          `${new Date().toISOString()} [${process.pid}] ${this.path} was deleted or replaced (the state dir removed?); logging to a new file\n`,
+        );
       }
       stream?.write(text);
     } catch {

@@ -59,11 +59,17 @@ export const command: Command = {
     if (contextLength !== undefined && !(Number.isInteger(contextLength) && contextLength > 0)) {
       throw new UsageError(`--context-length must be a whole number above 0, got ${values['context-length']}`);
     }
-    const runtime = values.record ? await createRuntime({ config: loaded.config, ...(values['state-dir'] ? { stateDir: values['state-dir'] } : {}) }) : null;
+    const runtime = values.record
+      ? await createRuntime({
+          config: loaded.config,
+          ...(values['state-dir'] ? { stateDir: values['state-dir'] } : {}),
+        })
+      : null;
     const reports: ReplayReport[] = [];
     try {
       for (const { file, messages } of sessions) {
-        const sessionId = positionals.length === 1 && values.session ? values.session : basename(file).replace(/\.(json|jsonl)$/, '');
+        const sessionId =
+          positionals.length === 1 && values.session ? values.session : basename(file).replace(/\.(json|jsonl)$/, '');
         reports.push(
           replaySession(messages, {
             sessionId,
@@ -80,7 +86,10 @@ export const command: Command = {
       await runtime?.close();
     }
     if (values.json) process.stdout.write(`${JSON.stringify(reports.length === 1 ? reports[0] : reports, null, 2)}\n`);
-    else process.stdout.write(`${[...reports.map(formatReport), ...(reports.length > 1 ? [formatTotals(reports)] : [])].join('\n\n')}\n`);
+    else
+      process.stdout.write(
+        `${[...reports.map(formatReport), ...(reports.length > 1 ? [formatTotals(reports)] : [])].join('\n\n')}\n`,
+      );
     return reports.every((r) => r.restore_exact && r.invariant_violations.length === 0) ? 0 : 1;
   },
 };
@@ -94,15 +103,39 @@ export function formatReport(r: ReplayReport): string {
     table(
       ['', 'without HMC', 'with HMC', 'saved', '%'],
       [
-        ['input tokens (all model calls)', num(r.input_tokens.raw), num(r.input_tokens.hmc), num(saved), pct(saved, r.input_tokens.raw)],
-        ['final context', num(r.final_context_tokens.raw), num(r.final_context_tokens.hmc), num(ctxSaved), pct(ctxSaved, r.final_context_tokens.raw)],
-        ['input cost (prompt cache)', num(r.cost.raw), num(r.cost.hmc), num(r.cost.raw - r.cost.hmc), `${r.cost_saved_pct.toFixed(1)}%`],
+        [
+          'input tokens (all model calls)',
+          num(r.input_tokens.raw),
+          num(r.input_tokens.hmc),
+          num(saved),
+          pct(saved, r.input_tokens.raw),
+        ],
+        [
+          'final context',
+          num(r.final_context_tokens.raw),
+          num(r.final_context_tokens.hmc),
+          num(ctxSaved),
+          pct(ctxSaved, r.final_context_tokens.raw),
+        ],
+        [
+          'input cost (prompt cache)',
+          num(r.cost.raw),
+          num(r.cost.hmc),
+          num(r.cost.raw - r.cost.hmc),
+          `${r.cost_saved_pct.toFixed(1)}%`,
+        ],
       ],
     ),
     '',
-    table(['strategy', 'input tokens saved'], sorted(r.saved_by_strategy).map(([k, v]) => [k, num(v)])),
+    table(
+      ['strategy', 'input tokens saved'],
+      sorted(r.saved_by_strategy).map(([k, v]) => [k, num(v)]),
+    ),
     '',
-    table(['tool', 'input tokens saved'], sorted(r.saved_by_tool).map(([k, v]) => [k, num(v)])),
+    table(
+      ['tool', 'input tokens saved'],
+      sorted(r.saved_by_tool).map(([k, v]) => [k, num(v)]),
+    ),
     '',
     `cache breaks: ${r.cache_breaks} (${r.cache_breaks_per_100_calls} per 100 model calls)`,
     `restore exact: ${r.restore_exact ? 'yes' : 'NO'}`,
@@ -129,7 +162,13 @@ export function formatTotals(reports: readonly ReplayReport[]): string {
       ['', 'without HMC', 'with HMC', 'saved', '%'],
       [
         ['input tokens (all model calls)', num(raw), num(hmc), num(raw - hmc), pct(raw - hmc, raw)],
-        ['input cost (prompt cache)', num(costRaw), num(costHmc), num(costRaw - costHmc), pct(costRaw - costHmc, costRaw)],
+        [
+          'input cost (prompt cache)',
+          num(costRaw),
+          num(costHmc),
+          num(costRaw - costHmc),
+          pct(costRaw - costHmc, costRaw),
+        ],
       ],
     ),
     '',

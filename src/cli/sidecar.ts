@@ -31,13 +31,16 @@ export function parseSidecarArgs(argv: string[]): SidecarArgs | string {
   let stdio = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
-    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [flag, inline] = arg.includes('=')
+      ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+      : [arg, undefined];
     const value = (): string | undefined => inline ?? argv[++i];
     if (flag === '--stdio') stdio = true;
     else if (flag === '--state-dir') out.stateDir = value();
     else if (flag === '--config') out.configPath = value();
     else return `unknown option "${arg}"`;
-    if ((flag === '--state-dir' || flag === '--config') && !(flag === '--state-dir' ? out.stateDir : out.configPath)) return `${flag} needs a value`;
+    if ((flag === '--state-dir' || flag === '--config') && !(flag === '--state-dir' ? out.stateDir : out.configPath))
+      return `${flag} needs a value`;
   }
   return stdio ? out : 'only --stdio is supported';
 }
@@ -49,7 +52,10 @@ export interface ServeOptions {
   log: (line: string) => void;
   /** The longest request line read (default 256 MiB; $HMC_MAX_LINE_BYTES lowers it for tests). */
   maxLineBytes?: number;
-  createApi: (hostCall: (method: string, params: Record<string, unknown>) => Promise<unknown>, io: ServeIo) => Promise<{ api: HmcHostApi; close(): Promise<void> }>;
+  createApi: (
+    hostCall: (method: string, params: Record<string, unknown>) => Promise<unknown>,
+    io: ServeIo,
+  ) => Promise<{ api: HmcHostApi; close(): Promise<void> }>;
 }
 
 /** What the connection tells the engine about its pipes. */
@@ -106,7 +112,8 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
   const hostCall = async (method: string, params: Record<string, unknown>): Promise<unknown> => {
     if (method !== 'llm.complete') throw new Error(`unknown host method "${method}"`);
     const checked = llmCompleteParams(params);
-    if (!checked) throw new Error('llm.complete needs "messages" (a message list) and "max_tokens" (a positive integer)');
+    if (!checked)
+      throw new Error('llm.complete needs "messages" (a message list) and "max_tokens" (a positive integer)');
     return connection.hostCalls.llmComplete(checked);
   };
   const runtime = await options.createApi(hostCall, io);
@@ -155,7 +162,10 @@ export const command: Command = {
       ...(Number.isInteger(limit) && limit > 0 ? { maxLineBytes: limit } : {}),
       createApi: (hostCall, io) =>
         createRuntime({
-          stateDir, log, hostCall, configPath: resolveConfigPath(parsed.configPath),
+          stateDir,
+          log,
+          hostCall,
+          configPath: resolveConfigPath(parsed.configPath),
           // An answer still in the pipe goes out, and a request coming in is read whole, before
           // background work takes the next turn.
           holdBackground: () => process.stdout.writableLength > 0 || io.reading(),

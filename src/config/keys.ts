@@ -15,12 +15,18 @@ export { CONFIG_KEYS } from './table.js';
 export type { ConfigKey, PriceEntry } from './validators.js';
 
 /** One key's path and the type of its value. */
-type Leaf = (typeof CONFIG_KEYS)[number] extends infer K ? (K extends ConfigKey<infer P, infer T> ? { path: P; value: T } : never) : never;
+type Leaf = (typeof CONFIG_KEYS)[number] extends infer K
+  ? K extends ConfigKey<infer P, infer T>
+    ? { path: P; value: T }
+    : never
+  : never;
 type Head<P extends string> = P extends `${infer H}.${string}` ? H : P;
 type Under<L, H extends string> = L extends { path: `${H}.${infer R}`; value: infer V } ? { path: R; value: V } : never;
 /** The nested object the dotted paths describe: `truncation.max_lines` → `{ truncation: { max_lines } }`. */
 type Tree<L extends { path: string; value: unknown }> = {
-  [H in Head<L['path']>]: [Extract<L, { path: H }>] extends [never] ? Tree<Under<L, H>> : Extract<L, { path: H }>['value'];
+  [H in Head<L['path']>]: [Extract<L, { path: H }>] extends [never]
+    ? Tree<Under<L, H>>
+    : Extract<L, { path: H }>['value'];
 };
 
 /**
@@ -34,13 +40,18 @@ export type SwitchedSection = Leaf['path'] extends infer P ? (P extends `${infer
 
 /** The config's value at a dotted path (`strategies.clearing` → that section). */
 export type ConfigAt<P extends string, T = HmcConfig> = P extends `${infer H}.${infer R}`
-  ? H extends keyof T ? ConfigAt<R, T[H]> : never
-  : P extends keyof T ? T[P] : never;
+  ? H extends keyof T
+    ? ConfigAt<R, T[H]>
+    : never
+  : P extends keyof T
+    ? T[P]
+    : never;
 
 /** The section at `path` (the strategy registry reads each strategy's own section this way). */
 export function sectionOf<P extends SwitchedSection>(config: HmcConfig, path: P): ConfigAt<P> & { enabled: boolean } {
   let node: unknown = config;
-  for (const part of path.split('.')) node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[part] : undefined;
+  for (const part of path.split('.'))
+    node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[part] : undefined;
   // `path` is one of the table's switched sections, so a config built from the table has it there.
   return node as ConfigAt<P> & { enabled: boolean };
 }
@@ -65,7 +76,8 @@ function setPath(target: Record<string, unknown>, path: string, value: unknown):
 function getPath(source: unknown, path: string): { found: boolean; value: unknown } {
   let node: unknown = source;
   for (const part of path.split('.')) {
-    if (typeof node !== 'object' || node === null || Array.isArray(node) || !(part in node)) return { found: false, value: undefined };
+    if (typeof node !== 'object' || node === null || Array.isArray(node) || !(part in node))
+      return { found: false, value: undefined };
     node = (node as Record<string, unknown>)[part];
   }
   return { found: true, value: node };
@@ -103,24 +115,34 @@ export function resolveConfig(raw: unknown): { config: HmcConfig; issues: Config
     if (checked.ok) {
       setPath(out, key.path, checked.value);
       if (checked.warning) issues.push({ path: key.path, message: `${key.path}: ${checked.warning}` });
-    }
-    else {
-      issues.push({ path: key.path, message: `${key.path}: expected ${checked.expected}, got ${JSON.stringify(value)}; using the default ${JSON.stringify(key.default)}` });
+    } else {
+      issues.push({
+        path: key.path,
+        message: `${key.path}: expected ${checked.expected}, got ${JSON.stringify(value)}; using the default ${JSON.stringify(key.default)}`,
+      });
       setPath(out, key.path, clone(key.default));
     }
   }
   for (const unknownPath of unknownKeys(raw, '')) {
     const meant = suggestKey(unknownPath, KNOWN_PREFIXES);
-    issues.push({ path: unknownPath, message: `${unknownPath}: unknown key, ignored${meant ? `; did you mean \`${meant}\`?` : ''}` });
+    issues.push({
+      path: unknownPath,
+      message: `${unknownPath}: unknown key, ignored${meant ? `; did you mean \`${meant}\`?` : ''}`,
+    });
   }
   const config = out as unknown as HmcConfig;
   if (config.truncation.head_lines + config.truncation.tail_lines >= config.truncation.max_lines) {
-    issues.push({ path: 'truncation.max_lines', message: 'truncation.max_lines: should exceed head_lines + tail_lines; the window is scaled to fit' });
+    issues.push({
+      path: 'truncation.max_lines',
+      message: 'truncation.max_lines: should exceed head_lines + tail_lines; the window is scaled to fit',
+    });
   }
   return { config, issues };
 }
 
-const KNOWN_PREFIXES = new Set(CONFIG_KEYS.flatMap((k) => k.path.split('.').map((_, i, parts) => parts.slice(0, i + 1).join('.'))));
+const KNOWN_PREFIXES = new Set(
+  CONFIG_KEYS.flatMap((k) => k.path.split('.').map((_, i, parts) => parts.slice(0, i + 1).join('.'))),
+);
 const LEAF_KEYS = new Set<string>(CONFIG_KEYS.map((k) => k.path));
 
 function unknownKeys(raw: unknown, prefix: string): string[] {

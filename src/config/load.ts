@@ -35,7 +35,12 @@ export function loadConfigFile(path: string | null | undefined): LoadedConfig {
   if (kind === 'directory') {
     return {
       config: defaultConfig(),
-      issues: [{ path: '(file)', message: `${path} is a directory, not a config file; using the defaults (remove it, or point --config / $HMC_CONFIG at a file)` }],
+      issues: [
+        {
+          path: '(file)',
+          message: `${path} is a directory, not a config file; using the defaults (remove it, or point --config / $HMC_CONFIG at a file)`,
+        },
+      ],
       unusable: true,
     };
   }
@@ -43,7 +48,11 @@ export function loadConfigFile(path: string | null | undefined): LoadedConfig {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    return { config: defaultConfig(), issues: [{ path: '(file)', message: `cannot read ${path}: ${errorLine(err)}; using the defaults` }], unusable: true };
+    return {
+      config: defaultConfig(),
+      issues: [{ path: '(file)', message: `cannot read ${path}: ${errorLine(err)}; using the defaults` }],
+      unusable: true,
+    };
   }
   return parseConfigText(text, path);
 }
@@ -63,12 +72,26 @@ export function parseConfigText(text: string, label = 'config.yaml'): LoadedConf
     raw = doc.toJS({ maxAliasCount: 100 });
   } catch (err) {
     const pos = (err as { pos?: unknown }).pos;
-    const at = Array.isArray(pos) && typeof pos[0] === 'number' ? ` at line ${text.slice(0, pos[0]).split('\n').length}` : '';
-    return { config: defaultConfig(), issues: [{ path: '(file)', message: `${label} is not valid YAML${at} (${errorLine(err)}); using the defaults for every key` }], unusable: true };
+    const at =
+      Array.isArray(pos) && typeof pos[0] === 'number' ? ` at line ${text.slice(0, pos[0]).split('\n').length}` : '';
+    return {
+      config: defaultConfig(),
+      issues: [
+        {
+          path: '(file)',
+          message: `${label} is not valid YAML${at} (${errorLine(err)}); using the defaults for every key`,
+        },
+      ],
+      unusable: true,
+    };
   }
   const resolved = resolveConfig(raw ?? {});
   const unusable = resolved.issues.some((i) => i.path === '(root)');
-  return { config: resolved.config, issues: [...warnings, ...inFileOrder(resolved.issues, doc, text)], ...(unusable ? { unusable } : {}) };
+  return {
+    config: resolved.config,
+    issues: [...warnings, ...inFileOrder(resolved.issues, doc, text)],
+    ...(unusable ? { unusable } : {}),
+  };
 }
 
 /** The issues in the order their keys appear in the file, each with its line ("(line 4)"). */
@@ -87,7 +110,9 @@ function inFileOrder(issues: ConfigIssue[], doc: Document | null, text: string):
   const lineOf = (offset: number): number => text.slice(0, offset).split('\n').length;
   const placed = issues.map((issue, i) => ({ issue, at: offsets.get(issue.path), i }));
   placed.sort((a, b) => (a.at ?? Infinity) - (b.at ?? Infinity) || a.i - b.i);
-  return placed.map(({ issue, at }) => (at === undefined ? issue : { ...issue, message: `${issue.message} (line ${lineOf(at)})` }));
+  return placed.map(({ issue, at }) =>
+    at === undefined ? issue : { ...issue, message: `${issue.message} (line ${lineOf(at)})` },
+  );
 }
 
 /**
@@ -101,7 +126,13 @@ export function keepLastGood(previous: LoadedConfig, next: LoadedConfig): Loaded
   const kept = previous.issues.filter((i) => !i.message.includes('keeping the config in force'));
   return {
     config: previous.config,
-    issues: [{ path: '(file)', message: `${why}; keeping the config in force (the last one that parsed) until the file is fixed` }, ...kept],
+    issues: [
+      {
+        path: '(file)',
+        message: `${why}; keeping the config in force (the last one that parsed) until the file is fixed`,
+      },
+      ...kept,
+    ],
   };
 }
 
@@ -238,7 +269,9 @@ export class ConfigSource {
         this.log(`hmc: ${file} changed; reloading the config`);
         this.reload();
       });
-      watcher.on('error', (err: unknown) => this.log(`hmc: cannot watch ${file}: ${errorLine(err)}; checking it every few seconds instead`));
+      watcher.on('error', (err: unknown) =>
+        this.log(`hmc: cannot watch ${file}: ${errorLine(err)}; checking it every few seconds instead`),
+      );
       this.watcher = watcher;
       // Edits made before the first scan finished would be missed.
       await new Promise<void>((done) => watcher.once('ready', () => done()));

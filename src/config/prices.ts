@@ -23,8 +23,18 @@ export interface ModelPrice {
   output: number;
 }
 
-const anthropic = (input: number, output: number): ModelPrice => ({ input, cache_read: input / 10, cache_write: input * 1.25, output });
-const plain = (input: number, cacheRead: number, output: number): ModelPrice => ({ input, cache_read: cacheRead, cache_write: input, output });
+const anthropic = (input: number, output: number): ModelPrice => ({
+  input,
+  cache_read: input / 10,
+  cache_write: input * 1.25,
+  output,
+});
+const plain = (input: number, cacheRead: number, output: number): ModelPrice => ({
+  input,
+  cache_read: cacheRead,
+  cache_write: input,
+  output,
+});
 
 export const BUILT_IN_PRICES: Readonly<Record<string, ModelPrice>> = {
   'claude-opus-4': anthropic(15, 75),

@@ -11,7 +11,8 @@ import { BUILT_IN_PRICES } from './prices.js';
 
 /** Keys whose doc line needs more than one line of context. */
 const NOTES: Record<string, string> = {
-  'compress.min_context_percent': 'Layer 1 does not aim at a context size: it summarises finished ranges ([engine.md](engine.md) "Layer 1").',
+  'compress.min_context_percent':
+    'Layer 1 does not aim at a context size: it summarises finished ranges ([engine.md](engine.md) "Layer 1").',
 };
 
 const HEADER = `# Configuration
@@ -40,15 +41,24 @@ that worked keeps the config in force until the file is fixed (\`…; keeping th
 
 /** The built-in price table as a section of its own, after the `pricing` keys. */
 function priceTable(): string {
-  const rows = Object.entries(BUILT_IN_PRICES).map(([name, p]) => `| \`${name}\` | ${p.input} | ${p.cache_read} | ${p.cache_write} | ${p.output} |`);
-  return ['## The built-in price table', '',
+  const rows = Object.entries(BUILT_IN_PRICES).map(
+    ([name, p]) => `| \`${name}\` | ${p.input} | ${p.cache_read} | ${p.cache_write} | ${p.output} |`,
+  );
+  return [
+    '## The built-in price table',
+    '',
     'USD per million tokens, list prices as the providers published them in 2025 (check yours: prices change).',
     '`pricing.models` adds to this table and replaces an entry of the same name; a model no table names is',
-    'priced with `pricing.default_*`. Names match a model\'s name at word boundaries, the longest winning',
+    "priced with `pricing.default_*`. Names match a model's name at word boundaries, the longest winning",
     '(`gpt-4o` prices `openai/gpt-4o-2024-08-06`, `gpt-4o-mini` its mini), over both tables: your',
     '`gpt-4.1` entry prices `gpt-4.1-2025-04-14` but not `gpt-4.1-mini`, which this table names. How the figures are priced:',
-    '[glossary.md](glossary.md) "cost".', '',
-    '| model | input | cache read | cache write | output |', '|---|---|---|---|---|', ...rows, ''].join('\n');
+    '[glossary.md](glossary.md) "cost".',
+    '',
+    '| model | input | cache read | cache write | output |',
+    '|---|---|---|---|---|',
+    ...rows,
+    '',
+  ].join('\n');
 }
 
 const FOOTER = `
@@ -85,10 +95,17 @@ export function renderReference(): string {
   }
   const out = [HEADER];
   for (const [section, keys] of sections) {
-    out.push(`## ${section === '(top level)' ? 'Top level' : `\`${section}\``}`, '', '| key | default | accepts | what it does |', '|---|---|---|---|');
+    out.push(
+      `## ${section === '(top level)' ? 'Top level' : `\`${section}\``}`,
+      '',
+      '| key | default | accepts | what it does |',
+      '|---|---|---|---|',
+    );
     for (const key of keys) {
       const note = NOTES[key.path];
-      out.push(`| \`${key.path}\` | \`${cell(JSON.stringify(key.default))}\` | ${cell(accepted(key))} | ${cell(key.doc)}${note ? ` ${cell(note)}` : ''} |`);
+      out.push(
+        `| \`${key.path}\` | \`${cell(JSON.stringify(key.default))}\` | ${cell(accepted(key))} | ${cell(key.doc)}${note ? ` ${cell(note)}` : ''} |`,
+      );
     }
     out.push('');
   }

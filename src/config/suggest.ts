@@ -13,14 +13,17 @@
 export function editDistance(a: string, b: string): number {
   const s = a.toLowerCase();
   const t = b.toLowerCase();
-  const d: number[][] = Array.from({ length: s.length + 1 }, (_, i) => Array.from({ length: t.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d: number[][] = Array.from({ length: s.length + 1 }, (_, i) =>
+    Array.from({ length: t.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= s.length; i++) {
     for (let j = 1; j <= t.length; j++) {
       const row = d[i] as number[];
       const up = d[i - 1] as number[];
       const cost = s[i - 1] === t[j - 1] ? 0 : 1;
       row[j] = Math.min((up[j] as number) + 1, (row[j - 1] as number) + 1, (up[j - 1] as number) + cost);
-      if (i > 1 && j > 1 && s[i - 1] === t[j - 2] && s[i - 2] === t[j - 1]) row[j] = Math.min(row[j] as number, ((d[i - 2] as number[])[j - 2] as number) + 1);
+      if (i > 1 && j > 1 && s[i - 1] === t[j - 2] && s[i - 2] === t[j - 1])
+        row[j] = Math.min(row[j] as number, ((d[i - 2] as number[])[j - 2] as number) + 1);
     }
   }
   return (d[s.length] as number[])[t.length] as number;
@@ -40,7 +43,9 @@ export function suggestKey(unknown: string, known: Iterable<string>): string | n
   const leaf = parts[parts.length - 1] ?? '';
   const parent = parts.slice(0, -1).join('.');
   const all = [...known];
-  const siblings = all.filter((k) => (parent ? k.startsWith(`${parent}.`) && !k.slice(parent.length + 1).includes('.') : !k.includes('.')));
+  const siblings = all.filter((k) =>
+    parent ? k.startsWith(`${parent}.`) && !k.slice(parent.length + 1).includes('.') : !k.includes('.'),
+  );
   let best: string | null = null;
   let bestDistance = Infinity;
   let tie = false;

@@ -9,7 +9,9 @@
 import { LANGUAGES } from '../core/languages.js';
 
 /** A value accepted (possibly with a `warning` about a part of it left out), or what was expected. */
-export type Validator<T> = (value: unknown) => { ok: true; value: T; warning?: string } | { ok: false; expected: string };
+export type Validator<T> = (
+  value: unknown,
+) => { ok: true; value: T; warning?: string } | { ok: false; expected: string };
 
 export interface ConfigKey<P extends string = string, T = unknown> {
   /** Dotted path, e.g. "truncation.max_lines". */
@@ -20,7 +22,12 @@ export interface ConfigKey<P extends string = string, T = unknown> {
 }
 
 /** One row of the table; the validator decides the value's type, the default must be one. */
-export function key<const P extends string, T>(path: P, value: NoInfer<T>, validate: Validator<T>, doc: string): ConfigKey<P, T> {
+export function key<const P extends string, T>(
+  path: P,
+  value: NoInfer<T>,
+  validate: Validator<T>,
+  doc: string,
+): ConfigKey<P, T> {
   return { path, default: value, validate, doc };
 }
 
@@ -32,11 +39,16 @@ export const bool: Validator<boolean> = (v) => {
   return { ok: false, expected: 'true or false' };
 };
 
-export const int = (min: number, max = Number.MAX_SAFE_INTEGER): Validator<number> => (v) => {
-  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
-  if (typeof n === 'number' && Number.isInteger(n) && n >= min && n <= max) return { ok: true, value: n };
-  return { ok: false, expected: `a whole number from ${min}${max === Number.MAX_SAFE_INTEGER ? ' up' : ` to ${max}`}` };
-};
+export const int =
+  (min: number, max = Number.MAX_SAFE_INTEGER): Validator<number> =>
+  (v) => {
+    const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
+    if (typeof n === 'number' && Number.isInteger(n) && n >= min && n <= max) return { ok: true, value: n };
+    return {
+      ok: false,
+      expected: `a whole number from ${min}${max === Number.MAX_SAFE_INTEGER ? ' up' : ` to ${max}`}`,
+    };
+  };
 
 export const fraction: Validator<number> = (v) => {
   const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
@@ -64,15 +76,18 @@ export const stringList: Validator<string[]> = (v) => {
   return { ok: false, expected: 'a list of strings' };
 };
 
-export const oneOf = <T extends string>(...options: T[]): Validator<T> => (v) => {
-  const found = options.find((o) => o === v);
-  return found !== undefined ? { ok: true, value: found } : { ok: false, expected: `one of ${options.join(', ')}` };
-};
+export const oneOf =
+  <T extends string>(...options: T[]): Validator<T> =>
+  (v) => {
+    const found = options.find((o) => o === v);
+    return found !== undefined ? { ok: true, value: found } : { ok: false, expected: `one of ${options.join(', ')}` };
+  };
 
 /** A model's prices as config.yaml gives them: a number (its input price, the old form), or any of the four. */
 export type PriceEntry = Partial<Record<'input' | 'cache_read' | 'cache_write' | 'output', number>>;
 const PRICE_FIELDS = ['input', 'cache_read', 'cache_write', 'output'] as const;
-const PRICE_EXPECTED = 'a map of model name to a price per million input tokens, or to {input, cache_read, cache_write, output} (each from 0 to 1000000; a bad entry is left out, named)';
+const PRICE_EXPECTED =
+  'a map of model name to a price per million input tokens, or to {input, cache_read, cache_write, output} (each from 0 to 1000000; a bad entry is left out, named)';
 
 /** No list price comes near this per million tokens; a larger one is a typo that would make every cost absurd (or Infinity). */
 const MAX_PRICE = 1_000_000;
@@ -85,7 +100,9 @@ function priceValue(v: unknown): number | null {
 
 export const price: Validator<number> = (v) => {
   const n = priceValue(v);
-  return n !== null ? { ok: true, value: n } : { ok: false, expected: `a price per million tokens from 0 to ${MAX_PRICE}` };
+  return n !== null
+    ? { ok: true, value: n }
+    : { ok: false, expected: `a price per million tokens from 0 to ${MAX_PRICE}` };
 };
 
 /**
@@ -112,13 +129,19 @@ export const priceTable: Validator<Record<string, PriceEntry>> = (v) => {
   }
   if (problems.length === 0) return { ok: true, value: out };
   const more = problems.length > 3 ? ` (and ${problems.length - 3} more)` : '';
-  return { ok: true, value: out, warning: `left out ${problems.slice(0, 3).join('; ')}${more}; those models are priced from the built-in table or pricing.default_*` };
+  return {
+    ok: true,
+    value: out,
+    warning: `left out ${problems.slice(0, 3).join('; ')}${more}; those models are priced from the built-in table or pricing.default_*`,
+  };
 };
 
 /** One model's entry as prices, or what is wrong with it. */
 function entryProblem(entry: unknown): PriceEntry | string {
-  const shown = (x: unknown): string => JSON.stringify(typeof x === 'string' && x.length > 40 ? `${x.slice(0, 40)}…` : x) ?? String(x);
-  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return `must be a price per million input tokens (0 to ${MAX_PRICE}) or {input, cache_read, cache_write, output}, got ${shown(entry)}`;
+  const shown = (x: unknown): string =>
+    JSON.stringify(typeof x === 'string' && x.length > 40 ? `${x.slice(0, 40)}…` : x) ?? String(x);
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry))
+    return `must be a price per million input tokens (0 to ${MAX_PRICE}) or {input, cache_read, cache_write, output}, got ${shown(entry)}`;
   const fields = entry as Record<string, unknown>;
   const unknown = Object.keys(fields).find((f) => !(PRICE_FIELDS as readonly string[]).includes(f));
   if (unknown !== undefined) return `has an unknown field ${shown(unknown)} (allowed: ${PRICE_FIELDS.join(', ')})`;
@@ -147,5 +170,9 @@ export const languageList: Validator<string[]> = (v) => {
   if (unknown.length === 0) return { ok: true, value: known };
   if (known.length === 0) return { ok: false, expected: `a list of languages from ${LANGUAGES.join(', ')}` };
   const them = unknown.map((x) => JSON.stringify(x)).join(', ');
-  return { ok: true, value: known, warning: `${them} ${unknown.length === 1 ? 'is not a language' : 'are not languages'} the code filter knows (${LANGUAGES.join(', ')}); ignored` };
+  return {
+    ok: true,
+    value: known,
+    warning: `${them} ${unknown.length === 1 ? 'is not a language' : 'are not languages'} the code filter knows (${LANGUAGES.join(', ')}); ignored`,
+  };
 };

@@ -10,7 +10,15 @@
  */
 
 /** The parts of a request, in the order shown. */
-export const CONTEXT_PARTS = ['system_prompt', 'tool_schemas', 'tool_outputs', 'tool_call_arguments', 'user', 'assistant', 'other'] as const;
+export const CONTEXT_PARTS = [
+  'system_prompt',
+  'tool_schemas',
+  'tool_outputs',
+  'tool_call_arguments',
+  'user',
+  'assistant',
+  'other',
+] as const;
 export type ContextPartName = (typeof CONTEXT_PARTS)[number];
 
 export const PART_LABELS: Record<ContextPartName, string> = {
@@ -84,7 +92,8 @@ export function schemaName(schema: unknown, index: number): string {
   if (typeof schema === 'object' && schema !== null && !Array.isArray(schema)) {
     const s = schema as Record<string, unknown>;
     const fn = s.function;
-    if (typeof fn === 'object' && fn !== null && typeof (fn as Record<string, unknown>).name === 'string') return (fn as Record<string, unknown>).name as string;
+    if (typeof fn === 'object' && fn !== null && typeof (fn as Record<string, unknown>).name === 'string')
+      return (fn as Record<string, unknown>).name as string;
     if (typeof s.name === 'string') return s.name;
   }
   return `#${index + 1}`;
@@ -109,11 +118,24 @@ const OWN_TOOL = 'hmc_control';
  * The view of `b` with the period's calls per tool (`calls`: tool → calls over `days` days; null
  * when they could not be read, `note` says why) and the advice that follows.
  */
-export function contextView(b: ContextBreakdown, calls: ReadonlyMap<string, number> | null, days: number, note: string | null = null): ContextView {
+export function contextView(
+  b: ContextBreakdown,
+  calls: ReadonlyMap<string, number> | null,
+  days: number,
+  note: string | null = null,
+): ContextView {
   const tools = b.tools.map((t) => ({ ...t, calls_period: calls ? (calls.get(t.name) ?? 0) : null }));
   const unused = tools.filter((t) => t.name !== OWN_TOOL && t.calls_session === 0 && (t.calls_period ?? 0) === 0);
   const unusedTokens = unused.reduce((n, t) => n + t.tokens, 0);
-  const view: ContextView = { ...b, tools, period_days: days, period_note: calls ? null : note, unused_tools: unused.map((t) => t.name), unused_tokens: unusedTokens, advice: [] };
+  const view: ContextView = {
+    ...b,
+    tools,
+    period_days: days,
+    period_note: calls ? null : note,
+    unused_tools: unused.map((t) => t.name),
+    unused_tokens: unusedTokens,
+    advice: [],
+  };
   view.advice = adviceOf(view);
   return view;
 }
@@ -123,9 +145,14 @@ function adviceOf(v: ContextView): string[] {
   const advice: string[] = [];
   const schemas = v.parts.find((p) => p.part === 'tool_schemas')?.sent ?? 0;
   if (v.unused_tools.length > 0 && schemas > 0) {
-    const when = v.tools.some((t) => t.calls_period !== null) ? `in ${v.period_days} days` : 'in this session (analytics off: no longer period)';
+    const when = v.tools.some((t) => t.calls_period !== null)
+      ? `in ${v.period_days} days`
+      : 'in this session (analytics off: no longer period)';
     const n = v.unused_tools.length;
-    const names = v.unused_tools.length > 12 ? `${v.unused_tools.slice(0, 12).join(', ')} and ${n - 12} more` : v.unused_tools.join(', ');
+    const names =
+      v.unused_tools.length > 12
+        ? `${v.unused_tools.slice(0, 12).join(', ')} and ${n - 12} more`
+        : v.unused_tools.join(', ');
     advice.push(
       `tool schemas are ${sharePercent(schemas, v.total.sent)} % of each request; ${n === 1 ? 'this tool was' : `these ${n} tools were`} never called ${when} and cost ${kTokens(v.unused_tokens)} tokens a call (${names}): ` +
         "Hermes' toolsets setting can leave them out: `hermes tools disable <toolset>` (config.yaml `platform_toolsets`, per platform; `agent.disabled_toolsets` for all), `hermes tools list` shows which toolset holds each tool",
@@ -143,7 +170,8 @@ export function parseContextBreakdown(value: unknown): ContextBreakdown | null {
   if (typeof value !== 'object' || value === null) return null;
   const v = value as Record<string, unknown>;
   const total = v.total as Record<string, unknown> | null | undefined;
-  if (typeof v.session_id !== 'string' || typeof v.at !== 'number' || typeof total !== 'object' || total === null) return null;
+  if (typeof v.session_id !== 'string' || typeof v.at !== 'number' || typeof total !== 'object' || total === null)
+    return null;
   const raw = count(total.raw);
   const sent = count(total.sent);
   if (raw === null || sent === null || !Array.isArray(v.parts) || !Array.isArray(v.tools)) return null;
@@ -174,7 +202,8 @@ export function parseContextBreakdown(value: unknown): ContextBreakdown | null {
     total: { raw, sent },
     parts,
     tools,
-    tool_schemas_joints: typeof v.tool_schemas_joints === 'number' && Number.isInteger(v.tool_schemas_joints) ? v.tool_schemas_joints : 0,
+    tool_schemas_joints:
+      typeof v.tool_schemas_joints === 'number' && Number.isInteger(v.tool_schemas_joints) ? v.tool_schemas_joints : 0,
     request_seen: v.request_seen === true,
     problems: Array.isArray(v.problems) ? v.problems.filter((p): p is string => typeof p === 'string') : [],
   };

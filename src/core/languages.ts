@@ -7,9 +7,30 @@
  */
 
 /** A language the code filter understands. */
-export type Language = 'python' | 'javascript' | 'typescript' | 'rust' | 'go' | 'php' | 'java' | 'csharp' | 'kotlin' | 'elixir';
+export type Language =
+  | 'python'
+  | 'javascript'
+  | 'typescript'
+  | 'rust'
+  | 'go'
+  | 'php'
+  | 'java'
+  | 'csharp'
+  | 'kotlin'
+  | 'elixir';
 
 /** The languages whose structure is brace-delimited (everything but Python and Elixir). */
 export type BraceLanguage = Exclude<Language, 'python' | 'elixir'>;
 
-export const LANGUAGES: readonly Language[] = ['python', 'javascript', 'typescript', 'rust', 'go', 'php', 'java', 'csharp', 'kotlin', 'elixir'];
+export const LANGUAGES: readonly Language[] = [
+  'python',
+  'javascript',
+  'typescript',
+  'rust',
+  'go',
+  'php',
+  'java',
+  'csharp',
+  'kotlin',
+  'elixir',
+];

@@ -63,7 +63,6 @@ export type StrategyResult =
   | { kind: 'lines'; lines: LinePlanItem[] }
   | { kind: 'skipped'; reason: string };
 
-
 /** Shorthand constructors so strategies read as sentences. */
 export const skipped = (reason: string): StrategyResult => ({ kind: 'skipped', reason });
 export const replacedBy = (text: string): StrategyResult => ({ kind: 'text', text });

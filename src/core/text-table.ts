@@ -16,9 +16,15 @@ export function num(n: number): string {
 /** An aligned table: the header, a rule of dashes, the rows; number columns right-aligned. */
 export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const numeric = header.map((_, i) => rows.some((r) => (r[i] ?? '') !== '') && rows.every((r) => (r[i] ?? '') === '' || NUMBER.test(r[i] ?? '')));
+  const numeric = header.map(
+    (_, i) =>
+      rows.some((r) => (r[i] ?? '') !== '') && rows.every((r) => (r[i] ?? '') === '' || NUMBER.test(r[i] ?? '')),
+  );
   const line = (cells: readonly string[]): string =>
-    header.map((_, i) => (numeric[i] ? (cells[i] ?? '').padStart(widths[i]!) : (cells[i] ?? '').padEnd(widths[i]!))).join('  ').trimEnd();
+    header
+      .map((_, i) => (numeric[i] ? (cells[i] ?? '').padStart(widths[i]!) : (cells[i] ?? '').padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 

@@ -108,7 +108,12 @@ export function overheadTokens(extra: string): number {
  * its tool_call_id and its name. Other fields a host sends (reasoning echoes, cache markers) are
  * not counted. The ledger counts every message this way, and so does a test re-counting the wire.
  */
-export function messageTokens(m: { content?: unknown; tool_calls?: unknown; tool_call_id?: unknown; name?: unknown }): number {
+export function messageTokens(m: {
+  content?: unknown;
+  tool_calls?: unknown;
+  tool_call_id?: unknown;
+  name?: unknown;
+}): number {
   return overheadTokens(messageExtra(m)) + contentTokens(m.content);
 }
 
@@ -144,6 +149,7 @@ export function isShorter(next: string, current: string): boolean {
   if (next.length >= current.length) return false;
   // Half the characters, or 96 fewer, is fewer tokens in any text a tool prints (a recall id costs
   // under a dozen); only a close call between short texts is counted.
-  if (current.length > CHECKED_BELOW || next.length * 2 <= current.length || current.length - next.length >= 96) return true;
+  if (current.length > CHECKED_BELOW || next.length * 2 <= current.length || current.length - next.length >= 96)
+    return true;
   return countTokens(next) < countTokens(current);
 }

@@ -13,7 +13,8 @@ import type { ToolCall } from './message.js';
 export function toolCallsEditProblem(raw: readonly ToolCall[] | undefined, edited: unknown): string | null {
   if (!Array.isArray(edited)) return 'tool_calls must be a list';
   const calls = raw ?? [];
-  if (edited.length !== calls.length) return `tool_calls has ${edited.length} calls where the message has ${calls.length}`;
+  if (edited.length !== calls.length)
+    return `tool_calls has ${edited.length} calls where the message has ${calls.length}`;
   for (let i = 0; i < calls.length; i++) {
     const a = calls[i] as ToolCall;
     const b: unknown = edited[i];
@@ -23,7 +24,8 @@ export function toolCallsEditProblem(raw: readonly ToolCall[] | undefined, edite
     if (call.type !== a.type) return `call ${i} changed its type`;
     const fn = call.function;
     if (typeof fn !== 'object' || fn === null || fn.name !== a.function?.name) return `call ${i} changed its name`;
-    if (typeof fn.arguments !== 'string' || !isJsonObject(fn.arguments)) return `call ${i}'s arguments are not a JSON object`;
+    if (typeof fn.arguments !== 'string' || !isJsonObject(fn.arguments))
+      return `call ${i}'s arguments are not a JSON object`;
   }
   return null;
 }

@@ -33,7 +33,9 @@ const git = (args: string[]): ToolStep => ({ tool: 'terminal', command: 'git', a
 /** The sessions the demo plays: a tour of the engine, a review of the bridge, a build check. */
 export function demoScripts(root: string): DemoScript[] {
   const inGit = existsSync(join(root, '.git'));
-  const history: ToolStep[] = inGit ? [git(['log', '--oneline', '-n', '60']), git(['status'])] : [{ tool: 'terminal', command: 'ls', args: ['-la'] }];
+  const history: ToolStep[] = inGit
+    ? [git(['log', '--oneline', '-n', '60']), git(['status'])]
+    : [{ tool: 'terminal', command: 'ls', args: ['-la'] }];
   return [
     {
       name: 'engine-tour',
@@ -43,16 +45,26 @@ export function demoScripts(root: string): DemoScript[] {
           steps: [
             { say: 'Let me list the project first.', call: { tool: 'terminal', command: 'ls', args: ['-la'] } },
             { say: 'Reading the README.', call: { tool: 'read_file', path: 'README.md' } },
-            { say: 'Does the old entry point still load?', call: { tool: 'terminal', command: 'node', args: ['-e', "require('./lib/legacy-entry.js')"] } },
+            {
+              say: 'Does the old entry point still load?',
+              call: { tool: 'terminal', command: 'node', args: ['-e', "require('./lib/legacy-entry.js')"] },
+            },
             { say: 'Now the engine itself.', call: { tool: 'read_file', path: 'src/engine/engine.ts' } },
-            { say: 'And where the exports are.', call: { tool: 'search_files', pattern: '^export (function|class|const)', path: 'src' } },
+            {
+              say: 'And where the exports are.',
+              call: { tool: 'search_files', pattern: '^export (function|class|const)', path: 'src' },
+            },
           ],
-          reply: 'The engine lives in src/engine; strategies are one file each in src/strategies. The legacy entry point is gone (that require fails).',
+          reply:
+            'The engine lives in src/engine; strategies are one file each in src/strategies. The legacy entry point is gone (that require fails).',
         },
         {
           user: 'How are tool outputs parsed?',
           steps: [
-            { say: 'The envelope module handles that.', call: { tool: 'read_file', path: 'src/hosts/outputs/envelope.ts' } },
+            {
+              say: 'The envelope module handles that.',
+              call: { tool: 'read_file', path: 'src/hosts/outputs/envelope.ts' },
+            },
             { say: 'Checking recent history.', call: history[0] as ToolStep },
           ],
           reply: 'Envelopes keep the JSON valid and put line-number gutters back on kept lines.',
@@ -61,14 +73,20 @@ export function demoScripts(root: string): DemoScript[] {
           user: 'Run a quick check of the toolchain.',
           steps: [
             { say: 'Node first.', call: { tool: 'terminal', command: 'node', args: ['--version'] } },
-            { say: 'Looking at the engine again to compare.', call: { tool: 'read_file', path: 'src/engine/engine.ts' } },
+            {
+              say: 'Looking at the engine again to compare.',
+              call: { tool: 'read_file', path: 'src/engine/engine.ts' },
+            },
           ],
           reply: 'Node is fine.',
         },
         {
           user: 'Which strategies exist?',
           steps: [
-            { say: 'Searching the strategies folder.', call: { tool: 'search_files', pattern: '^export function', path: 'src/strategies' } },
+            {
+              say: 'Searching the strategies folder.',
+              call: { tool: 'search_files', pattern: '^export function', path: 'src/strategies' },
+            },
             { say: 'Truncation in detail.', call: { tool: 'read_file', path: 'src/strategies/single/truncation.ts' } },
           ],
           reply: 'Short-circuit, code filter, truncation, dedup and error purge.',
@@ -76,14 +94,22 @@ export function demoScripts(root: string): DemoScript[] {
         {
           user: 'List the exports once more, then wrap up.',
           steps: [
-            { say: 'Same search as before.', call: { tool: 'search_files', pattern: '^export (function|class|const)', path: 'src' } },
+            {
+              say: 'Same search as before.',
+              call: { tool: 'search_files', pattern: '^export (function|class|const)', path: 'src' },
+            },
             { say: 'And the history.', call: history[0] as ToolStep },
           ],
           reply: 'Done: that is the tour.',
         },
         {
           user: 'Thanks. One more look at the status?',
-          steps: [{ say: 'Checking the working tree.', call: history[1] ?? ({ tool: 'terminal', command: 'ls', args: ['src'] } as ToolStep) }],
+          steps: [
+            {
+              say: 'Checking the working tree.',
+              call: history[1] ?? ({ tool: 'terminal', command: 'ls', args: ['src'] } as ToolStep),
+            },
+          ],
           reply: 'All good.',
         },
       ],
@@ -148,7 +174,9 @@ export async function playSession(opts: PlayOptions): Promise<Message[]> {
   const { engine, root, sessionId, script, pace } = opts;
   const host = new InProcessHost(engine);
   const extra = { model: opts.model ?? 'demo-model', platform: 'demo', context_length: 128_000 };
-  const conversation: Message[] = [{ role: 'system', content: 'You are a careful coding agent working in this repository.' }];
+  const conversation: Message[] = [
+    { role: 'system', content: 'You are a careful coding agent working in this repository.' },
+  ];
   let calls = 0;
   const wait = async () => {
     if (pace > 0 && !opts.signal?.aborted) await new Promise((r) => setTimeout(r, pace));
@@ -164,7 +192,11 @@ export async function playSession(opts: PlayOptions): Promise<Message[]> {
       if (opts.signal?.aborted) break;
       const id = `call_${script.name}_${++calls}`;
       const args = argsOf(step.call);
-      conversation.push({ role: 'assistant', content: step.say, tool_calls: [{ id, type: 'function', function: { name: step.call.tool, arguments: JSON.stringify(args) } }] });
+      conversation.push({
+        role: 'assistant',
+        content: step.say,
+        tool_calls: [{ id, type: 'function', function: { name: step.call.tool, arguments: JSON.stringify(args) } }],
+      });
       host.preToolCall(sessionId, step.call.tool, args, id);
       const result = await runTool(root, step.call);
       host.postToolCall(sessionId, step.call.tool, args, result, id);
@@ -183,7 +215,11 @@ export async function playSession(opts: PlayOptions): Promise<Message[]> {
 function argsOf(call: ToolStep): Record<string, unknown> {
   switch (call.tool) {
     case 'read_file':
-      return { path: call.path, ...(call.offset ? { offset: call.offset } : {}), ...(call.limit ? { limit: call.limit } : {}) };
+      return {
+        path: call.path,
+        ...(call.offset ? { offset: call.offset } : {}),
+        ...(call.limit ? { limit: call.limit } : {}),
+      };
     case 'search_files':
       return { pattern: call.pattern, path: call.path ?? '.', target: 'content' };
     case 'terminal':

@@ -21,7 +21,14 @@ export function readFileTool(root: string, path: string, offset = 1, limit = 500
     const lines = text.split('\n');
     const slice = lines.slice(offset - 1, offset - 1 + limit);
     const content = slice.map((l, i) => `${offset + i}|${l}`).join('\n');
-    return JSON.stringify({ content, total_lines: lines.length, file_size: Buffer.byteLength(text), truncated: offset - 1 + limit < lines.length, is_binary: false, is_image: false });
+    return JSON.stringify({
+      content,
+      total_lines: lines.length,
+      file_size: Buffer.byteLength(text),
+      truncated: offset - 1 + limit < lines.length,
+      is_binary: false,
+      is_image: false,
+    });
   } catch (err) {
     return JSON.stringify({ error: `Failed to read file: ${errorText(err)}` });
   }
@@ -47,7 +54,12 @@ export function searchFilesTool(root: string, pattern: string, under = '.', limi
     text.split('\n').forEach((line, i) => {
       if (!re.test(line)) return;
       total++;
-      if (matches.length < limit) matches.push({ path: relative(root, file).split(sep).join('/'), line: i + 1, content: line.trim().slice(0, 200) });
+      if (matches.length < limit)
+        matches.push({
+          path: relative(root, file).split(sep).join('/'),
+          line: i + 1,
+          content: line.trim().slice(0, 200),
+        });
     });
   }
   return JSON.stringify({ total_count: total, matches, truncated: total > limit });
@@ -56,13 +68,22 @@ export function searchFilesTool(root: string, pattern: string, under = '.', limi
 /** Hermes' terminal: `{output, exit_code, error}`, stderr merged, output stripped. */
 export async function terminalTool(root: string, command: string, args: readonly string[]): Promise<string> {
   try {
-    const { stdout, stderr } = await run(command, args, { cwd: root, timeout: 15_000, maxBuffer: 4 * 1024 * 1024, env: { ...process.env, GIT_PAGER: 'cat', NO_COLOR: '1' } });
+    const { stdout, stderr } = await run(command, args, {
+      cwd: root,
+      timeout: 15_000,
+      maxBuffer: 4 * 1024 * 1024,
+      env: { ...process.env, GIT_PAGER: 'cat', NO_COLOR: '1' },
+    });
     return JSON.stringify({ output: `${stdout}${stderr}`.trim(), exit_code: 0, error: null });
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string; code?: number | string; message?: string };
     const exit = typeof e.code === 'number' ? e.code : 1;
     const output = `${e.stdout ?? ''}${e.stderr ?? ''}`.trim();
-    return JSON.stringify({ output, exit_code: exit, error: typeof e.code === 'string' ? `${e.code}: ${e.message ?? ''}` : null });
+    return JSON.stringify({
+      output,
+      exit_code: exit,
+      error: typeof e.code === 'string' ? `${e.code}: ${e.message ?? ''}` : null,
+    });
   }
 }
 

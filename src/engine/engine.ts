@@ -15,11 +15,29 @@ import type { HmcConfig } from '../config/keys.js';
 import { errorText } from '../core/errors.js';
 import { finishesSession } from '../core/host-api.js';
 import type {
-  CommandParams, ControlParams, HelloParams, HelloResult, HmcHostApi, PostToolCallParams, PostToolCallResult, PreLlmCallParams,
-  PreLlmCallResult, PreModelCallParams, PreModelCallResult, PreToolCallParams, SessionEndParams, SessionFinalizeParams,
+  CommandParams,
+  ControlParams,
+  HelloParams,
+  HelloResult,
+  HmcHostApi,
+  PostToolCallParams,
+  PostToolCallResult,
+  PreLlmCallParams,
+  PreLlmCallResult,
+  PreModelCallParams,
+  PreModelCallResult,
+  PreToolCallParams,
+  SessionEndParams,
+  SessionFinalizeParams,
 } from '../core/host-api.js';
 import type {
-  CompressParams, CompressResult, ContextEngineApi, EngineSessionParams, ShouldCompressParams, ShouldCompressResult, UpdateFromResponseParams,
+  CompressParams,
+  CompressResult,
+  ContextEngineApi,
+  EngineSessionParams,
+  ShouldCompressParams,
+  ShouldCompressResult,
+  UpdateFromResponseParams,
 } from '../core/context-engine.js';
 import type { ContextEngineMethods } from './context-engine/context-engine.js';
 import { helloAnswer } from './hello.js';
@@ -95,24 +113,36 @@ export class Engine implements HmcHostApi, ContextEngineApi {
   }
 
   preToolCall(p: PreToolCallParams): Record<string, never> {
-    this.guard('pre_tool_call', () => {
-      const s = this.session(p.session_id);
-      const id = p.tool_call_id || '';
-      if (s && this.config.enabled && id && !s.held.records.has(id)) s.held.recordTool(id, toolRecord(p.tool_name, p.args, s.counts.turn, false));
-    }, undefined);
+    this.guard(
+      'pre_tool_call',
+      () => {
+        const s = this.session(p.session_id);
+        const id = p.tool_call_id || '';
+        if (s && this.config.enabled && id && !s.held.records.has(id))
+          s.held.recordTool(id, toolRecord(p.tool_name, p.args, s.counts.turn, false));
+      },
+      undefined,
+    );
     return {};
   }
 
   postToolCall(p: PostToolCallParams): PostToolCallResult {
-    return this.guard('post_tool_call', () => {
-      const s = this.session(p.session_id);
-      if (!s || !this.config.enabled) return {};
-      const answer = takeToolResult(s, p, p.tool_call_id || `#post${++this.postCounter}`, {
-        config: this.config, intake: this.intake, sink: this.opts.sink, now: this.now,
-      });
-      this.settler.schedule();
-      return answer;
-    }, {});
+    return this.guard(
+      'post_tool_call',
+      () => {
+        const s = this.session(p.session_id);
+        if (!s || !this.config.enabled) return {};
+        const answer = takeToolResult(s, p, p.tool_call_id || `#post${++this.postCounter}`, {
+          config: this.config,
+          intake: this.intake,
+          sink: this.opts.sink,
+          now: this.now,
+        });
+        this.settler.schedule();
+        return answer;
+      },
+      {},
+    );
   }
 
   preLlmCall(p: PreLlmCallParams): PreLlmCallResult {
@@ -122,19 +152,25 @@ export class Engine implements HmcHostApi, ContextEngineApi {
 
   preModelCall(p: PreModelCallParams): PreModelCallResult {
     const s = this.prepare(p, { name: 'pre_model_call', params: p }, this.appliesToolCalls);
-    return s ? this.guard('pre_model_call', () => modelCallView(s, p.view, this.appliesToolCalls), { edits: [] }) : { edits: [] };
+    return s
+      ? this.guard('pre_model_call', () => modelCallView(s, p.view, this.appliesToolCalls), { edits: [] })
+      : { edits: [] };
   }
 
   onSessionEnd(p: SessionEndParams): Record<string, never> {
-    this.guard('on_session_end', () => {
-      const s = this.sessions.get(p.session_id);
-      if (!s) return;
-      const config = this.config;
-      // A host without pre_model_call sends the conversation, so the turn's replies count now.
-      if (p.messages) syncConversation(s, p.messages, this.intake.syncDeps(config));
-      const at = turnAt(s);
-      this.settler.whenSettled(s, () => reportEnd(s, at, config, this.endDeps()));
-    }, undefined);
+    this.guard(
+      'on_session_end',
+      () => {
+        const s = this.sessions.get(p.session_id);
+        if (!s) return;
+        const config = this.config;
+        // A host without pre_model_call sends the conversation, so the turn's replies count now.
+        if (p.messages) syncConversation(s, p.messages, this.intake.syncDeps(config));
+        const at = turnAt(s);
+        this.settler.whenSettled(s, () => reportEnd(s, at, config, this.endDeps()));
+      },
+      undefined,
+    );
     return {};
   }
 
@@ -144,11 +180,17 @@ export class Engine implements HmcHostApi, ContextEngineApi {
    * CLI exit), every session held.
    */
   onSessionFinalize(p: SessionFinalizeParams): Record<string, never> {
-    this.guard('on_session_finalize', () => {
-      const state = finishesSession(p.reason) ? 'ended' : 'idle';
-      const targets = p.session_id ? [this.sessions.get(p.session_id) ?? (state === 'ended' ? this.table.saved(p.session_id) : undefined)] : [...this.sessions.values()];
-      for (const s of targets) if (s) this.release(s, p.messages, state);
-    }, undefined);
+    this.guard(
+      'on_session_finalize',
+      () => {
+        const state = finishesSession(p.reason) ? 'ended' : 'idle';
+        const targets = p.session_id
+          ? [this.sessions.get(p.session_id) ?? (state === 'ended' ? this.table.saved(p.session_id) : undefined)]
+          : [...this.sessions.values()];
+        for (const s of targets) if (s) this.release(s, p.messages, state);
+      },
+      undefined,
+    );
     return {};
   }
 
@@ -157,20 +199,32 @@ export class Engine implements HmcHostApi, ContextEngineApi {
    * exited or was killed): every session a hook touched here becomes idle, once.
    */
   hostGone(): void {
-    this.guard('host_gone', () => {
-      for (const s of [...this.sessions.values()]) this.release(s, undefined, 'idle');
-    }, undefined);
+    this.guard(
+      'host_gone',
+      () => {
+        for (const s of [...this.sessions.values()]) this.release(s, undefined, 'idle');
+      },
+      undefined,
+    );
   }
 
   // ——— as the host's context engine (context-engine.ts) ———
 
-  shouldCompress(p: ShouldCompressParams): ShouldCompressResult { return this.contextEngine.shouldCompress(p); }
+  shouldCompress(p: ShouldCompressParams): ShouldCompressResult {
+    return this.contextEngine.shouldCompress(p);
+  }
 
-  compress(p: CompressParams): Promise<CompressResult> { return this.contextEngine.compress(p); }
+  compress(p: CompressParams): Promise<CompressResult> {
+    return this.contextEngine.compress(p);
+  }
 
-  updateFromResponse(p: UpdateFromResponseParams): Record<string, never> { return this.contextEngine.updateFromResponse(p); }
+  updateFromResponse(p: UpdateFromResponseParams): Record<string, never> {
+    return this.contextEngine.updateFromResponse(p);
+  }
 
-  engineSession(p: EngineSessionParams): Record<string, never> { return this.contextEngine.engineSession(p); }
+  engineSession(p: EngineSessionParams): Record<string, never> {
+    return this.contextEngine.engineSession(p);
+  }
 
   async control(params: ControlParams): Promise<Record<string, unknown>> {
     try {
@@ -219,10 +273,14 @@ export class Engine implements HmcHostApi, ContextEngineApi {
   }
 
   /** Whose a session is (owner.ts): held here, else as its saved file says; null when neither knows it. */
-  ownerOf(sessionId: string): string | null { return this.table.ownerOf(sessionId); }
+  ownerOf(sessionId: string): string | null {
+    return this.table.ownerOf(sessionId);
+  }
 
   /** How many owners the sessions held have (a gateway: one per user; owner.ts). */
-  ownersHeld(): number { return this.table.owners(); }
+  ownersHeld(): number {
+    return this.table.owners();
+  }
 
   /** Waits until every session save in flight has reached the disk. */
   flushSaves(): Promise<void> {

@@ -22,7 +22,13 @@ export const CAPABILITIES = ['append', 'replace', 'edits', 'model_call', 'llm.co
 export const STREAM_BYTES = 1024 * 1024;
 
 export function helloAnswer(params: HelloParams): HelloResult {
-  const answer: HelloResult = { version: VERSION, protocol: 1, capabilities: [...CAPABILITIES], control_schema: CONTROL_TOOL_SCHEMA, stream_bytes: STREAM_BYTES };
+  const answer: HelloResult = {
+    version: VERSION,
+    protocol: 1,
+    capabilities: [...CAPABILITIES],
+    control_schema: CONTROL_TOOL_SCHEMA,
+    stream_bytes: STREAM_BYTES,
+  };
   const hostConfig = helloHostConfig(params);
   if (hostConfig) answer.host_config = hostConfig;
   return answer;

@@ -103,17 +103,39 @@ export function engineParts(opts: EngineOptions): EngineParts {
   const now = opts.now ?? Date.now;
   const guard = guardOf(opts);
   const recall = new RecallStore({ stateDir: opts.stateDir, log: opts.log, now });
-  const saved = new Persistence({ stateDir: opts.stateDir, config: opts.config, recorder: opts.recorder, recall, log: opts.log });
-  const table = new SessionTable({ load: (id) => saved.load(id), manualMode: () => opts.config().manual_mode.enabled, now, projectPath: opts.projectPath ?? '' });
-  const layer1 = new Layer1({ summariser: () => opts.summariser?.() ?? null, recall, log: opts.log, now, staged: (s) => saved.save(s) });
+  const saved = new Persistence({
+    stateDir: opts.stateDir,
+    config: opts.config,
+    recorder: opts.recorder,
+    recall,
+    log: opts.log,
+  });
+  const table = new SessionTable({
+    load: (id) => saved.load(id),
+    manualMode: () => opts.config().manual_mode.enabled,
+    now,
+    projectPath: opts.projectPath ?? '',
+  });
+  const layer1 = new Layer1({
+    summariser: () => opts.summariser?.() ?? null,
+    recall,
+    log: opts.log,
+    now,
+    staged: (s) => saved.save(s),
+  });
   const intake = new Intake({
-    recall, layer1, log: opts.log,
+    recall,
+    layer1,
+    log: opts.log,
     ...(opts.callBudgetBytes !== undefined ? { callBudgetBytes: opts.callBudgetBytes } : {}),
     ...(opts.callBudgetMs !== undefined ? { callBudgetMs: opts.callBudgetMs } : {}),
   });
   const settler = new Settler({
-    sessions: () => table.held.values(), autoSettle: opts.autoSettle !== false, endBudgetMs: opts.endBudgetMs ?? END_BUDGET_MS,
-    catchUpDeps: (s, deadline) => intake.catchUpDeps(s, opts.config(), deadline), guard: (what, fn, fallback) => guard(what, fn, fallback),
+    sessions: () => table.held.values(),
+    autoSettle: opts.autoSettle !== false,
+    endBudgetMs: opts.endBudgetMs ?? END_BUDGET_MS,
+    catchUpDeps: (s, deadline) => intake.catchUpDeps(s, opts.config(), deadline),
+    guard: (what, fn, fallback) => guard(what, fn, fallback),
     ...(opts.holdBackground ? { holdBackground: opts.holdBackground } : {}),
   });
   const session = (id: string | undefined, hook = true): Session | null => {
@@ -121,10 +143,23 @@ export function engineParts(opts: EngineOptions): EngineParts {
     return table.get(id, hook);
   };
   const contextEngine = new ContextEngineMethods({
-    config: () => opts.config(), session: (id) => session(id), held: (id) => table.held.get(id), recorder: opts.recorder, recall,
-    save: (s) => saved.save(s), schedule: () => settler.schedule(), now, log: opts.log,
+    config: () => opts.config(),
+    session: (id) => session(id),
+    held: (id) => table.held.get(id),
+    recorder: opts.recorder,
+    recall,
+    save: (s) => saved.save(s),
+    schedule: () => settler.schedule(),
+    now,
+    log: opts.log,
     compaction: () => ({
-      config: opts.config(), summariser: opts.summariser?.() ?? null, recall, phases: opts.phases ?? null, sink: opts.sink, now, log: opts.log,
+      config: opts.config(),
+      summariser: opts.summariser?.() ?? null,
+      recall,
+      phases: opts.phases ?? null,
+      sink: opts.sink,
+      now,
+      log: opts.log,
     }),
   });
   const endDeps = (): EndDeps => ({ sink: opts.sink, saved });
@@ -136,13 +171,25 @@ export function engineParts(opts: EngineOptions): EngineParts {
     // ResyncError must reach the host; everything else fails open.
     const { messages, base } = conversationOf(s, p);
     const deps: CallDeps = {
-      config, layer1, recall, sync: intake.syncDeps(config), now, log: opts.log, sink: opts.sink, phases: opts.phases ?? null, toolCalls,
+      config,
+      layer1,
+      recall,
+      sync: intake.syncDeps(config),
+      now,
+      log: opts.log,
+      sink: opts.sink,
+      phases: opts.phases ?? null,
+      toolCalls,
     };
-    const ready = guard(hook.name, () => {
-      const viewed = prepareCall(s, p, hook, messages, base, deps);
-      settler.schedule();
-      return viewed;
-    }, false);
+    const ready = guard(
+      hook.name,
+      () => {
+        const viewed = prepareCall(s, p, hook, messages, base, deps);
+        settler.schedule();
+        return viewed;
+      },
+      false,
+    );
     return ready ? s : null;
   };
 
@@ -158,5 +205,19 @@ export function engineParts(opts: EngineOptions): EngineParts {
     if (!settled) settler.draining.add(s);
   };
 
-  return { now, recall, saved, table, layer1, intake, settler, contextEngine, guard, session, prepare, release, endDeps };
+  return {
+    now,
+    recall,
+    saved,
+    table,
+    layer1,
+    intake,
+    settler,
+    contextEngine,
+    guard,
+    session,
+    prepare,
+    release,
+    endDeps,
+  };
 }

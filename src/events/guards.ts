@@ -39,23 +39,62 @@ export function isHmcEvent(v: unknown): v is HmcEvent {
   if (!isObject(v) || !hasBase(v)) return false;
   switch (v.type) {
     case 'turn':
-      return isNum(v.turn) && isStr(v.model) && isStr(v.platform) && isStr(v.project_path) &&
-        isNum(v.context_tokens) && isNum(v.context_window) && isNum(v.context_percent) &&
-        isNum(v.delta_saved) && isNum(v.cumulative_saved) && isNumberRecord(v.by_strategy) &&
-        isNumberRecord(v.by_tool) && isInput(v.input_tokens) && isNum(v.tool_calls) && isNum(v.cache_breaks) &&
-        optionalShare(v.summarise_at) && optionalShare(v.host_compress_at);
+      return (
+        isNum(v.turn) &&
+        isStr(v.model) &&
+        isStr(v.platform) &&
+        isStr(v.project_path) &&
+        isNum(v.context_tokens) &&
+        isNum(v.context_window) &&
+        isNum(v.context_percent) &&
+        isNum(v.delta_saved) &&
+        isNum(v.cumulative_saved) &&
+        isNumberRecord(v.by_strategy) &&
+        isNumberRecord(v.by_tool) &&
+        isInput(v.input_tokens) &&
+        isNum(v.tool_calls) &&
+        isNum(v.cache_breaks) &&
+        optionalShare(v.summarise_at) &&
+        optionalShare(v.host_compress_at)
+      );
     case 'tool':
-      return isNum(v.turn) && isStr(v.tool_name) && isStr(v.tool_call_id) && typeof v.is_error === 'boolean' &&
-        isNum(v.tokens_before) && isNum(v.tokens_after) && Array.isArray(v.strategies) && v.strategies.every(isStr) &&
-        isNum(v.delta_saved) && isNum(v.cumulative_saved) && isNumberRecord(v.by_strategy) &&
-        isNum(v.context_tokens) && isNum(v.context_percent) && (v.inspect_id === undefined || isStr(v.inspect_id));
+      return (
+        isNum(v.turn) &&
+        isStr(v.tool_name) &&
+        isStr(v.tool_call_id) &&
+        typeof v.is_error === 'boolean' &&
+        isNum(v.tokens_before) &&
+        isNum(v.tokens_after) &&
+        Array.isArray(v.strategies) &&
+        v.strategies.every(isStr) &&
+        isNum(v.delta_saved) &&
+        isNum(v.cumulative_saved) &&
+        isNumberRecord(v.by_strategy) &&
+        isNum(v.context_tokens) &&
+        isNum(v.context_percent) &&
+        (v.inspect_id === undefined || isStr(v.inspect_id))
+      );
     case 'session_end':
     case 'session_idle':
-      return isNum(v.turns) && isNum(v.tool_calls) && isNum(v.total_saved) && isNumberRecord(v.by_strategy) &&
-        isNumberRecord(v.by_tool) && isInput(v.input_tokens);
+      return (
+        isNum(v.turns) &&
+        isNum(v.tool_calls) &&
+        isNum(v.total_saved) &&
+        isNumberRecord(v.by_strategy) &&
+        isNumberRecord(v.by_tool) &&
+        isInput(v.input_tokens)
+      );
     case 'phase':
-      return isNum(v.phase_id) && isStr(v.topic) && isNum(v.turn_from) && isNum(v.turn_to) &&
-        isNum(v.tokens_before) && isNum(v.tokens_after) && isStr(v.recall_id) && typeof v.updated === 'boolean';
+      return (
+        isNum(v.phase_id) &&
+        isStr(v.topic) &&
+        isNum(v.turn_from) &&
+        isNum(v.turn_to) &&
+        isNum(v.tokens_before) &&
+        isNum(v.tokens_after) &&
+        isStr(v.recall_id) &&
+        typeof v.updated === 'boolean'
+      );
     default:
       return false;
   }
@@ -63,9 +102,21 @@ export function isHmcEvent(v: unknown): v is HmcEvent {
 
 /** True when `v` is a complete inspector record. */
 export function isInspectRecord(v: unknown): v is InspectRecord {
-  return isObject(v) && isStr(v.id) && isStr(v.session_id) && isStr(v.tool_call_id) && isStr(v.tool_name) &&
-    isNum(v.time) && Array.isArray(v.strategies) && v.strategies.every(isStr) && isNum(v.tokens_before) &&
-    isNum(v.tokens_after) && isStr(v.before) && isStr(v.after) && typeof v.before_truncated === 'boolean';
+  return (
+    isObject(v) &&
+    isStr(v.id) &&
+    isStr(v.session_id) &&
+    isStr(v.tool_call_id) &&
+    isStr(v.tool_name) &&
+    isNum(v.time) &&
+    Array.isArray(v.strategies) &&
+    v.strategies.every(isStr) &&
+    isNum(v.tokens_before) &&
+    isNum(v.tokens_after) &&
+    isStr(v.before) &&
+    isStr(v.after) &&
+    typeof v.before_truncated === 'boolean'
+  );
 }
 
 /** Parses one JSON line; undefined when it is not JSON (a partial or corrupt line). */

@@ -121,7 +121,12 @@ export function createInspectIndex(stateDir: string, opts: InspectIndexOptions =
 }
 
 /** Indexes the complete lines of `path` from `f.size` up to `end`. */
-async function indexFrom(open: (path: string) => Promise<FileHandle>, path: string, f: FileIndex, end: number): Promise<void> {
+async function indexFrom(
+  open: (path: string) => Promise<FileHandle>,
+  path: string,
+  f: FileIndex,
+  end: number,
+): Promise<void> {
   let fh: FileHandle;
   try {
     fh = await open(path);
@@ -165,11 +170,15 @@ function addLine(f: FileIndex, data: Buffer, start: number, end: number, offset:
 
 /** The id of a record line: read from its `{"id":"…"` start; other shapes are parsed whole. */
 function lineId(data: Buffer, start: number, end: number): string | null {
-  if (end - start >= ID_PREFIX.length && data.compare(ID_PREFIX, 0, ID_PREFIX.length, start, start + ID_PREFIX.length) === 0) {
+  if (
+    end - start >= ID_PREFIX.length &&
+    data.compare(ID_PREFIX, 0, ID_PREFIX.length, start, start + ID_PREFIX.length) === 0
+  ) {
     let i = start + ID_PREFIX.length;
     while (i < end) {
       const c = data[i];
-      if (c === 0x5c) i += 2; // a backslash escapes the next byte
+      if (c === 0x5c)
+        i += 2; // a backslash escapes the next byte
       else if (c === 0x22) break;
       else i++;
     }
@@ -187,7 +196,11 @@ function lineId(data: Buffer, start: number, end: number): string | null {
   return isInspectRecord(v) ? v.id : null;
 }
 
-async function readRecord(open: (path: string) => Promise<FileHandle>, path: string, entry: Entry): Promise<InspectRecord | null> {
+async function readRecord(
+  open: (path: string) => Promise<FileHandle>,
+  path: string,
+  entry: Entry,
+): Promise<InspectRecord | null> {
   try {
     const fh = await open(path);
     try {

@@ -16,7 +16,11 @@ export interface LookupOptions {
   index?: InspectIndex;
 }
 
-export async function findInspectRecord(stateDir: string, id: string, opts: LookupOptions = {}): Promise<InspectRecord | null> {
+export async function findInspectRecord(
+  stateDir: string,
+  id: string,
+  opts: LookupOptions = {},
+): Promise<InspectRecord | null> {
   const hit = opts.memory?.(id);
   if (hit) return hit;
   return (opts.index ?? createInspectIndex(stateDir)).find(id);

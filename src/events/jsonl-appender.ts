@@ -107,7 +107,8 @@ export class JsonlAppender {
     if (this.pendingBytes + bytes > this.maxPending) {
       if (this.failure) this.failure.lost++;
       else {
-        if (this.dropped === 0) this.log(`hmc events: disk too slow for ${this.path}; dropping lines until it catches up`);
+        if (this.dropped === 0)
+          this.log(`hmc events: disk too slow for ${this.path}; dropping lines until it catches up`);
         this.dropped++;
       }
       return;
@@ -231,7 +232,9 @@ export class JsonlAppender {
     if (!this.failure) {
       this.failure = { reason, lost: this.droppedBeforeFailure, since: Date.now() };
       this.droppedBeforeFailure = 0;
-      this.log(`hmc events: cannot write ${this.path}: ${reason}; events are dropped until it can write again (retrying)`);
+      this.log(
+        `hmc events: cannot write ${this.path}: ${reason}; events are dropped until it can write again (retrying)`,
+      );
     }
     this.scheduleRetry();
   }
@@ -242,7 +245,9 @@ export class JsonlAppender {
       this.failure = null;
       this.retryDelay = 0;
       this.cancelRetry();
-      this.log(`hmc events: writing ${this.path} again after ${Date.now() - since} ms; ${lost === 0 ? 'no line was lost' : `${lost} line(s) were lost (the queue was full)`}`);
+      this.log(
+        `hmc events: writing ${this.path} again after ${Date.now() - since} ms; ${lost === 0 ? 'no line was lost' : `${lost} line(s) were lost (the queue was full)`}`,
+      );
     }
     if (this.dropped > 0) {
       this.log(`hmc events: ${this.dropped} line(s) dropped for ${this.path} while the disk was slow`);
@@ -285,7 +290,8 @@ export class JsonlAppender {
     try {
       const st = await h.stat();
       this.size = st.size;
-      this.identity = typeof st.ino === 'number' && typeof st.dev === 'number' && st.ino > 0 ? { ino: st.ino, dev: st.dev } : null;
+      this.identity =
+        typeof st.ino === 'number' && typeof st.dev === 'number' && st.ino > 0 ? { ino: st.ino, dev: st.dev } : null;
     } catch (err) {
       await h.close().catch(() => undefined);
       throw err;

@@ -53,7 +53,11 @@ export function createStateDirSink(opts: StateDirSinkOptions): StateDirSink {
   const eventsFile = join(eventsDir(opts.stateDir), fileName);
   const events = new JsonlAppender({ path: eventsFile, log: opts.log });
   const inspects = opts.inspector
-    ? new JsonlAppender({ path: join(inspectDir(opts.stateDir), fileName), maxFileBytes: INSPECT_FILE_CAP, log: opts.log })
+    ? new JsonlAppender({
+        path: join(inspectDir(opts.stateDir), fileName),
+        maxFileBytes: INSPECT_FILE_CAP,
+        log: opts.log,
+      })
     : null;
   const subscribers = new Set<(e: HmcEvent) => void>();
   const recent = new Map<string, InspectRecord>();

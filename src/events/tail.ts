@@ -137,9 +137,12 @@ export async function tailStateDir(stateDir: string, onEvent: (e: HmcEvent) => v
     const name = path.slice(path.lastIndexOf('/') + 1);
     void readMore(name);
   };
-  watcher.on('add', onPath).on('change', onPath).on('unlink', (path: string) => {
-    files.delete(path.slice(path.lastIndexOf('/') + 1));
-  });
+  watcher
+    .on('add', onPath)
+    .on('change', onPath)
+    .on('unlink', (path: string) => {
+      files.delete(path.slice(path.lastIndexOf('/') + 1));
+    });
   watcher.on('error', (err: unknown) => opts.log(`hmc tail: watch error: ${errorText(err)}`));
   await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
 
@@ -169,8 +172,13 @@ function listJsonl(dir: string): string[] {
 }
 
 /** Reads the tail window of each recent file, sets its offset to the end, replays oldest first. */
-async function replay(dir: string, skip: Set<string>, files: Map<string, FileState>, opts: TailOptions,
-  deliver: (line: string) => void): Promise<void> {
+async function replay(
+  dir: string,
+  skip: Set<string>,
+  files: Map<string, FileState>,
+  opts: TailOptions,
+  deliver: (line: string) => void,
+): Promise<void> {
   const perFile = opts.replayPerFile ?? 200;
   const windowMs = opts.replayWindowMs ?? 24 * 60 * 60 * 1000;
   const now = Date.now();
@@ -180,7 +188,8 @@ async function replay(dir: string, skip: Set<string>, files: Map<string, FileSta
     if (skipped && !opts.replaySkipped) continue;
     try {
       const stat = statSync(join(dir, name));
-      if (!skipped) files.set(name, { offset: stat.size, partial: Buffer.alloc(0), busy: false, again: false, hot: false });
+      if (!skipped)
+        files.set(name, { offset: stat.size, partial: Buffer.alloc(0), busy: false, again: false, hot: false });
       if (now - stat.mtimeMs > windowMs || perFile <= 0 || stat.size === 0) continue;
       const start = Math.max(0, stat.size - REPLAY_WINDOW_BYTES);
       const fh = await open(join(dir, name), 'r');
@@ -190,7 +199,14 @@ async function replay(dir: string, skip: Set<string>, files: Map<string, FileSta
         let text = buf.subarray(0, bytesRead).toString('utf8');
         const lastNl = text.lastIndexOf('\n');
         // A partial last line stays for readMore to finish once its newline arrives.
-        if (!skipped) files.set(name, { offset: start + Buffer.byteLength(text.slice(0, lastNl + 1)), partial: Buffer.alloc(0), busy: false, again: false, hot: false });
+        if (!skipped)
+          files.set(name, {
+            offset: start + Buffer.byteLength(text.slice(0, lastNl + 1)),
+            partial: Buffer.alloc(0),
+            busy: false,
+            again: false,
+            hot: false,
+          });
         text = text.slice(0, lastNl + 1);
         const all = text.split('\n');
         if (start > 0) all.shift();

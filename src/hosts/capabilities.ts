@@ -28,7 +28,10 @@ const NAMED: Readonly<Record<string, readonly HostCapability[]>> = {
 };
 
 /** What the host of this `hello` can do: its own list when it sent one, else what its name is known for. */
-export function hostCapabilities(hello: { host?: unknown; capabilities?: readonly string[] | undefined }): ReadonlySet<string> {
+export function hostCapabilities(hello: {
+  host?: unknown;
+  capabilities?: readonly string[] | undefined;
+}): ReadonlySet<string> {
   if (hello.capabilities) return new Set(hello.capabilities);
   return new Set(typeof hello.host === 'string' ? (NAMED[hello.host] ?? []) : []);
 }

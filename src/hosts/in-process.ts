@@ -36,7 +36,11 @@ export class InProcessHost<A extends HmcHostApi = HmcHostApi> {
   }
 
   /** Before a model call: restores earlier edits, then edits `messages` in place for this call. */
-  preLlmCall(sessionId: string, messages: Message[], extra: { model?: string; platform?: string; context_length?: number } = {}): { context?: string } {
+  preLlmCall(
+    sessionId: string,
+    messages: Message[],
+    extra: { model?: string; platform?: string; context_length?: number } = {},
+  ): { context?: string } {
     this.restore(sessionId);
     const result = this.engine.preLlmCall({ session_id: sessionId, messages, ...extra });
     this.apply(sessionId, messages, result.edits);
@@ -47,7 +51,11 @@ export class InProcessHost<A extends HmcHostApi = HmcHostApi> {
    * Before every model call of the tool loop: restores earlier edits, then edits `messages` (the
    * request about to be sent, or the live conversation) in place for this one call.
    */
-  preModelCall(sessionId: string, messages: Message[], extra: { model?: string; platform?: string; context_length?: number } = {}): void {
+  preModelCall(
+    sessionId: string,
+    messages: Message[],
+    extra: { model?: string; platform?: string; context_length?: number } = {},
+  ): void {
     this.restore(sessionId);
     const result = this.engine.preModelCall({ session_id: sessionId, messages, ...extra });
     this.apply(sessionId, messages, result.edits);
@@ -75,8 +83,22 @@ export class InProcessHost<A extends HmcHostApi = HmcHostApi> {
   }
 
   /** After a tool ran: the result the model should see (the raw one when HMC leaves it). */
-  postToolCall(sessionId: string, toolName: string, args: unknown, result: string, toolCallId: string, isError = false): string {
-    const answer = this.engine.postToolCall({ session_id: sessionId, tool_name: toolName, args, result, tool_call_id: toolCallId, is_error: isError });
+  postToolCall(
+    sessionId: string,
+    toolName: string,
+    args: unknown,
+    result: string,
+    toolCallId: string,
+    isError = false,
+  ): string {
+    const answer = this.engine.postToolCall({
+      session_id: sessionId,
+      tool_name: toolName,
+      args,
+      result,
+      tool_call_id: toolCallId,
+      is_error: isError,
+    });
     return answer.replace ?? result;
   }
 
@@ -102,7 +124,12 @@ export class InProcessHost<A extends HmcHostApi = HmcHostApi> {
    */
   onSessionEnd(sessionId: string, messages?: Message[]): void {
     this.restore(sessionId);
-    this.engine.onSessionEnd({ session_id: sessionId, completed: true, interrupted: false, ...(messages ? { messages } : {}) });
+    this.engine.onSessionEnd({
+      session_id: sessionId,
+      completed: true,
+      interrupted: false,
+      ...(messages ? { messages } : {}),
+    });
   }
 
   /**

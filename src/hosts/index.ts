@@ -65,4 +65,6 @@ export function toolKind(name: string): ToolKind | undefined {
 }
 
 /** Tools whose outputs report what changed: never rewritten by any strategy (DESIGN §4.2). */
-export const ALWAYS_PROTECTED: ReadonlySet<string> = new Set(VOCABULARY.filter((w) => w.protected === true).map((w) => w.name));
+export const ALWAYS_PROTECTED: ReadonlySet<string> = new Set(
+  VOCABULARY.filter((w) => w.protected === true).map((w) => w.name),
+);

@@ -243,5 +243,12 @@ function unquote(word: string): string {
 }
 
 function isFilePath(target: string): boolean {
-  return target.length > 0 && !target.startsWith('/dev/') && !target.startsWith('&') && !target.startsWith('$') && !target.includes('`') && /[\w.]/.test(target);
+  return (
+    target.length > 0 &&
+    !target.startsWith('/dev/') &&
+    !target.startsWith('&') &&
+    !target.startsWith('$') &&
+    !target.includes('`') &&
+    /[\w.]/.test(target)
+  );
 }

@@ -15,7 +15,16 @@ import { commandOf } from './outputs/shell-command.js';
 import { heredocWrites, lineCount } from './shell-writes.js';
 
 /** Argument keys that name the file a tool works on, across hosts. */
-export const PATH_KEYS = ['path', 'file_path', 'filename', 'file', 'target_file', 'filepath', 'absolute_path', 'notebook_path'];
+export const PATH_KEYS = [
+  'path',
+  'file_path',
+  'filename',
+  'file',
+  'target_file',
+  'filepath',
+  'absolute_path',
+  'notebook_path',
+];
 
 /** An argument shorter than this (characters of its JSON) is never bulk: a flag, a mode, a line number. */
 const BULK_MIN_CHARS = 64;
@@ -82,7 +91,15 @@ export function bulkInputOf(tool: string, args: Readonly<Record<string, unknown>
   const file = fileInputOf(tool, args);
   if (file) return file;
   const kind = toolKind(tool);
-  if (OWN_TOOLS.has(tool.toLowerCase()) || kind === 'read' || kind === 'search' || kind === 'write' || kind === 'edit' || kind === 'editor') return null;
+  if (
+    OWN_TOOLS.has(tool.toLowerCase()) ||
+    kind === 'read' ||
+    kind === 'search' ||
+    kind === 'write' ||
+    kind === 'edit' ||
+    kind === 'editor'
+  )
+    return null;
   const bulk: BulkArgument[] = [];
   let outline: string | undefined;
   for (const [key, value] of Object.entries(args)) {
@@ -94,7 +111,12 @@ export function bulkInputOf(tool: string, args: Readonly<Record<string, unknown>
     if (outline === undefined && text.trim()) outline = firstLine(text);
   }
   if (bulk.length === 0) return null;
-  return { kind: kind === 'shell' ? 'command' : kind === 'agent' ? 'agent' : 'other', paths: [], bulk, ...(outline !== undefined ? { outline } : {}) };
+  return {
+    kind: kind === 'shell' ? 'command' : kind === 'agent' ? 'agent' : 'other',
+    paths: [],
+    bulk,
+    ...(outline !== undefined ? { outline } : {}),
+  };
 }
 
 /** A text's first non-blank line, cut to OUTLINE_CHARS, with `…` when anything was left out. */
@@ -125,7 +147,12 @@ function fromFileTool(kind: 'write' | 'edit', args: Readonly<Record<string, unkn
 }
 
 function fromShell(args: Readonly<Record<string, unknown>>): FileInput | null {
-  const key = typeof args.command === 'string' || Array.isArray(args.command) ? 'command' : typeof args.cmd === 'string' || Array.isArray(args.cmd) ? 'cmd' : null;
+  const key =
+    typeof args.command === 'string' || Array.isArray(args.command)
+      ? 'command'
+      : typeof args.cmd === 'string' || Array.isArray(args.cmd)
+        ? 'cmd'
+        : null;
   if (key === null) return null;
   const command = commandOf(args);
   const docs = heredocWrites(command);

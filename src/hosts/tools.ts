@@ -35,7 +35,15 @@ export type ToolKind =
   | 'agent';
 
 /** Who calls a name (`generic`: many agents and MCP servers). */
-export type ToolHost = 'hermes' | 'claude-code' | 'codex' | 'opencode' | 'gemini-cli' | 'swe-agent' | 'mini-swe-agent' | 'generic';
+export type ToolHost =
+  | 'hermes'
+  | 'claude-code'
+  | 'codex'
+  | 'opencode'
+  | 'gemini-cli'
+  | 'swe-agent'
+  | 'mini-swe-agent'
+  | 'generic';
 
 export interface ToolWord {
   /** The tool's name, lower case (Claude Code's `Bash` is `bash`). */
@@ -46,40 +54,110 @@ export interface ToolWord {
   protected?: boolean;
 }
 
-function tools(kind: ToolKind, rows: Record<string, readonly ToolHost[]>, protectedNames: readonly string[] = []): ToolWord[] {
-  return Object.entries(rows).map(([name, hosts]) => ({ name, kind, hosts, ...(protectedNames.includes(name) ? { protected: true } : {}) }));
+function tools(
+  kind: ToolKind,
+  rows: Record<string, readonly ToolHost[]>,
+  protectedNames: readonly string[] = [],
+): ToolWord[] {
+  return Object.entries(rows).map(([name, hosts]) => ({
+    name,
+    kind,
+    hosts,
+    ...(protectedNames.includes(name) ? { protected: true } : {}),
+  }));
 }
 
 export const TOOLS: readonly ToolWord[] = [
   ...tools('shell', {
-    terminal: ['hermes'], process: ['hermes'], bash: ['claude-code', 'opencode', 'swe-agent', 'mini-swe-agent'], shell: ['codex'],
-    run: ['generic'], execute: ['generic'], exec: ['generic'], command: ['generic'], run_command: ['generic'], run_terminal_cmd: ['generic'],
-    execute_command: ['generic'], python: ['generic'], sh: ['generic'],
+    terminal: ['hermes'],
+    process: ['hermes'],
+    bash: ['claude-code', 'opencode', 'swe-agent', 'mini-swe-agent'],
+    shell: ['codex'],
+    run: ['generic'],
+    execute: ['generic'],
+    exec: ['generic'],
+    command: ['generic'],
+    run_command: ['generic'],
+    run_terminal_cmd: ['generic'],
+    execute_command: ['generic'],
+    python: ['generic'],
+    sh: ['generic'],
   }),
   ...tools('search', {
-    search_files: ['hermes'], grep: ['claude-code', 'opencode'], glob: ['claude-code', 'opencode', 'gemini-cli'], ls: ['claude-code'],
-    list: ['opencode'], search_file_content: ['gemini-cli'], list_directory: ['gemini-cli'], search_dir: ['swe-agent'], search_file: ['swe-agent'],
-    find_file: ['swe-agent'], search: ['generic'], find: ['generic'], rg: ['generic'], ripgrep: ['generic'], codebase_search: ['generic'],
-    file_search: ['generic'], list_dir: ['generic'],
+    search_files: ['hermes'],
+    grep: ['claude-code', 'opencode'],
+    glob: ['claude-code', 'opencode', 'gemini-cli'],
+    ls: ['claude-code'],
+    list: ['opencode'],
+    search_file_content: ['gemini-cli'],
+    list_directory: ['gemini-cli'],
+    search_dir: ['swe-agent'],
+    search_file: ['swe-agent'],
+    find_file: ['swe-agent'],
+    search: ['generic'],
+    find: ['generic'],
+    rg: ['generic'],
+    ripgrep: ['generic'],
+    codebase_search: ['generic'],
+    file_search: ['generic'],
+    list_dir: ['generic'],
   }),
-  ...tools('write', {
-    write_file: ['hermes', 'gemini-cli'], write: ['claude-code', 'opencode'], create: ['swe-agent'], create_file: ['generic'],
-    file_write: ['generic'], writefile: ['generic'], write_to_file: ['generic'],
-  }, ['write_file']),
-  ...tools('edit', {
-    patch: ['hermes', 'opencode'], edit: ['claude-code', 'opencode', 'swe-agent'], multiedit: ['claude-code'], notebookedit: ['claude-code'],
-    apply_patch: ['codex'], replace: ['gemini-cli'], edit_file: ['generic'], multi_edit: ['generic'], str_replace: ['generic'], apply_diff: ['generic'],
-    replace_in_file: ['generic'], insert: ['generic'], search_replace: ['generic'], edit_block: ['generic'], notebook_edit: ['generic'],
-  }, ['patch', 'edit_file', 'apply_patch', 'str_replace', 'multiedit']),
+  ...tools(
+    'write',
+    {
+      write_file: ['hermes', 'gemini-cli'],
+      write: ['claude-code', 'opencode'],
+      create: ['swe-agent'],
+      create_file: ['generic'],
+      file_write: ['generic'],
+      writefile: ['generic'],
+      write_to_file: ['generic'],
+    },
+    ['write_file'],
+  ),
+  ...tools(
+    'edit',
+    {
+      patch: ['hermes', 'opencode'],
+      edit: ['claude-code', 'opencode', 'swe-agent'],
+      multiedit: ['claude-code'],
+      notebookedit: ['claude-code'],
+      apply_patch: ['codex'],
+      replace: ['gemini-cli'],
+      edit_file: ['generic'],
+      multi_edit: ['generic'],
+      str_replace: ['generic'],
+      apply_diff: ['generic'],
+      replace_in_file: ['generic'],
+      insert: ['generic'],
+      search_replace: ['generic'],
+      edit_block: ['generic'],
+      notebook_edit: ['generic'],
+    },
+    ['patch', 'edit_file', 'apply_patch', 'str_replace', 'multiedit'],
+  ),
   ...tools('editor', {
-    str_replace_editor: ['swe-agent'], str_replace_based_edit_tool: ['generic'], text_editor: ['generic'], editor: ['generic'],
+    str_replace_editor: ['swe-agent'],
+    str_replace_based_edit_tool: ['generic'],
+    text_editor: ['generic'],
+    editor: ['generic'],
   }),
   ...tools('read', {
-    read_file: ['hermes', 'gemini-cli'], read: ['claude-code', 'opencode'], read_many_files: ['gemini-cli'], open: ['swe-agent'], view: ['generic'],
+    read_file: ['hermes', 'gemini-cli'],
+    read: ['claude-code', 'opencode'],
+    read_many_files: ['gemini-cli'],
+    open: ['swe-agent'],
+    view: ['generic'],
   }),
   ...tools('web', {
-    web_search: ['hermes'], web_extract: ['hermes'], browser_navigate: ['hermes'], browser_snapshot: ['hermes'], webfetch: ['claude-code', 'opencode'],
-    websearch: ['claude-code'], web_fetch: ['gemini-cli'], google_web_search: ['gemini-cli'],
+    web_search: ['hermes'],
+    web_extract: ['hermes'],
+    browser_navigate: ['hermes'],
+    browser_snapshot: ['hermes'],
+    webfetch: ['claude-code', 'opencode'],
+    websearch: ['claude-code'],
+    web_fetch: ['gemini-cli'],
+    google_web_search: ['gemini-cli'],
   }),
   ...tools('agent', { delegate_task: ['hermes'], task: ['claude-code', 'opencode'] }),
 ];

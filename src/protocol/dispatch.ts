@@ -26,21 +26,35 @@ export async function dispatch(request: HostRequest, api: HmcHostApi): Promise<R
 
 function call(request: HostRequest, api: HmcHostApi): unknown {
   switch (request.method) {
-    case 'hello': return api.hello(request.params);
-    case 'pre_tool_call': return api.preToolCall(request.params);
-    case 'post_tool_call': return api.postToolCall(request.params);
-    case 'pre_llm_call': return api.preLlmCall(request.params);
-    case 'pre_model_call': return api.preModelCall(request.params);
-    case 'on_session_end': return api.onSessionEnd(request.params);
-    case 'on_session_finalize': return api.onSessionFinalize(request.params);
-    case 'hmc_control': return api.control(request.params);
-    case 'command': return api.command(request.params);
+    case 'hello':
+      return api.hello(request.params);
+    case 'pre_tool_call':
+      return api.preToolCall(request.params);
+    case 'post_tool_call':
+      return api.postToolCall(request.params);
+    case 'pre_llm_call':
+      return api.preLlmCall(request.params);
+    case 'pre_model_call':
+      return api.preModelCall(request.params);
+    case 'on_session_end':
+      return api.onSessionEnd(request.params);
+    case 'on_session_finalize':
+      return api.onSessionFinalize(request.params);
+    case 'hmc_control':
+      return api.control(request.params);
+    case 'command':
+      return api.command(request.params);
     // The context engine's methods (core/context-engine.ts), when this API is one.
-    case 'should_compress': return api.shouldCompress ? api.shouldCompress(request.params) : noEngine();
-    case 'compress': return api.compress ? api.compress(request.params) : noEngine();
-    case 'update_from_response': return api.updateFromResponse ? api.updateFromResponse(request.params) : noEngine();
-    case 'engine_session': return api.engineSession ? api.engineSession(request.params) : noEngine();
-    case 'ping': return {};
+    case 'should_compress':
+      return api.shouldCompress ? api.shouldCompress(request.params) : noEngine();
+    case 'compress':
+      return api.compress ? api.compress(request.params) : noEngine();
+    case 'update_from_response':
+      return api.updateFromResponse ? api.updateFromResponse(request.params) : noEngine();
+    case 'engine_session':
+      return api.engineSession ? api.engineSession(request.params) : noEngine();
+    case 'ping':
+      return {};
   }
 }
 
@@ -93,7 +107,8 @@ export class Connection {
   handleLine(line: string): void {
     const incoming = parseIncoming(line);
     if (incoming.kind === 'response') {
-      if (!this.hostCalls.settle(incoming.response)) this.options.log(`ignored a response to unknown id ${JSON.stringify(incoming.response.id)}`);
+      if (!this.hostCalls.settle(incoming.response))
+        this.options.log(`ignored a response to unknown id ${JSON.stringify(incoming.response.id)}`);
       return;
     }
     if (incoming.kind === 'invalid') {
@@ -111,7 +126,12 @@ export class Connection {
         this.options.log(`${incoming.request.method} failed: ${response.error.message}`);
       }
       // The host learns the line limit, so it never sends a line the framing would skip.
-      if (incoming.request.method === 'hello' && 'result' in response && isObject(response.result) && this.options.maxLineBytes) {
+      if (
+        incoming.request.method === 'hello' &&
+        'result' in response &&
+        isObject(response.result) &&
+        this.options.maxLineBytes
+      ) {
         response = { id: response.id, result: { ...response.result, max_line_bytes: this.options.maxLineBytes } };
       }
       this.reply(response);
@@ -129,7 +149,10 @@ export class Connection {
     const limit = this.options.maxLineBytes;
     this.reply({
       id: requestIdOf(head),
-      error: { code: 'line_too_long', message: `line of ${bytes} bytes exceeds the limit${limit ? ` of ${limit} bytes` : ''}; skipped, send less` },
+      error: {
+        code: 'line_too_long',
+        message: `line of ${bytes} bytes exceeds the limit${limit ? ` of ${limit} bytes` : ''}; skipped, send less`,
+      },
     });
   }
 

@@ -9,7 +9,14 @@
  * were stored as 0 tokens); a digit string is read as its number. A figure the method decides on
  * must be a number.
  */
-import type { CompressParams, ContextMeasure, EngineSessionParams, HostPrice, ShouldCompressParams, UpdateFromResponseParams } from '../core/context-engine.js';
+import type {
+  CompressParams,
+  ContextMeasure,
+  EngineSessionParams,
+  HostPrice,
+  ShouldCompressParams,
+  UpdateFromResponseParams,
+} from '../core/context-engine.js';
 import type { Message } from '../core/message.js';
 
 type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
@@ -53,7 +60,10 @@ export function shouldCompressParams(p: Record<string, unknown>): Checked<Should
   });
 }
 
-export function compressParams(p: Record<string, unknown>, messages: (value: unknown, field: string) => Checked<Message[]>): Checked<CompressParams> {
+export function compressParams(
+  p: Record<string, unknown>,
+  messages: (value: unknown, field: string) => Checked<Message[]>,
+): Checked<CompressParams> {
   const sid = sessionId(p);
   if (!sid.ok) return sid;
   const list = messages(p.messages, 'messages');
@@ -75,10 +85,17 @@ export function updateFromResponseParams(p: Record<string, unknown>): Checked<Up
   if (!sid.ok) return sid;
   if (!isRecord(p.usage)) return bad('params.usage must be an object (the provider usage of one model call)');
   const u = p.usage;
-  const figures: Record<(typeof USAGE_KEYS)[number], number> = { prompt_tokens: 0, completion_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0 };
+  const figures: Record<(typeof USAGE_KEYS)[number], number> = {
+    prompt_tokens: 0,
+    completion_tokens: 0,
+    cache_read_tokens: 0,
+    cache_write_tokens: 0,
+    reasoning_tokens: 0,
+  };
   for (const key of USAGE_KEYS) {
     const n = tokenCount(u[key]);
-    if (n === null) return bad(`params.usage.${key} must be a whole number of tokens from 0 to 1e12, got ${shown(u[key])}`);
+    if (n === null)
+      return bad(`params.usage.${key} must be a whole number of tokens from 0 to 1e12, got ${shown(u[key])}`);
     figures[key] = n;
   }
   return ok({
@@ -95,7 +112,13 @@ export function updateFromResponseParams(p: Record<string, unknown>): Checked<Up
   });
 }
 
-const USAGE_KEYS = ['prompt_tokens', 'completion_tokens', 'cache_read_tokens', 'cache_write_tokens', 'reasoning_tokens'] as const;
+const USAGE_KEYS = [
+  'prompt_tokens',
+  'completion_tokens',
+  'cache_read_tokens',
+  'cache_write_tokens',
+  'reasoning_tokens',
+] as const;
 /** No real call comes near a trillion tokens (store/record.ts MAX_COUNT). */
 const MAX_TOKENS = 1e12;
 
@@ -123,8 +146,14 @@ export function engineSessionParams(p: Record<string, unknown>): Checked<EngineS
   const sid = sessionId(p);
   if (!sid.ok) return sid;
   const event = p.event;
-  if (event !== 'start' && event !== 'end' && event !== 'reset') return bad('params.event must be "start", "end" or "reset"');
+  if (event !== 'start' && event !== 'end' && event !== 'reset')
+    return bad('params.event must be "start", "end" or "reset"');
   const old = text(p, 'old_session_id');
   const reason = text(p, 'boundary_reason');
-  return ok({ session_id: sid.value, event, ...(old ? { old_session_id: old } : {}), ...(reason ? { boundary_reason: reason } : {}) });
+  return ok({
+    session_id: sid.value,
+    event,
+    ...(old ? { old_session_id: old } : {}),
+    ...(reason ? { boundary_reason: reason } : {}),
+  });
 }

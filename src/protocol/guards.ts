@@ -19,7 +19,12 @@ import type {
   Response,
 } from './types.js';
 import { HOST_METHODS } from './types.js';
-import { compressParams, engineSessionParams, shouldCompressParams, updateFromResponseParams } from './engine-guards.js';
+import {
+  compressParams,
+  engineSessionParams,
+  shouldCompressParams,
+  updateFromResponseParams,
+} from './engine-guards.js';
 import { errorText } from '../core/errors.js';
 
 type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
@@ -51,16 +56,26 @@ function sessionId(params: Record<string, unknown>): Checked<string> {
  * (a model name, a tool call id: a hint never fails a hook). Fields a method needs are checked
  * by its checker and refused with an error naming them. After this, the engine trusts the types.
  */
-function withHints(params: Record<string, unknown>, hints: Record<string, 'string' | 'number'>): Record<string, unknown> {
+function withHints(
+  params: Record<string, unknown>,
+  hints: Record<string, 'string' | 'number'>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = { ...params };
-  for (const [key, type] of Object.entries(hints)) if (out[key] !== undefined && typeof out[key] !== type) delete out[key];
+  for (const [key, type] of Object.entries(hints))
+    if (out[key] !== undefined && typeof out[key] !== type) delete out[key];
   return out;
 }
 
 /** The hints of a tool call (pre_tool_call, post_tool_call). */
 const CALL_HINTS = { tool_call_id: 'string', status: 'string' } as const;
 /** The hints of a model call (pre_llm_call, pre_model_call). */
-const CONVERSATION_HINTS = { model: 'string', platform: 'string', sender_id: 'string', project_path: 'string', compression_threshold: 'number' } as const;
+const CONVERSATION_HINTS = {
+  model: 'string',
+  platform: 'string',
+  sender_id: 'string',
+  project_path: 'string',
+  compression_threshold: 'number',
+} as const;
 
 /** A message list: objects with a string `role` (anything else in them passes through untouched). */
 function messages(value: unknown, field: string): Checked<Message[]> {
@@ -82,8 +97,12 @@ function conversation(params: Record<string, unknown>): Checked<PreLlmCallParams
   const p = withHints(params, CONVERSATION_HINTS);
   const sid = sessionId(p);
   if (!sid.ok) return sid;
-  if (p.context_length !== undefined && typeof p.context_length !== 'number') return bad('params.context_length must be a number');
-  if (p.host_tokens !== undefined && !(typeof p.host_tokens === 'number' && Number.isFinite(p.host_tokens) && p.host_tokens >= 0)) {
+  if (p.context_length !== undefined && typeof p.context_length !== 'number')
+    return bad('params.context_length must be a number');
+  if (
+    p.host_tokens !== undefined &&
+    !(typeof p.host_tokens === 'number' && Number.isFinite(p.host_tokens) && p.host_tokens >= 0)
+  ) {
     return bad('params.host_tokens must be a non-negative number');
   }
   if (p.messages !== undefined) {
@@ -92,7 +111,8 @@ function conversation(params: Record<string, unknown>): Checked<PreLlmCallParams
     return ok({ ...p, session_id: sid.value, messages: list.value });
   }
   if (p.base === undefined && p.append === undefined) return bad('params needs "messages", or "base" and "append"');
-  if (typeof p.base !== 'number' || !Number.isInteger(p.base) || p.base < 0) return bad('params.base must be a non-negative integer');
+  if (typeof p.base !== 'number' || !Number.isInteger(p.base) || p.base < 0)
+    return bad('params.base must be a non-negative integer');
   const append = messages(p.append, 'append');
   if (!append.ok) return append;
   return ok({ ...p, session_id: sid.value, base: p.base, append: append.value });
@@ -112,7 +132,8 @@ type ParamCheck<M extends HostMethod> = (params: Record<string, unknown>) => Che
 /** One checker per method; each yields that method's params, fully typed. */
 const CHECKS: { [M in HostMethod]: ParamCheck<M> } = {
   hello: (p) => {
-    if (p.protocol !== undefined && p.protocol !== 1) return bad(`params.protocol ${JSON.stringify(p.protocol)} is not supported (this sidecar speaks 1)`);
+    if (p.protocol !== undefined && p.protocol !== 1)
+      return bad(`params.protocol ${JSON.stringify(p.protocol)} is not supported (this sidecar speaks 1)`);
     const caps = p.capabilities;
     if (caps !== undefined && !(Array.isArray(caps) && caps.every((c) => typeof c === 'string'))) {
       return bad('params.capabilities must be an array of strings');
@@ -137,9 +158,11 @@ const CHECKS: { [M in HostMethod]: ParamCheck<M> } = {
   pre_llm_call: (p) => conversation(p),
   pre_model_call: (p) => {
     if (p.call_id !== undefined && typeof p.call_id !== 'string') return bad('params.call_id must be a string');
-    if (p.system !== undefined && p.system !== null && typeof p.system !== 'string') return bad('params.system must be a string or null');
+    if (p.system !== undefined && p.system !== null && typeof p.system !== 'string')
+      return bad('params.system must be a string or null');
     if (p.tools !== undefined && !Array.isArray(p.tools)) return bad('params.tools must be an array');
-    if (p.view !== undefined && (typeof p.view !== 'number' || !Number.isInteger(p.view))) return bad('params.view must be an integer');
+    if (p.view !== undefined && (typeof p.view !== 'number' || !Number.isInteger(p.view)))
+      return bad('params.view must be an integer');
     return conversation(p);
   },
   on_session_end: (p) => ending(p),
@@ -201,7 +224,11 @@ export function classify(value: unknown): Incoming {
   if (!isRecord(value)) return invalid(null, 'invalid_request', 'a record must be a JSON object');
   const id = isRequestId(value.id) ? value.id : null;
   if (value.id === undefined || id === null) {
-    return invalid(null, 'invalid_request', value.id === undefined ? 'the record has no "id"' : '"id" must be a string or a number');
+    return invalid(
+      null,
+      'invalid_request',
+      value.id === undefined ? 'the record has no "id"' : '"id" must be a string or a number',
+    );
   }
   if (value.method === undefined) {
     if ('result' in value) return { kind: 'response', response: { id, result: value.result } };
@@ -214,26 +241,42 @@ export function classify(value: unknown): Incoming {
   const params = value.params ?? {};
   if (!isRecord(params)) return invalid(id, 'invalid_params', `"params" of ${value.method} must be an object`);
   const request = checkRequest(id, value.method, params);
-  return request.ok ? { kind: 'request', request: request.value } : invalid(id, 'invalid_params', `${value.method}: ${request.message}`);
+  return request.ok
+    ? { kind: 'request', request: request.value }
+    : invalid(id, 'invalid_params', `${value.method}: ${request.message}`);
 }
 
 function checkRequest(id: RequestId, method: HostMethod, p: Record<string, unknown>): Checked<HostRequest> {
   // One case per method so each record is built with its literal `method` (no cast needed).
   switch (method) {
-    case 'hello': return wrap(CHECKS.hello(p), (params) => ({ id, method, params }));
-    case 'pre_tool_call': return wrap(CHECKS.pre_tool_call(p), (params) => ({ id, method, params }));
-    case 'post_tool_call': return wrap(CHECKS.post_tool_call(p), (params) => ({ id, method, params }));
-    case 'pre_llm_call': return wrap(CHECKS.pre_llm_call(p), (params) => ({ id, method, params }));
-    case 'pre_model_call': return wrap(CHECKS.pre_model_call(p), (params) => ({ id, method, params }));
-    case 'on_session_end': return wrap(CHECKS.on_session_end(p), (params) => ({ id, method, params }));
-    case 'on_session_finalize': return wrap(CHECKS.on_session_finalize(p), (params) => ({ id, method, params }));
-    case 'hmc_control': return wrap(CHECKS.hmc_control(p), (params) => ({ id, method, params }));
-    case 'command': return wrap(CHECKS.command(p), (params) => ({ id, method, params }));
-    case 'should_compress': return wrap(CHECKS.should_compress(p), (params) => ({ id, method, params }));
-    case 'compress': return wrap(CHECKS.compress(p), (params) => ({ id, method, params }));
-    case 'update_from_response': return wrap(CHECKS.update_from_response(p), (params) => ({ id, method, params }));
-    case 'engine_session': return wrap(CHECKS.engine_session(p), (params) => ({ id, method, params }));
-    case 'ping': return wrap(CHECKS.ping(p), (params) => ({ id, method, params }));
+    case 'hello':
+      return wrap(CHECKS.hello(p), (params) => ({ id, method, params }));
+    case 'pre_tool_call':
+      return wrap(CHECKS.pre_tool_call(p), (params) => ({ id, method, params }));
+    case 'post_tool_call':
+      return wrap(CHECKS.post_tool_call(p), (params) => ({ id, method, params }));
+    case 'pre_llm_call':
+      return wrap(CHECKS.pre_llm_call(p), (params) => ({ id, method, params }));
+    case 'pre_model_call':
+      return wrap(CHECKS.pre_model_call(p), (params) => ({ id, method, params }));
+    case 'on_session_end':
+      return wrap(CHECKS.on_session_end(p), (params) => ({ id, method, params }));
+    case 'on_session_finalize':
+      return wrap(CHECKS.on_session_finalize(p), (params) => ({ id, method, params }));
+    case 'hmc_control':
+      return wrap(CHECKS.hmc_control(p), (params) => ({ id, method, params }));
+    case 'command':
+      return wrap(CHECKS.command(p), (params) => ({ id, method, params }));
+    case 'should_compress':
+      return wrap(CHECKS.should_compress(p), (params) => ({ id, method, params }));
+    case 'compress':
+      return wrap(CHECKS.compress(p), (params) => ({ id, method, params }));
+    case 'update_from_response':
+      return wrap(CHECKS.update_from_response(p), (params) => ({ id, method, params }));
+    case 'engine_session':
+      return wrap(CHECKS.engine_session(p), (params) => ({ id, method, params }));
+    case 'ping':
+      return wrap(CHECKS.ping(p), (params) => ({ id, method, params }));
   }
 }
 
@@ -261,10 +304,12 @@ function invalid(id: RequestId | null, code: ProtocolError['code'], message: str
 export function llmCompleteResult(value: unknown): LlmCompleteResult | undefined {
   if (typeof value === 'string') return { text: value };
   if (!isRecord(value) || typeof value.text !== 'string') return undefined;
-  const result: LlmCompleteResult = typeof value.model === 'string' ? { text: value.text, model: value.model } : { text: value.text };
+  const result: LlmCompleteResult =
+    typeof value.model === 'string' ? { text: value.text, model: value.model } : { text: value.text };
   // A price the host cannot state as two finite, non-negative multiples is no price (the config's stays).
   const price = value.price;
-  if (isRecord(price) && isPriceMultiple(price.input) && isPriceMultiple(price.output)) result.price = { input: price.input, output: price.output };
+  if (isRecord(price) && isPriceMultiple(price.input) && isPriceMultiple(price.output))
+    result.price = { input: price.input, output: price.output };
   return result;
 }
 

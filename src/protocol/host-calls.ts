@@ -41,7 +41,11 @@ export class HostCalls {
   ) {}
 
   /** Sends a request to the host and waits for its result. */
-  call<M extends SidecarMethod>(method: M, params: SidecarMethodParams[M], timeoutMs = this.timeoutMs): Promise<unknown> {
+  call<M extends SidecarMethod>(
+    method: M,
+    params: SidecarMethodParams[M],
+    timeoutMs = this.timeoutMs,
+  ): Promise<unknown> {
     if (this.closed) return Promise.reject(new HostCallError('closed', 'the host connection is closed'));
     const id = `h${this.next++}`;
     return new Promise<unknown>((resolve, reject) => {

@@ -75,7 +75,9 @@ export class LineSplitter {
     if (this.pending + part.length > this.maxLineBytes) {
       this.skipping = true;
       this.skipped = this.pending + part.length;
-      this.head = Buffer.concat([...this.chunks, part.subarray(0, HEAD_BYTES)]).subarray(0, HEAD_BYTES).toString('utf8');
+      this.head = Buffer.concat([...this.chunks, part.subarray(0, HEAD_BYTES)])
+        .subarray(0, HEAD_BYTES)
+        .toString('utf8');
       this.chunks = [];
       this.pending = 0;
       return;

@@ -16,7 +16,12 @@ import type {
   SessionEndParams,
   SessionFinalizeParams,
 } from '../core/host-api.js';
-import type { CompressParams, EngineSessionParams, ShouldCompressParams, UpdateFromResponseParams } from '../core/context-engine.js';
+import type {
+  CompressParams,
+  EngineSessionParams,
+  ShouldCompressParams,
+  UpdateFromResponseParams,
+} from '../core/context-engine.js';
 import type { Message } from '../core/message.js';
 
 /** A request id: the host's (any string or number) or the sidecar's own (`h1`, `h2`…). */
@@ -98,9 +103,7 @@ export type SidecarRequest = {
 }[SidecarMethod];
 
 /** A response, either way: exactly one of `result` or `error`. `id` is null when the line had none. */
-export type Response =
-  | { id: RequestId | null; result: unknown }
-  | { id: RequestId | null; error: ProtocolError };
+export type Response = { id: RequestId | null; result: unknown } | { id: RequestId | null; error: ProtocolError };
 
 /** Any record that may cross the wire. */
 export type ProtocolRecord = HostRequest | SidecarRequest | Response;

@@ -12,7 +12,15 @@ import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LOG_FILE, pidAlive, probeRecord, readRecord, recordPath, type DashboardRecord, type Probe } from './dashboard-record.js';
+import {
+  LOG_FILE,
+  pidAlive,
+  probeRecord,
+  readRecord,
+  recordPath,
+  type DashboardRecord,
+  type Probe,
+} from './dashboard-record.js';
 import { withLock } from './state-lock.js';
 
 export interface BackgroundOptions {
@@ -98,7 +106,16 @@ async function spawnDashboard(opts: BackgroundOptions): Promise<Answer> {
   rotateLog(logPath);
   const [exe, ...pre] = opts.hmcCommand ?? hmcCommand();
   if (!exe) return { running: false, error: 'no command to start the dashboard with' };
-  const argv = [...pre, 'dashboard', '--state-dir', stateDir, '--port', String(opts.port), '--pid-file', recordPath(stateDir)];
+  const argv = [
+    ...pre,
+    'dashboard',
+    '--state-dir',
+    stateDir,
+    '--port',
+    String(opts.port),
+    '--pid-file',
+    recordPath(stateDir),
+  ];
   if (opts.configPath) argv.push('--config', opts.configPath);
   const fd = openSync(logPath, 'a', 0o600);
   const child: { ended: string | null; pid: number | undefined } = { ended: null, pid: undefined };
@@ -115,7 +132,12 @@ async function spawnDashboard(opts: BackgroundOptions): Promise<Answer> {
   const deadline = Date.now() + (opts.startTimeoutMs ?? 15_000);
   while (Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 100));
-    if (child.ended !== null) return { running: false, error: `the dashboard stopped at start (${child.ended}): ${lastLine(logPath)}`, log: logPath };
+    if (child.ended !== null)
+      return {
+        running: false,
+        error: `the dashboard stopped at start (${child.ended}): ${lastLine(logPath)}`,
+        log: logPath,
+      };
     const rec = readRecord(recordPath(stateDir));
     if (child.pid !== undefined && rec?.pid === child.pid) {
       const probe = await probeRecord(rec);
@@ -123,13 +145,24 @@ async function spawnDashboard(opts: BackgroundOptions): Promise<Answer> {
     }
   }
   if (child.pid !== undefined) signal(child.pid, 'SIGTERM');
-  return { running: false, error: `the dashboard did not answer within ${Math.round((opts.startTimeoutMs ?? 15_000) / 1000)} s: ${lastLine(logPath)}`, log: logPath };
+  return {
+    running: false,
+    error: `the dashboard did not answer within ${Math.round((opts.startTimeoutMs ?? 15_000) / 1000)} s: ${lastLine(logPath)}`,
+    log: logPath,
+  };
 }
 
 function runningAnswer(stateDir: string, rec: DashboardRecord, probe: Probe): Answer {
   return {
-    running: true, url: rec.url, host: '127.0.0.1', port: rec.port, started_at: rec.started_at,
-    subscribers: probe.clients ?? 0, pid: rec.pid, detached: true, log: join(stateDir, LOG_FILE),
+    running: true,
+    url: rec.url,
+    host: '127.0.0.1',
+    port: rec.port,
+    started_at: rec.started_at,
+    subscribers: probe.clients ?? 0,
+    pid: rec.pid,
+    detached: true,
+    log: join(stateDir, LOG_FILE),
   };
 }
 

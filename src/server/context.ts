@@ -28,5 +28,10 @@ export interface ServerContext {
 }
 
 /** One route: `params` are the captured groups of its path pattern. */
-export type RouteHandler = (ctx: ServerContext, req: IncomingMessage, res: ServerResponse, url: URL,
-  params: string[]) => void | Promise<void>;
+export type RouteHandler = (
+  ctx: ServerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  params: string[],
+) => void | Promise<void>;

@@ -39,13 +39,17 @@ export function costSeries(models: readonly PricedModel[]): CostSeries[] {
     cost: { raw: m.cost.without_hmc, sent: m.cost.spent },
     cache: {
       read: { raw: m.cached_input, sent: m.cached_sent },
-      write: { raw: Math.max(0, m.input - m.plain_input - m.cached_input), sent: Math.max(0, m.sent - m.plain_sent - m.cached_sent) },
+      write: {
+        raw: Math.max(0, m.input - m.plain_input - m.cached_input),
+        sent: Math.max(0, m.sent - m.plain_sent - m.cached_sent),
+      },
     },
   }));
 }
 
 /** What the HELP text and the OTLP description say of these figures. */
-export const COST_ESTIMATE_NOTE = 'Modelled: HMC\'s estimate (its tokenizer, the price table, its model of the prompt cache), not the provider\'s bill (the measured figures: hmc_provider_tokens_total, and hmc_cost_<currency> with basis=measured)';
+export const COST_ESTIMATE_NOTE =
+  "Modelled: HMC's estimate (its tokenizer, the price table, its model of the prompt cache), not the provider's bill (the measured figures: hmc_provider_tokens_total, and hmc_cost_<currency> with basis=measured)";
 
 /** The calls a measured figure covers: those HMC counted (its savings are over them) or the rest it never saw. */
 export type Calls = 'seen' | 'unseen';
@@ -88,7 +92,13 @@ const named = (model: string): string => model || '(unknown)';
 export function measuredSeries(m: MeasuredFigures, pricing: Pricing): MeasuredSeries {
   const cost = new Map<string, CostSample>();
   const unpriced = new Set<string>();
-  const add = (model: string, kind: CostSample['kind'], basis: CostSample['basis'], calls: Calls, value: number): void => {
+  const add = (
+    model: string,
+    kind: CostSample['kind'],
+    basis: CostSample['basis'],
+    calls: Calls,
+    value: number,
+  ): void => {
     const key = JSON.stringify([model, kind, basis, calls]);
     const s = cost.get(key) ?? { model, kind, basis, calls, value: 0 };
     s.value += value;
@@ -103,9 +113,22 @@ export function measuredSeries(m: MeasuredFigures, pricing: Pricing): MeasuredSe
     if (!priced(r.model, p)) continue;
     const calls: Calls = r.counted ? 'seen' : 'unseen';
     const plain = Math.max(0, r.prompt_tokens - r.cache_read_tokens - r.cache_write_tokens);
-    add(named(r.model), 'sent', 'measured', calls, (plain * p.input + r.cache_read_tokens * p.cache_read + r.cache_write_tokens * p.cache_write) / 1e6);
+    add(
+      named(r.model),
+      'sent',
+      'measured',
+      calls,
+      (plain * p.input + r.cache_read_tokens * p.cache_read + r.cache_write_tokens * p.cache_write) / 1e6,
+    );
     add(named(r.model), 'output', 'measured', calls, (r.completion_tokens * p.output) / 1e6);
-    if (r.counted) add(named(r.model), 'raw', 'modelled', 'seen', ((r.raw_input - r.raw_cached) * p.cache_write + r.raw_cached * p.cache_read) / 1e6);
+    if (r.counted)
+      add(
+        named(r.model),
+        'raw',
+        'modelled',
+        'seen',
+        ((r.raw_input - r.raw_cached) * p.cache_write + r.raw_cached * p.cache_read) / 1e6,
+      );
   }
   for (const r of priceModels(m.unmeasured, pricing)) {
     if (!priced(r.model, r.price)) continue;
@@ -115,8 +138,16 @@ export function measuredSeries(m: MeasuredFigures, pricing: Pricing): MeasuredSe
   return {
     currency: pricing.currency,
     tokens: m.calls.map((r) => ({
-      model: named(r.model), calls: r.counted ? 'seen' : 'unseen', count: r.calls,
-      tokens: { prompt: r.prompt_tokens, cache_read: r.cache_read_tokens, cache_write: r.cache_write_tokens, output: r.completion_tokens, reasoning: r.reasoning_tokens },
+      model: named(r.model),
+      calls: r.counted ? 'seen' : 'unseen',
+      count: r.calls,
+      tokens: {
+        prompt: r.prompt_tokens,
+        cache_read: r.cache_read_tokens,
+        cache_write: r.cache_write_tokens,
+        output: r.completion_tokens,
+        reasoning: r.reasoning_tokens,
+      },
     })),
     cost: [...cost.values()].map((s) => ({ ...s, value: money(s.value) })),
     unpriced: [...unpriced].sort(),
@@ -133,4 +164,5 @@ export function costFamily(currency: string): string {
 }
 
 /** What the HELP text and the OTLP descriptions say of the measured figures. */
-export const MEASURED_NOTE = 'measured = the provider\'s own usage as it reported it for each model call (Hermes\' post_api_request), priced; modelled = HMC\'s count and its model of the prompt cache, priced';
+export const MEASURED_NOTE =
+  "measured = the provider's own usage as it reported it for each model call (Hermes' post_api_request), priced; modelled = HMC's count and its model of the prompt cache, priced";

@@ -33,9 +33,16 @@ export function recordPath(stateDir: string): string {
 export function isDashboardRecord(v: unknown): v is DashboardRecord {
   return (
     isObject(v) &&
-    typeof v.pid === 'number' && Number.isInteger(v.pid) && v.pid > 0 &&
-    typeof v.port === 'number' && Number.isInteger(v.port) && v.port > 0 && v.port < 65536 &&
-    typeof v.url === 'string' && typeof v.started_at === 'number' && typeof v.version === 'string'
+    typeof v.pid === 'number' &&
+    Number.isInteger(v.pid) &&
+    v.pid > 0 &&
+    typeof v.port === 'number' &&
+    Number.isInteger(v.port) &&
+    v.port > 0 &&
+    v.port < 65536 &&
+    typeof v.url === 'string' &&
+    typeof v.started_at === 'number' &&
+    typeof v.version === 'string'
   );
 }
 
@@ -95,22 +102,25 @@ export async function probeRecord(rec: DashboardRecord): Promise<Probe> {
 
 function getHealth(port: number): Promise<Record<string, unknown> | null> {
   return new Promise((resolve) => {
-    const req = request({ host: '127.0.0.1', port, path: '/api/health', method: 'GET', timeout: PROBE_TIMEOUT_MS }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => {
-        if (body.length < 65536) body += c;
-      });
-      res.on('end', () => {
-        try {
-          const parsed: unknown = JSON.parse(body);
-          resolve(res.statusCode === 200 && isObject(parsed) ? parsed : null);
-        } catch {
-          resolve(null);
-        }
-      });
-      res.on('error', () => resolve(null));
-    });
+    const req = request(
+      { host: '127.0.0.1', port, path: '/api/health', method: 'GET', timeout: PROBE_TIMEOUT_MS },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => {
+          if (body.length < 65536) body += c;
+        });
+        res.on('end', () => {
+          try {
+            const parsed: unknown = JSON.parse(body);
+            resolve(res.statusCode === 200 && isObject(parsed) ? parsed : null);
+          } catch {
+            resolve(null);
+          }
+        });
+        res.on('error', () => resolve(null));
+      },
+    );
     req.on('timeout', () => req.destroy());
     req.on('error', () => resolve(null));
     req.end();

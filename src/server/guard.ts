@@ -15,7 +15,8 @@ export function checkRequest(req: IncomingMessage, port: number): GuardResult {
   if (host === undefined || !allowed.includes(host)) return { ok: false, reason: 'Forbidden: unexpected Host header.' };
   const origin = req.headers.origin;
   if (origin === undefined) {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return { ok: false, reason: 'Forbidden: missing Origin header.' };
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return { ok: false, reason: 'Forbidden: missing Origin header.' };
     return { ok: true };
   }
   if (origin.toLowerCase() !== `http://${host}`) return { ok: false, reason: 'Forbidden: cross-origin request.' };

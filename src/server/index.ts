@@ -81,8 +81,16 @@ export async function startDashboard(opts: DashboardOptions): Promise<DashboardH
   const hub = new SseHub({ maxClients: opts.maxClients ?? 32, version: opts.version, log: opts.log });
   const store = storeAccess(opts.dbPath, opts.openStore ?? openSqliteReader, opts.log, opts.store);
   const ctx: ServerContext = {
-    stateDir: opts.stateDir, webRoot: opts.webRoot ?? defaultWebRoot(), version: opts.version, startedAt,
-    pricing: opts.pricing, live, hub, store, log: opts.log, inspectIndex: createInspectIndex(opts.stateDir),
+    stateDir: opts.stateDir,
+    webRoot: opts.webRoot ?? defaultWebRoot(),
+    version: opts.version,
+    startedAt,
+    pricing: opts.pricing,
+    live,
+    hub,
+    store,
+    log: opts.log,
+    inspectIndex: createInspectIndex(opts.stateDir),
     ...(opts.feed?.recentInspect ? { inspectMemory: opts.feed.recentInspect.bind(opts.feed) } : {}),
   };
   // The same event can arrive twice: by subscription and from the replay of our own file.
@@ -117,14 +125,24 @@ export async function startDashboard(opts: DashboardOptions): Promise<DashboardH
     }
   }
 
-  const otlp = opts.otlp ? startOtlpExport({
-    endpoint: opts.otlp.endpoint, intervalMs: opts.otlp.intervalSeconds * 1000, version: opts.version, log: opts.log,
-    ...(opts.otlp.headers ? { headers: opts.otlp.headers } : {}),
-    read: async () => {
-      const s = await store.get();
-      return { summary: s.summary(), models: priceModels(s.byModel(), opts.pricing), work: s.work(), measured: measuredSeries(s.measured(), opts.pricing) };
-    },
-  }) : null;
+  const otlp = opts.otlp
+    ? startOtlpExport({
+        endpoint: opts.otlp.endpoint,
+        intervalMs: opts.otlp.intervalSeconds * 1000,
+        version: opts.version,
+        log: opts.log,
+        ...(opts.otlp.headers ? { headers: opts.otlp.headers } : {}),
+        read: async () => {
+          const s = await store.get();
+          return {
+            summary: s.summary(),
+            models: priceModels(s.byModel(), opts.pricing),
+            work: s.work(),
+            measured: measuredSeries(s.measured(), opts.pricing),
+          };
+        },
+      })
+    : null;
 
   let stopping: Promise<void> | null = null;
   return {

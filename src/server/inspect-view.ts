@@ -34,7 +34,13 @@ export function outputView(content: string, capped: boolean): OutputView {
   if (json) {
     const field = mainTextField(json);
     if (field !== undefined) return { field, text: String(json[field]), fields: otherFields(json, field), cut: false };
-    if (Array.isArray(json.matches)) return { field: 'matches', text: json.matches.map(searchLine).join('\n'), fields: otherFields(json, 'matches'), cut: false };
+    if (Array.isArray(json.matches))
+      return {
+        field: 'matches',
+        text: json.matches.map(searchLine).join('\n'),
+        fields: otherFields(json, 'matches'),
+        cut: false,
+      };
     return whole(content);
   }
   if (capped) {
@@ -91,7 +97,9 @@ function parseObject(content: string): Record<string, unknown> | null {
   if (!content.trimStart().startsWith('{')) return null;
   try {
     const parsed: unknown = JSON.parse(content);
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? Object.fromEntries(Object.entries(parsed)) : null;
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? Object.fromEntries(Object.entries(parsed))
+      : null;
   } catch {
     return null;
   }

@@ -81,9 +81,26 @@ export class LiveState {
     let s = this.sessions.get(e.session_id);
     if (!s) {
       s = {
-        session_id: e.session_id, source: e.source, project_path: '', model: '', platform: '', started_at: e.time,
-        last_seen: e.time, state: 'live', ended: false, turns: 0, tool_calls: 0, context_tokens: 0, context_window: 0,
-        context_percent: 0, saved: 0, by_strategy: {}, by_tool: {}, input_tokens: { raw: 0, hmc: 0 }, cache_breaks: 0, points: [],
+        session_id: e.session_id,
+        source: e.source,
+        project_path: '',
+        model: '',
+        platform: '',
+        started_at: e.time,
+        last_seen: e.time,
+        state: 'live',
+        ended: false,
+        turns: 0,
+        tool_calls: 0,
+        context_tokens: 0,
+        context_window: 0,
+        context_percent: 0,
+        saved: 0,
+        by_strategy: {},
+        by_tool: {},
+        input_tokens: { raw: 0, hmc: 0 },
+        cache_breaks: 0,
+        points: [],
       };
       this.sessions.set(e.session_id, s);
       this.evict();
@@ -122,10 +139,16 @@ export class LiveState {
       s.cache_breaks = e.cache_breaks;
       if (e.summarise_at !== undefined) s.summarise_at = e.summarise_at;
       if (e.host_compress_at !== undefined) s.host_compress_at = e.host_compress_at;
-      this.point(s, { turn: e.turn, time: e.time, context_percent: e.context_percent, context_tokens: e.context_tokens,
-        saved: e.cumulative_saved, delta_saved: e.delta_saved,
+      this.point(s, {
+        turn: e.turn,
+        time: e.time,
+        context_percent: e.context_percent,
+        context_tokens: e.context_tokens,
+        saved: e.cumulative_saved,
+        delta_saved: e.delta_saved,
         ...(typeof e.turn_model_calls === 'number' ? { model_calls: e.turn_model_calls } : {}),
-        ...(typeof e.context_saved === 'number' ? { context_saved: e.context_saved } : {}) });
+        ...(typeof e.context_saved === 'number' ? { context_saved: e.context_saved } : {}),
+      });
     } else if (e.type === 'tool') {
       if (e.turn < s.turns) return;
       s.tool_calls++;
@@ -143,7 +166,8 @@ export class LiveState {
     let best: LiveSession | null = null;
     for (const s of this.sessions.values()) {
       this.check(s);
-      if (!best || (RANK[s.state] === RANK[best.state] ? this.newer(s, best) : RANK[s.state] > RANK[best.state])) best = s;
+      if (!best || (RANK[s.state] === RANK[best.state] ? this.newer(s, best) : RANK[s.state] > RANK[best.state]))
+        best = s;
     }
     return best;
   }

@@ -32,45 +32,117 @@ export interface OtlpFigures {
 
 type Attr = { key: string; value: { stringValue: string } };
 type Point = { attributes: Attr[]; startTimeUnixNano: string; timeUnixNano: string; asInt?: string; asDouble?: number };
-type Metric = { name: string; unit: string; description: string; sum?: { aggregationTemporality: 2; isMonotonic: false; dataPoints: Point[] }; gauge?: { dataPoints: Point[] } };
+type Metric = {
+  name: string;
+  unit: string;
+  description: string;
+  sum?: { aggregationTemporality: 2; isMonotonic: false; dataPoints: Point[] };
+  gauge?: { dataPoints: Point[] };
+};
 
-const attrs = (a: Record<string, string>): Attr[] => Object.entries(a).map(([key, v]) => ({ key, value: { stringValue: v } }));
+const attrs = (a: Record<string, string>): Attr[] =>
+  Object.entries(a).map(([key, v]) => ({ key, value: { stringValue: v } }));
 const nanos = (ms: number): string => `${BigInt(Math.round(ms)) * 1_000_000n}`;
 
 /** The request body for `figures` at `now`, the sums counted since `start` (ms since the epoch). */
 export function otlpRequest(f: OtlpFigures, o: { start: number; now: number; version: string }): unknown {
   const point = (value: number, a: Record<string, string> = {}, double = false): Point => ({
-    attributes: attrs(a), startTimeUnixNano: nanos(o.start), timeUnixNano: nanos(o.now),
+    attributes: attrs(a),
+    startTimeUnixNano: nanos(o.start),
+    timeUnixNano: nanos(o.now),
     ...(double ? { asDouble: value } : { asInt: String(Math.round(value)) }),
   });
-  const sum = (name: string, description: string, points: Point[], unit = '{token}'): Metric =>
-    ({ name, unit, description, sum: { aggregationTemporality: 2, isMonotonic: false, dataPoints: points } });
+  const sum = (name: string, description: string, points: Point[], unit = '{token}'): Metric => ({
+    name,
+    unit,
+    description,
+    sum: { aggregationTemporality: 2, isMonotonic: false, dataPoints: points },
+  });
   const s = f.summary;
   const costs = costSeries(f.models);
   const metrics: Metric[] = [
-    sum('hmc.input', 'Input tokens over every model call, without HMC (raw) and as sent', [point(s.total_input, { kind: 'raw' }), point(s.total_sent, { kind: 'sent' })]),
+    sum('hmc.input', 'Input tokens over every model call, without HMC (raw) and as sent', [
+      point(s.total_input, { kind: 'raw' }),
+      point(s.total_sent, { kind: 'sent' }),
+    ]),
     sum('hmc.input.saved', 'Input saved: input raw - input sent, over every model call', [point(s.total_saved)]),
-    sum('hmc.input.saved.by_strategy', 'Input saved, split by the strategy that removed the tokens', Object.entries(s.by_strategy).map(([k, v]) => point(v, { strategy: k }))),
-    sum('hmc.input.saved.by_tool', 'Input saved, split by the tool whose output the tokens came from', Object.entries(s.by_tool).map(([k, v]) => point(v, { tool: k }))),
-    sum('hmc.model_calls', 'Model calls the input was sent in (the N of input saved over N model calls)', [point(s.model_calls)], '{call}'),
+    sum(
+      'hmc.input.saved.by_strategy',
+      'Input saved, split by the strategy that removed the tokens',
+      Object.entries(s.by_strategy).map(([k, v]) => point(v, { strategy: k })),
+    ),
+    sum(
+      'hmc.input.saved.by_tool',
+      'Input saved, split by the tool whose output the tokens came from',
+      Object.entries(s.by_tool).map(([k, v]) => point(v, { tool: k })),
+    ),
+    sum(
+      'hmc.model_calls',
+      'Model calls the input was sent in (the N of input saved over N model calls)',
+      [point(s.model_calls)],
+      '{call}',
+    ),
     sum('hmc.sessions', 'Sessions recorded', [point(s.total_sessions)], '{session}'),
-    sum('hmc.model.input.saved', 'Input saved per model', f.models.map((m) => point(m.saved, { model: m.model }))),
-    { name: 'hmc.model.cost.saved', unit: '1', description: 'Estimated input cost saved per model (price table, prompt cache under HMC\'s cache model); an estimate, not a bill',
-      gauge: { dataPoints: f.models.map((m) => point(m.cost.saved, { model: m.model, currency: m.currency }, true)) } },
-    { name: 'hmc.model.input.cost', unit: '1', description: `Input cost per model, raw = without HMC, sent = as sent (in the currency attribute); ${COST_ESTIMATE_NOTE}`,
-      gauge: { dataPoints: costs.flatMap((c) => (['raw', 'sent'] as const).map((kind) => point(c.cost[kind], { model: c.model, kind, currency: c.currency }, true))) } },
-    sum('hmc.model.cache.tokens', `Input tokens per model read from (op=read) or written to (op=write) the prompt cache, raw = without HMC, sent = as sent; ${COST_ESTIMATE_NOTE}`,
-      costs.flatMap((c) => (['read', 'write'] as const).flatMap((op) => (['raw', 'sent'] as const).map((kind) => point(c.cache[op][kind], { model: c.model, op, kind }))))),
+    sum(
+      'hmc.model.input.saved',
+      'Input saved per model',
+      f.models.map((m) => point(m.saved, { model: m.model })),
+    ),
+    {
+      name: 'hmc.model.cost.saved',
+      unit: '1',
+      description:
+        "Estimated input cost saved per model (price table, prompt cache under HMC's cache model); an estimate, not a bill",
+      gauge: { dataPoints: f.models.map((m) => point(m.cost.saved, { model: m.model, currency: m.currency }, true)) },
+    },
+    {
+      name: 'hmc.model.input.cost',
+      unit: '1',
+      description: `Input cost per model, raw = without HMC, sent = as sent (in the currency attribute); ${COST_ESTIMATE_NOTE}`,
+      gauge: {
+        dataPoints: costs.flatMap((c) =>
+          (['raw', 'sent'] as const).map((kind) =>
+            point(c.cost[kind], { model: c.model, kind, currency: c.currency }, true),
+          ),
+        ),
+      },
+    },
+    sum(
+      'hmc.model.cache.tokens',
+      `Input tokens per model read from (op=read) or written to (op=write) the prompt cache, raw = without HMC, sent = as sent; ${COST_ESTIMATE_NOTE}`,
+      costs.flatMap((c) =>
+        (['read', 'write'] as const).flatMap((op) =>
+          (['raw', 'sent'] as const).map((kind) => point(c.cache[op][kind], { model: c.model, op, kind })),
+        ),
+      ),
+    ),
     ...measuredMetrics(f.measured, point, sum),
-    sum('hmc.work.outputs_shortened', 'Tool outputs HMC sent shorter than they arrived', [point(f.work.elided)], '{output}'),
-    sum('hmc.work.recalls', 'The agent\'s hmc_control recalls of elided outputs', [point(f.work.recalls)], '{call}'),
-    sum('hmc.work.rereads', 'Reads of file parts whose earlier read HMC had shortened', [point(f.work.rereads)], '{read}'),
+    sum(
+      'hmc.work.outputs_shortened',
+      'Tool outputs HMC sent shorter than they arrived',
+      [point(f.work.elided)],
+      '{output}',
+    ),
+    sum('hmc.work.recalls', "The agent's hmc_control recalls of elided outputs", [point(f.work.recalls)], '{call}'),
+    sum(
+      'hmc.work.rereads',
+      'Reads of file parts whose earlier read HMC had shortened',
+      [point(f.work.rereads)],
+      '{read}',
+    ),
   ];
   return {
-    resourceMetrics: [{
-      resource: { attributes: attrs({ 'service.name': 'hmc', 'service.version': o.version }) },
-      scopeMetrics: [{ scope: { name: 'hmc', version: o.version }, metrics: metrics.filter((m) => (m.sum ?? m.gauge)?.dataPoints.length) }],
-    }],
+    resourceMetrics: [
+      {
+        resource: { attributes: attrs({ 'service.name': 'hmc', 'service.version': o.version }) },
+        scopeMetrics: [
+          {
+            scope: { name: 'hmc', version: o.version },
+            metrics: metrics.filter((m) => (m.sum ?? m.gauge)?.dataPoints.length),
+          },
+        ],
+      },
+    ],
   };
 }
 
@@ -80,14 +152,36 @@ type SumOf = (name: string, description: string, points: Point[], unit?: string)
 /** The measured series as OTLP metrics: /metrics' hmc_provider_tokens_total, hmc_provider_calls_total, hmc_cost_<currency>, hmc_model_unpriced. */
 function measuredMetrics(m: MeasuredSeries, point: PointOf, sum: SumOf): Metric[] {
   return [
-    sum('hmc.provider.tokens', 'Measured: the provider\'s own token counts per model as it reported them for each model call (type = prompt, cache_read, cache_write, output, reasoning); calls = seen (HMC counted them) or unseen (HMC never saw them: in no saving)',
-      m.tokens.flatMap((t) => TOKEN_TYPES.map((type) => point(t.tokens[type], { model: t.model, type, calls: t.calls })))),
-    sum('hmc.provider.calls', 'Measured: model calls whose usage the provider reported, per model; calls = seen or unseen',
-      m.tokens.map((t) => point(t.count, { model: t.model, calls: t.calls })), '{call}'),
-    { name: 'hmc.cost', unit: `{${m.currency}}`, description: `Money per model (currency attribute): kind = raw (input without HMC), sent (input as sent), output; basis = ${MEASURED_NOTE}; calls = seen (raw - sent = cost saved) or unseen (no raw, in no saving). An unpriced model has no point (hmc.model.unpriced)`,
-      gauge: { dataPoints: m.cost.map((c) => point(c.value, { model: c.model, kind: c.kind, basis: c.basis, calls: c.calls, currency: m.currency }, true)) } },
-    { name: 'hmc.model.unpriced', unit: '1', description: 'Models no price names (config, Hermes\' pricing data, the built-in table): 1 each; never priced at a default in hmc.cost',
-      gauge: { dataPoints: m.unpriced.map((model) => point(1, { model })) } },
+    sum(
+      'hmc.provider.tokens',
+      "Measured: the provider's own token counts per model as it reported them for each model call (type = prompt, cache_read, cache_write, output, reasoning); calls = seen (HMC counted them) or unseen (HMC never saw them: in no saving)",
+      m.tokens.flatMap((t) =>
+        TOKEN_TYPES.map((type) => point(t.tokens[type], { model: t.model, type, calls: t.calls })),
+      ),
+    ),
+    sum(
+      'hmc.provider.calls',
+      'Measured: model calls whose usage the provider reported, per model; calls = seen or unseen',
+      m.tokens.map((t) => point(t.count, { model: t.model, calls: t.calls })),
+      '{call}',
+    ),
+    {
+      name: 'hmc.cost',
+      unit: `{${m.currency}}`,
+      description: `Money per model (currency attribute): kind = raw (input without HMC), sent (input as sent), output; basis = ${MEASURED_NOTE}; calls = seen (raw - sent = cost saved) or unseen (no raw, in no saving). An unpriced model has no point (hmc.model.unpriced)`,
+      gauge: {
+        dataPoints: m.cost.map((c) =>
+          point(c.value, { model: c.model, kind: c.kind, basis: c.basis, calls: c.calls, currency: m.currency }, true),
+        ),
+      },
+    },
+    {
+      name: 'hmc.model.unpriced',
+      unit: '1',
+      description:
+        "Models no price names (config, Hermes' pricing data, the built-in table): 1 each; never priced at a default in hmc.cost",
+      gauge: { dataPoints: m.unpriced.map((model) => point(1, { model })) },
+    },
   ];
 }
 
@@ -112,7 +206,6 @@ export function envHeaders(text: string | undefined): Record<string, string> {
   }
   return out;
 }
-
 
 /**
  * `url` as a log line may show it: no user or password, every query value replaced by `***`
@@ -151,10 +244,19 @@ function secretsOf(url: URL, headers: Record<string, string>): string[] {
 export const DEADLINE_MS = 10_000;
 
 /** One POST with one deadline over the whole exchange; `cancel()` ends it at once. */
-function post(url: URL, body: string, headers: Record<string, string>, deadlineMs: number): { done: Promise<number>; cancel(why: string): void } {
+function post(
+  url: URL,
+  body: string,
+  headers: Record<string, string>,
+  deadlineMs: number,
+): { done: Promise<number>; cancel(why: string): void } {
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   // agent: false: a connection of its own, closed after the answer; none is left in a pool.
-  const req = send(url, { method: 'POST', agent: false, headers: { ...headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } });
+  const req = send(url, {
+    method: 'POST',
+    agent: false,
+    headers: { ...headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+  });
   let status = 0;
   let timer: NodeJS.Timeout | undefined;
   let cancel: (why: string) => void = () => {};
@@ -169,15 +271,25 @@ function post(url: URL, body: string, headers: Record<string, string>, deadlineM
         reject(err);
       } else resolve(status);
     };
-    timer = setTimeout(() => settle(new Error(status
-      ? `the collector answered ${status} but did not finish its answer in ${deadlineMs / 1000} s`
-      : `no answer in ${deadlineMs / 1000} s`)), deadlineMs);
+    timer = setTimeout(
+      () =>
+        settle(
+          new Error(
+            status
+              ? `the collector answered ${status} but did not finish its answer in ${deadlineMs / 1000} s`
+              : `no answer in ${deadlineMs / 1000} s`,
+          ),
+        ),
+      deadlineMs,
+    );
     req.on('response', (res) => {
       status = res.statusCode ?? 0;
       res.resume();
       res.on('end', () => settle(null));
       res.on('error', (err) => settle(err));
-      res.on('close', () => settle(res.complete ? null : new Error(`the collector closed the connection mid-answer (${status})`)));
+      res.on('close', () =>
+        settle(res.complete ? null : new Error(`the collector closed the connection mid-answer (${status})`)),
+      );
     });
     req.on('error', (err) => settle(err));
     req.end(body);
@@ -198,7 +310,12 @@ export function collectorUrl(endpoint: string): URL | string {
 }
 
 /** One export: `body` to `url`; resolves with nothing, or rejects with a line fit for a log (no secret). */
-function exportOnce(url: URL, body: string, headers: Record<string, string>, deadlineMs: number): { done: Promise<void>; cancel(why: string): void } {
+function exportOnce(
+  url: URL,
+  body: string,
+  headers: Record<string, string>,
+  deadlineMs: number,
+): { done: Promise<void>; cancel(why: string): void } {
   const p = post(url, body, headers, deadlineMs);
   const done = p.done.then(
     (status) => {
@@ -263,7 +380,10 @@ export function startOtlpExport(o: OtlpOptions): OtlpExporter | null {
       return true;
     } catch (err) {
       if (stopped) return false;
-      if (!failing) o.log(`hmc dashboard: OTLP export to ${shown} failed: ${scrub(errorText(err), secretsOf(url, headers))} (retried every ${o.intervalMs / 1000} s; said once)`);
+      if (!failing)
+        o.log(
+          `hmc dashboard: OTLP export to ${shown} failed: ${scrub(errorText(err), secretsOf(url, headers))} (retried every ${o.intervalMs / 1000} s; said once)`,
+        );
       failing = true;
       return false;
     }
@@ -296,7 +416,14 @@ export function startOtlpExport(o: OtlpOptions): OtlpExporter | null {
  * One push of `figures` (`hmc analytics --push`): resolves with the collector's URL as it may be
  * shown, or rejects with one line naming what failed, no secret in it, within `deadlineMs`.
  */
-export async function pushOnce(o: { endpoint: string; headers?: Record<string, string>; figures: OtlpFigures; version: string; start: number; deadlineMs?: number }): Promise<string> {
+export async function pushOnce(o: {
+  endpoint: string;
+  headers?: Record<string, string>;
+  figures: OtlpFigures;
+  version: string;
+  start: number;
+  deadlineMs?: number;
+}): Promise<string> {
   const url = collectorUrl(o.endpoint);
   if (typeof url === 'string') throw new Error(url);
   const body = JSON.stringify(otlpRequest(o.figures, { start: o.start, now: Date.now(), version: o.version }));

@@ -55,7 +55,8 @@ export function windowParam(q: URLSearchParams): Window {
   const since = day('since');
   const last = day('until');
   if (since !== undefined && last !== undefined && since > last) throw new QueryError('since must not be after until');
-  if (since !== undefined && last !== undefined && (last - since) / DAY_MS >= MAX_RANGE_DAYS) throw new QueryError(`since to until must span at most ${MAX_RANGE_DAYS} days`);
+  if (since !== undefined && last !== undefined && (last - since) / DAY_MS >= MAX_RANGE_DAYS)
+    throw new QueryError(`since to until must span at most ${MAX_RANGE_DAYS} days`);
   return {
     ...(project !== undefined ? { project } : {}),
     ...(since !== undefined ? { since } : {}),
@@ -64,6 +65,11 @@ export function windowParam(q: URLSearchParams): Window {
 }
 
 /** A calendar view's window and unit count: `since`/`until` (then the count is ignored), else the last `name` units. */
-export function calendarParam(q: URLSearchParams, name: string, def: number, max: number): { window: Window; count: number } {
+export function calendarParam(
+  q: URLSearchParams,
+  name: string,
+  def: number,
+  max: number,
+): { window: Window; count: number } {
   return { window: windowParam(q), count: intParam(q, name, def, 1, max) };
 }

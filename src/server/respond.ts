@@ -8,7 +8,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** Sent on every response (the page needs no inline script or style, nor anything off-site). */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  'Content-Security-Policy': "default-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'Content-Security-Policy':
+    "default-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
   'X-Frame-Options': 'DENY',
@@ -19,11 +20,22 @@ export function setSecurityHeaders(res: ServerResponse): void {
   for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
 }
 
-export function sendBody(req: IncomingMessage, res: ServerResponse, status: number, type: string, body: string | Buffer,
-  extra: Record<string, string> = {}): void {
+export function sendBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  type: string,
+  body: string | Buffer,
+  extra: Record<string, string> = {},
+): void {
   const buf = typeof body === 'string' ? Buffer.from(body) : body;
   setSecurityHeaders(res);
-  res.writeHead(status, { 'Content-Type': type, 'Content-Length': String(buf.length), 'Cache-Control': 'no-store', ...extra });
+  res.writeHead(status, {
+    'Content-Type': type,
+    'Content-Length': String(buf.length),
+    'Cache-Control': 'no-store',
+    ...extra,
+  });
   res.end(req.method === 'HEAD' ? undefined : buf);
 }
 
@@ -37,6 +49,13 @@ export function sendText(req: IncomingMessage, res: ServerResponse, status: numb
 }
 
 export function sendStatus(req: IncomingMessage, res: ServerResponse, status: number): void {
-  const text: Record<number, string> = { 400: 'Bad Request', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 500: 'Internal Server Error', 503: 'Service Unavailable' };
+  const text: Record<number, string> = {
+    400: 'Bad Request',
+    403: 'Forbidden',
+    404: 'Not Found',
+    405: 'Method Not Allowed',
+    500: 'Internal Server Error',
+    503: 'Service Unavailable',
+  };
   sendText(req, res, status, text[status] ?? String(status));
 }

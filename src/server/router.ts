@@ -49,50 +49,140 @@ interface Route {
 }
 
 const ROUTES: readonly Route[] = [
-  { path: '/events', query: ['last_event_id'], handler: events,
-    answers: 'the live event stream (Server-Sent Events); last_event_id resumes after that event' },
-  { path: '/metrics', query: [], handler: metrics,
-    answers: 'Prometheus text: input saved, input tokens, model calls, sessions, estimated cost and cache tokens per model (modelled), the provider\'s own tokens, calls and cost per model (measured), unpriced models, events seen' },
-  { path: '/api', query: [], handler: apiIndex,
-    answers: 'this index: every route, its methods, its query parameters and what it answers' },
-  { path: '/api/summary', query: [], handler: apiSummary,
-    answers: 'the live view from events: the current session with its turns, the 50 most recent sessions, sources' },
-  { path: '/api/analytics', query: ['project', 'since', 'until'], handler: apiAnalytics,
-    answers: 'totals over the window: input saved, sessions, input raw and sent, model calls, by strategy and tool, estimated cost saved' },
-  { path: '/api/strategies', query: ['project', 'since', 'until'], handler: apiStrategies,
-    answers: 'input saved per strategy, largest first' },
-  { path: '/api/tools', query: ['project', 'since', 'until', 'limit'], handler: apiTools,
-    answers: 'input saved per tool, largest first' },
-  { path: '/api/days', query: ['days', 'project', 'since', 'until'], handler: apiDays,
-    answers: 'input saved, input and sessions per UTC day' },
-  { path: '/api/weeks', query: ['weeks', 'project', 'since', 'until'], handler: apiWeeks,
-    answers: 'input saved, input and sessions per week (Monday, UTC)' },
-  { path: '/api/months', query: ['months', 'project', 'since', 'until'], handler: apiMonths,
-    answers: 'input saved, input and sessions per month' },
-  { path: '/api/models', query: ['project', 'since', 'until'], handler: apiModels,
-    answers: 'tokens per model priced with the cache model (an estimate), and the provider\'s own usage apart' },
-  { path: '/api/outputs', query: ['by', 'limit', 'project', 'since', 'until'], handler: apiOutputs,
-    answers: 'tool outputs as they arrived and as first sent, by tool, kind or program' },
-  { path: '/api/work', query: ['project', 'since', 'until'], handler: apiWork,
-    answers: 'did compression cost the agent work: recalls, re-reads, per 100 shortened outputs' },
-  { path: '/api/projects', query: ['limit', 'since', 'until'], handler: apiProjects,
-    answers: 'input saved, input and sessions per project' },
-  { path: '/api/sessions', query: ['limit', 'offset', 'sort', 'order', 'search', 'project', 'since', 'until'], handler: apiSessions,
-    answers: 'stored sessions, paged, sorted and filtered on the server' },
-  { path: '/api/events', query: ['since', 'limit'], handler: apiEvents,
-    answers: 'recent events, oldest first' },
-  { path: '/api/health', query: [], handler: apiHealth,
-    answers: 'is the dashboard up: version, pid, uptime, clients, store state, sources' },
-  { path: '/api/phases', query: ['session', 'q', 'phase', 'limit'], handler: apiPhases,
-    answers: 'layer 1\'s summarised phases: a session\'s index, one phase, or a search' },
-  { path: /^\/api\/sessions\/([^/]+)$/, shown: '/api/sessions/:id', query: [], handler: apiSession,
-    answers: 'one session: its stored record with its timeline, its live point, its state' },
-  { path: /^\/api\/sessions\/([^/]+)\/usage$/, shown: '/api/sessions/:id/usage', query: [], handler: apiUsage,
-    answers: 'the provider\'s own usage of a session\'s model calls, where the host reported it' },
-  { path: /^\/api\/sessions\/([^/]+)\/context$/, shown: '/api/sessions/:id/context', query: ['days'], handler: apiContext,
-    answers: 'where a session\'s latest request goes: system prompt, tool schemas per tool with their calls, messages by part, raw and sent, with advice' },
-  { path: /^\/api\/inspect\/([^/]+)$/, shown: '/api/inspect/:id', query: [], handler: apiInspect,
-    answers: 'one tool output before and after HMC, by its inspector id' },
+  {
+    path: '/events',
+    query: ['last_event_id'],
+    handler: events,
+    answers: 'the live event stream (Server-Sent Events); last_event_id resumes after that event',
+  },
+  {
+    path: '/metrics',
+    query: [],
+    handler: metrics,
+    answers:
+      "Prometheus text: input saved, input tokens, model calls, sessions, estimated cost and cache tokens per model (modelled), the provider's own tokens, calls and cost per model (measured), unpriced models, events seen",
+  },
+  {
+    path: '/api',
+    query: [],
+    handler: apiIndex,
+    answers: 'this index: every route, its methods, its query parameters and what it answers',
+  },
+  {
+    path: '/api/summary',
+    query: [],
+    handler: apiSummary,
+    answers: 'the live view from events: the current session with its turns, the 50 most recent sessions, sources',
+  },
+  {
+    path: '/api/analytics',
+    query: ['project', 'since', 'until'],
+    handler: apiAnalytics,
+    answers:
+      'totals over the window: input saved, sessions, input raw and sent, model calls, by strategy and tool, estimated cost saved',
+  },
+  {
+    path: '/api/strategies',
+    query: ['project', 'since', 'until'],
+    handler: apiStrategies,
+    answers: 'input saved per strategy, largest first',
+  },
+  {
+    path: '/api/tools',
+    query: ['project', 'since', 'until', 'limit'],
+    handler: apiTools,
+    answers: 'input saved per tool, largest first',
+  },
+  {
+    path: '/api/days',
+    query: ['days', 'project', 'since', 'until'],
+    handler: apiDays,
+    answers: 'input saved, input and sessions per UTC day',
+  },
+  {
+    path: '/api/weeks',
+    query: ['weeks', 'project', 'since', 'until'],
+    handler: apiWeeks,
+    answers: 'input saved, input and sessions per week (Monday, UTC)',
+  },
+  {
+    path: '/api/months',
+    query: ['months', 'project', 'since', 'until'],
+    handler: apiMonths,
+    answers: 'input saved, input and sessions per month',
+  },
+  {
+    path: '/api/models',
+    query: ['project', 'since', 'until'],
+    handler: apiModels,
+    answers: "tokens per model priced with the cache model (an estimate), and the provider's own usage apart",
+  },
+  {
+    path: '/api/outputs',
+    query: ['by', 'limit', 'project', 'since', 'until'],
+    handler: apiOutputs,
+    answers: 'tool outputs as they arrived and as first sent, by tool, kind or program',
+  },
+  {
+    path: '/api/work',
+    query: ['project', 'since', 'until'],
+    handler: apiWork,
+    answers: 'did compression cost the agent work: recalls, re-reads, per 100 shortened outputs',
+  },
+  {
+    path: '/api/projects',
+    query: ['limit', 'since', 'until'],
+    handler: apiProjects,
+    answers: 'input saved, input and sessions per project',
+  },
+  {
+    path: '/api/sessions',
+    query: ['limit', 'offset', 'sort', 'order', 'search', 'project', 'since', 'until'],
+    handler: apiSessions,
+    answers: 'stored sessions, paged, sorted and filtered on the server',
+  },
+  { path: '/api/events', query: ['since', 'limit'], handler: apiEvents, answers: 'recent events, oldest first' },
+  {
+    path: '/api/health',
+    query: [],
+    handler: apiHealth,
+    answers: 'is the dashboard up: version, pid, uptime, clients, store state, sources',
+  },
+  {
+    path: '/api/phases',
+    query: ['session', 'q', 'phase', 'limit'],
+    handler: apiPhases,
+    answers: "layer 1's summarised phases: a session's index, one phase, or a search",
+  },
+  {
+    path: /^\/api\/sessions\/([^/]+)$/,
+    shown: '/api/sessions/:id',
+    query: [],
+    handler: apiSession,
+    answers: 'one session: its stored record with its timeline, its live point, its state',
+  },
+  {
+    path: /^\/api\/sessions\/([^/]+)\/usage$/,
+    shown: '/api/sessions/:id/usage',
+    query: [],
+    handler: apiUsage,
+    answers: "the provider's own usage of a session's model calls, where the host reported it",
+  },
+  {
+    path: /^\/api\/sessions\/([^/]+)\/context$/,
+    shown: '/api/sessions/:id/context',
+    query: ['days'],
+    handler: apiContext,
+    answers:
+      "where a session's latest request goes: system prompt, tool schemas per tool with their calls, messages by part, raw and sent, with advice",
+  },
+  {
+    path: /^\/api\/inspect\/([^/]+)$/,
+    shown: '/api/inspect/:id',
+    query: [],
+    handler: apiInspect,
+    answers: 'one tool output before and after HMC, by its inspector id',
+  },
 ];
 
 const EXACT = new Map(ROUTES.flatMap((r) => (typeof r.path === 'string' ? [[r.path, r.handler] as const] : [])));
@@ -106,9 +196,17 @@ const QUERY = new Map<RouteHandler, readonly string[]>(ROUTES.map((r) => [r.hand
  */
 function apiIndex(_ctx: ServerContext, req: IncomingMessage, res: ServerResponse): void {
   const routes = ROUTES.map((r) => ({
-    path: r.shown ?? String(r.path), methods: ['GET', 'HEAD'], query: r.query, answers: r.answers,
+    path: r.shown ?? String(r.path),
+    methods: ['GET', 'HEAD'],
+    query: r.query,
+    answers: r.answers,
   }));
-  routes.push({ path: '/', methods: ['GET', 'HEAD'], query: [], answers: 'the dashboard page (web/dist), and its assets under /assets/' });
+  routes.push({
+    path: '/',
+    methods: ['GET', 'HEAD'],
+    query: [],
+    answers: 'the dashboard page (web/dist), and its assets under /assets/',
+  });
   sendJson(req, res, { routes, docs: 'docs/dashboard.md' });
 }
 
@@ -118,7 +216,9 @@ function checkQuery(handler: RouteHandler, q: URLSearchParams): void {
   for (const name of q.keys()) {
     if (allowed.includes(name)) continue;
     const shown = JSON.stringify(name.length > 40 ? `${name.slice(0, 40)}…` : name);
-    throw new QueryError(`unknown parameter ${shown} (${allowed.length ? `this endpoint takes ${allowed.join(', ')}` : 'this endpoint takes none'})`);
+    throw new QueryError(
+      `unknown parameter ${shown} (${allowed.length ? `this endpoint takes ${allowed.join(', ')}` : 'this endpoint takes none'})`,
+    );
   }
 }
 
@@ -139,7 +239,12 @@ function route(pathname: string): { handler: RouteHandler; params: string[] } | 
   return { handler: staticFiles, params: [] };
 }
 
-export async function handleRequest(ctx: ServerContext, port: number, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function handleRequest(
+  ctx: ServerContext,
+  port: number,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   try {
     const guard = checkRequest(req, port);
     if (!guard.ok) {

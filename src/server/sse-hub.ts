@@ -68,7 +68,14 @@ export class SseHub {
   recent(since: string | undefined, limit: number): { events: HmcEvent[]; found: boolean } {
     if (since !== undefined) {
       const at = this.findIndex(since);
-      if (at !== -1) return { events: this.ring.slice(at + 1).slice(-limit).map((r) => r.event), found: true };
+      if (at !== -1)
+        return {
+          events: this.ring
+            .slice(at + 1)
+            .slice(-limit)
+            .map((r) => r.event),
+          found: true,
+        };
     }
     return { events: this.ring.slice(-limit).map((r) => r.event), found: false };
   }
@@ -100,7 +107,7 @@ export class SseHub {
     // The header is what EventSource sends on its own retries; the query parameter is for a
     // page that had to open a new EventSource (after the server went away) and wants to resume.
     const header = req.headers['last-event-id'];
-    const given = typeof header === 'string' ? header : queryLastId ?? undefined;
+    const given = typeof header === 'string' ? header : (queryLastId ?? undefined);
     const lastId = given !== undefined && given.length <= 300 ? given : undefined;
     const found = lastId === undefined ? -1 : this.findIndex(lastId);
     const at = found !== -1 && this.ring.length - 1 - found <= MAX_REPLAY ? found : -1;

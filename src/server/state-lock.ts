@@ -69,7 +69,14 @@ function isStale(path: string, text: string, staleMs: number): boolean {
   } catch {
     // Empty or torn: its owner may be between create and write; judge it by its age alone.
   }
-  if (isObject(owner) && typeof owner.pid === 'number' && Number.isInteger(owner.pid) && owner.pid > 0 && !pidAlive(owner.pid)) return true;
+  if (
+    isObject(owner) &&
+    typeof owner.pid === 'number' &&
+    Number.isInteger(owner.pid) &&
+    owner.pid > 0 &&
+    !pidAlive(owner.pid)
+  )
+    return true;
   const time = isObject(owner) && typeof owner.time === 'number' ? owner.time : mtime(path);
   return time !== null && Date.now() - time > staleMs;
 }

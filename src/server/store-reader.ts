@@ -36,7 +36,8 @@ function guardEach(reader: StoreReader, guard: (run: Query, empty: Query) => Que
   const empties = EMPTY_STORE as unknown as Record<string, Query>;
   const out: Record<string, Query> = { close: () => reader.close() };
   for (const name of Object.keys(EMPTY_STORE)) {
-    if (name !== 'close') out[name] = guard((...a) => (queries[name] as Query).apply(reader, a), empties[name] as Query);
+    if (name !== 'close')
+      out[name] = guard((...a) => (queries[name] as Query).apply(reader, a), empties[name] as Query);
   }
   return out as unknown as StoreReader;
 }
@@ -75,7 +76,12 @@ function inode(path: string): number {
   }
 }
 
-export function storeAccess(dbPath: string | null, opener: StoreOpener, log: (line: string) => void, injected?: StoreReader): StoreAccess {
+export function storeAccess(
+  dbPath: string | null,
+  opener: StoreOpener,
+  log: (line: string) => void,
+  injected?: StoreReader,
+): StoreAccess {
   let store: StoreReader | null = injected ?? null;
   let storeInode = -1;
   let lastTry = 0;
@@ -95,7 +101,8 @@ export function storeAccess(dbPath: string | null, opener: StoreOpener, log: (li
         return run(...a);
       } catch (err) {
         if (!isDamage(err) || reader !== store) throw err;
-        if (state !== 'corrupt') log(`hmc dashboard: ${dbPath ?? ''} is damaged (${errorText(err)}); showing no history until it is replaced`);
+        if (state !== 'corrupt')
+          log(`hmc dashboard: ${dbPath ?? ''} is damaged (${errorText(err)}); showing no history until it is replaced`);
         state = 'corrupt';
         drop();
         lastTry = Date.now();

@@ -25,14 +25,40 @@ import { DAY_MS, parseDay, type Window } from './window.js';
 import { errorText } from '../core/errors.js';
 
 export const SCOPES = ['global', 'project'] as const;
-export const PERIODS = ['all', 'day', 'week', 'month', 'recent', 'project', 'tool', 'strategy', 'model', 'output', 'work', 'usage'] as const;
+export const PERIODS = [
+  'all',
+  'day',
+  'week',
+  'month',
+  'recent',
+  'project',
+  'tool',
+  'strategy',
+  'model',
+  'output',
+  'work',
+  'usage',
+] as const;
 export type Scope = (typeof SCOPES)[number];
 export type Period = (typeof PERIODS)[number];
 export { OUTPUT_BY };
 
 export const DISABLED_ERROR = 'analytics is disabled (analytics.enabled: false)';
 
-const DEFAULT_LIMIT: Record<Period, number> = { all: 0, day: 30, week: 12, month: 12, recent: 10, project: 10, tool: 10, strategy: 0, model: 0, output: 20, work: 0, usage: 0 };
+const DEFAULT_LIMIT: Record<Period, number> = {
+  all: 0,
+  day: 30,
+  week: 12,
+  month: 12,
+  recent: 10,
+  project: 10,
+  tool: 10,
+  strategy: 0,
+  model: 0,
+  output: 20,
+  work: 0,
+  usage: 0,
+};
 const MAX_LIMIT: Record<Period, number> = {
   all: 0,
   day: MAX_DAYS,
@@ -81,7 +107,7 @@ export function parseLimit(value: unknown): number | { error: string } {
   if (value === undefined || value === null || value === '') return 0;
   if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return value;
   if (typeof value === 'string' && /^\s*\d+\s*$/.test(value)) return Number(value.trim());
-  const shown = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  const shown = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   return { error: `limit must be a whole number, got ${quoted(shown)}` };
 }
 
@@ -89,7 +115,10 @@ export function parseLimit(value: unknown): number | { error: string } {
  * `since` and `until` as UTC calendar days (`YYYY-MM-DD`), both inclusive: the sessions started in
  * that range. `echo` is what the answer repeats of them.
  */
-export function parseRange(since: unknown, until: unknown): { window: Window; echo: Record<string, string> } | { error: string } {
+export function parseRange(
+  since: unknown,
+  until: unknown,
+): { window: Window; echo: Record<string, string> } | { error: string } {
   const day = (value: unknown, name: string): number | null | { error: string } => {
     if (value === undefined || value === null || value === '') return null;
     const text = String(value).trim();
@@ -102,7 +131,10 @@ export function parseRange(since: unknown, until: unknown): { window: Window; ec
   if (to !== null && typeof to === 'object') return to;
   if (from !== null && to !== null && from > to) return { error: 'since must not be after until' };
   const window: Window = { ...(from !== null ? { since: from } : {}), ...(to !== null ? { until: to + DAY_MS } : {}) };
-  const echo: Record<string, string> = { ...(from !== null ? { since: String(since).trim() } : {}), ...(to !== null ? { until: String(until).trim() } : {}) };
+  const echo: Record<string, string> = {
+    ...(from !== null ? { since: String(since).trim() } : {}),
+    ...(to !== null ? { until: String(until).trim() } : {}),
+  };
   return { window, echo };
 }
 
@@ -137,7 +169,8 @@ export function checkAnalyticsArgs(args: Record<string, unknown>): AnalyticsArgs
   const range = parseRange(args.since, args.until);
   if ('error' in range) return range;
   const by = word(args.by, 'tool');
-  if (p === 'output' && !(OUTPUT_BY as readonly string[]).includes(by)) return { error: `unknown by ${quoted(by)} (allowed: ${OUTPUT_BY.join(', ')})` };
+  if (p === 'output' && !(OUTPUT_BY as readonly string[]).includes(by))
+    return { error: `unknown by ${quoted(by)} (allowed: ${OUTPUT_BY.join(', ')})` };
   return { scope: scope as Scope, period: p, asked: parsed, limit, range, by };
 }
 
@@ -164,16 +197,33 @@ export function analyticsAction(
     const dated = range.window.since !== undefined || range.window.until !== undefined;
     switch (p) {
       case 'day':
-        return { ...head, ...(dated ? {} : { days: limit }), rows: store.byDay({ ...w, days: limit, now: ctx.now }).filter((r) => r.sessions > 0) };
+        return {
+          ...head,
+          ...(dated ? {} : { days: limit }),
+          rows: store.byDay({ ...w, days: limit, now: ctx.now }).filter((r) => r.sessions > 0),
+        };
       case 'week':
-        return { ...head, ...(dated ? {} : { weeks: limit }), rows: store.byWeek({ ...w, weeks: limit, now: ctx.now }).filter((r) => r.sessions > 0) };
+        return {
+          ...head,
+          ...(dated ? {} : { weeks: limit }),
+          rows: store.byWeek({ ...w, weeks: limit, now: ctx.now }).filter((r) => r.sessions > 0),
+        };
       case 'month':
-        return { ...head, ...(dated ? {} : { months: limit }), rows: store.byMonth({ ...w, months: limit, now: ctx.now }).filter((r) => r.sessions > 0) };
+        return {
+          ...head,
+          ...(dated ? {} : { months: limit }),
+          rows: store.byMonth({ ...w, months: limit, now: ctx.now }).filter((r) => r.sessions > 0),
+        };
       case 'recent':
         return { ...head, rows: store.recent({ ...w, limit }) };
       case 'project':
         // Like the original: a ranking of every project, whatever the scope (a gateway user's: theirs only).
-        return { scope: 'global', period: 'project', ...range.echo, rows: store.byProject({ ...range.window, ...owned, limit }) };
+        return {
+          scope: 'global',
+          period: 'project',
+          ...range.echo,
+          rows: store.byProject({ ...range.window, ...owned, limit }),
+        };
       case 'tool':
         return { ...head, rows: store.byTool({ ...w, limit }) };
       case 'strategy':
@@ -193,22 +243,36 @@ export function analyticsAction(
         // Reconcile (docs/analytics.md): one session's calls (`session`), else the window's.
         const session = typeof args.session === 'string' && args.session !== '' ? args.session : null;
         // A gateway user reads only their own sessions' calls (issue 26, finding 5), a named one too.
-        const calls = session === null ? store.usageCalls(w)
-          : ctx.owner === undefined ? (store.usage(session)?.calls ?? [])
-          : store.usageCalls({ owner: ctx.owner }).filter((c) => c.session_id === session);
+        const calls =
+          session === null
+            ? store.usageCalls(w)
+            : ctx.owner === undefined
+              ? (store.usage(session)?.calls ?? [])
+              : store.usageCalls({ owner: ctx.owner }).filter((c) => c.session_id === session);
         const answer = { ...head, ...(session !== null ? { session } : {}) };
-        if (calls.length === 0) return { ...answer, calls: 0, note: 'no provider usage recorded here (HMC stores it from Hermes\' post_api_request hook, or as its context engine)' };
+        if (calls.length === 0)
+          return {
+            ...answer,
+            calls: 0,
+            note: "no provider usage recorded here (HMC stores it from Hermes' post_api_request hook, or as its context engine)",
+          };
         return { ...answer, ...reconcile(calls, pricing ?? DEFAULT_PRICING, store.hostPrices()) };
       }
       case 'all': {
         const summary = store.summary(w);
-        return pricing ? { ...head, ...summary, cost_saved: costSaved(priceModels(store.byModel(w), pricing), pricing) } : { ...head, ...summary };
+        return pricing
+          ? { ...head, ...summary, cost_saved: costSaved(priceModels(store.byModel(w), pricing), pricing) }
+          : { ...head, ...summary };
       }
     }
   } catch (err) {
     const message = errorText(err);
     // A damaged file is a fact about the file, not a bad request: callers report it as such.
-    if (classify(err) === 'corrupt') return { error: `analytics database is damaged (${message}); it is moved aside on the next write`, damaged: true };
+    if (classify(err) === 'corrupt')
+      return {
+        error: `analytics database is damaged (${message}); it is moved aside on the next write`,
+        damaged: true,
+      };
     return { error: `analytics query failed: ${message}` };
   }
 }

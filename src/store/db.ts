@@ -101,7 +101,10 @@ function prepareFile(path: string): void {
   }
   const shm = `${path}-shm`;
   if (existsSync(shm) && !writable(shm)) {
-    throw new StoreError('SQLITE_READONLY', `${shm} is not writable by this user and not ours to change; delete it while no HMC process runs`);
+    throw new StoreError(
+      'SQLITE_READONLY',
+      `${shm} is not writable by this user and not ours to change; delete it while no HMC process runs`,
+    );
   }
 }
 
@@ -135,7 +138,8 @@ export function openStore(path: string, opts: StoreOptions = {}): AnalyticsStore
   }
   try {
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(opts.busyTimeoutMs ?? 2000))}`);
-    if (!memory && opts.check !== false && fileSize(path) > 0 && fileSize(path) <= CHECK_MAX_BYTES) quickCheck(db, path);
+    if (!memory && opts.check !== false && fileSize(path) > 0 && fileSize(path) <= CHECK_MAX_BYTES)
+      quickCheck(db, path);
     let fts = false;
     if (readonly) {
       const version = schemaVersion(db);
@@ -146,7 +150,10 @@ export function openStore(path: string, opts: StoreOptions = {}): AnalyticsStore
         );
       }
       if (version > LATEST_VERSION) {
-        throw new StoreError('HMC_SCHEMA_NEWER', `analytics database ${path} has schema v${version}, newer than this HMC (v${LATEST_VERSION})`);
+        throw new StoreError(
+          'HMC_SCHEMA_NEWER',
+          `analytics database ${path} has schema v${version}, newer than this HMC (v${LATEST_VERSION})`,
+        );
       }
       fts = opts.fts !== false && fts5Available(db) && hasPhaseSearch(db);
     } else {
@@ -178,13 +185,20 @@ function quickCheck(db: Database.Database, path: string): void {
   } catch (err) {
     if (classify(err) === 'busy') return; // a writer holds the file: no verdict, the next open checks
     if (classify(err) === 'corrupt') {
-      throw new StoreError(String((err as { code?: unknown }).code), `analytics database ${path} is damaged (SQLite: ${errorText(err)})`, { cause: err });
+      throw new StoreError(
+        String((err as { code?: unknown }).code),
+        `analytics database ${path} is damaged (SQLite: ${errorText(err)})`,
+        { cause: err },
+      );
     }
     throw StoreError.wrap(err, `analytics database ${path} could not be checked`);
   }
   const problems = rows.map((r) => String(Object.values(r)[0] ?? '')).filter((r) => r !== 'ok');
   if (problems.length > 0) {
-    throw new StoreError('SQLITE_CORRUPT', `analytics database ${path} is damaged (SQLite's quick_check: ${problems.join('; ').slice(0, 300)})`);
+    throw new StoreError(
+      'SQLITE_CORRUPT',
+      `analytics database ${path} is damaged (SQLite's quick_check: ${problems.join('; ').slice(0, 300)})`,
+    );
   }
 }
 
@@ -261,9 +275,12 @@ class SqliteStore extends Queries implements AnalyticsStore {
       const put = this.db.prepare(`INSERT INTO host_prices (model, input, output, cache_read, cache_write, source, at)
         VALUES (@model, @input, @output, @cache_read, @cache_write, @source, @at) ON CONFLICT (model) DO UPDATE SET input = excluded.input,
         output = excluded.output, cache_read = excluded.cache_read, cache_write = excluded.cache_write, source = excluded.source, at = excluded.at`);
-      this.db.transaction(() => {
-        for (const p of prices) put.run({ ...p.price, model: p.model.slice(0, 200), source: p.price.source.slice(0, 100), at: p.at });
-      }).immediate();
+      this.db
+        .transaction(() => {
+          for (const p of prices)
+            put.run({ ...p.price, model: p.model.slice(0, 200), source: p.price.source.slice(0, 100), at: p.at });
+        })
+        .immediate();
     } catch (err) {
       throw StoreError.wrap(err, 'analytics write of host prices failed');
     }
@@ -285,7 +302,10 @@ class SqliteStore extends Queries implements AnalyticsStore {
     if (!this.retention || this.retentionDays === undefined) return 0;
     const days = Math.max(1, Math.floor(this.retentionDays));
     const deleted = this.retention(now - days * DAY_MS);
-    if (deleted > 0) this.log(`analytics: retention (${days} ${days === 1 ? 'day' : 'days'}) deleted ${deleted} ${deleted === 1 ? 'row' : 'rows'}`);
+    if (deleted > 0)
+      this.log(
+        `analytics: retention (${days} ${days === 1 ? 'day' : 'days'}) deleted ${deleted} ${deleted === 1 ? 'row' : 'rows'}`,
+      );
     return deleted;
   }
 
@@ -316,7 +336,8 @@ function prepareWrite(db: Database.Database): (recs: readonly CleanRecord[]) => 
   const tool = db.prepare('INSERT INTO session_tool (session_id, tool, saved) VALUES (?, ?, ?)');
   const turn = db.prepare(`INSERT INTO session_turn (session_id, turn, time, context_tokens, context_percent,
     input_raw, input_hmc, tool_calls, context_raw, model_calls, cached_raw, cached_hmc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  const output = db.prepare(`INSERT INTO session_output (session_id, tool, program, kind, outputs, tokens_raw, tokens_sent)
+  const output =
+    db.prepare(`INSERT INTO session_output (session_id, tool, program, kind, outputs, tokens_raw, tokens_sent)
     VALUES (?, ?, ?, ?, ?, ?, ?)`);
   const run = db.transaction((recs: readonly CleanRecord[]) => {
     const now = Date.now();
@@ -352,7 +373,20 @@ function prepareWrite(db: Database.Database): (recs: readonly CleanRecord[]) => 
       for (const [name, saved] of r.strategies) strategy.run(r.id, name, saved);
       for (const [name, saved] of r.tools) tool.run(r.id, name, saved);
       for (const p of r.timeline) {
-        turn.run(r.id, p.turn, p.time, p.context_tokens, p.context_percent, p.input_raw, p.input_hmc, p.tool_calls, p.context_raw_tokens, p.model_calls, p.cached_raw, p.cached_hmc);
+        turn.run(
+          r.id,
+          p.turn,
+          p.time,
+          p.context_tokens,
+          p.context_percent,
+          p.input_raw,
+          p.input_hmc,
+          p.tool_calls,
+          p.context_raw_tokens,
+          p.model_calls,
+          p.cached_raw,
+          p.cached_hmc,
+        );
       }
       for (const o of r.outputs) output.run(r.id, o.tool, o.program, o.kind, o.outputs, o.tokens_raw, o.tokens_sent);
     }
@@ -376,7 +410,9 @@ function prepareRetention(db: Database.Database): (cutoff: number) => number {
   );
   const parents = db.prepare(`DELETE FROM sessions WHERE id IN (${old})`);
   // A phase goes with its session; one whose session was never recorded, once it is old enough.
-  const phases = db.prepare('DELETE FROM phases WHERE created_at < @cutoff AND session_id NOT IN (SELECT id FROM sessions)');
+  const phases = db.prepare(
+    'DELETE FROM phases WHERE created_at < @cutoff AND session_id NOT IN (SELECT id FROM sessions)',
+  );
   const usage = db.prepare(USAGE_RETENTION_SQL);
   const tidy = [
     db.prepare('DELETE FROM strategy_totals WHERE saved = 0'),

@@ -24,7 +24,6 @@ export class StoreError extends Error {
   }
 }
 
-
 /** What a writer should do about an error. */
 export type Fault = 'busy' | 'full' | 'readonly' | 'corrupt' | 'other';
 
@@ -33,7 +32,14 @@ export function classify(err: unknown): Fault {
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return 'busy';
   if (code.startsWith('SQLITE_FULL') || code === 'ENOSPC') return 'full';
   // HMC_SHM_UNWRITABLE: a -shm made immutable under this process (shm-guard.ts), a read-only fault too.
-  if (code.startsWith('SQLITE_READONLY') || code === 'EACCES' || code === 'EPERM' || code === 'EROFS' || code === 'HMC_SHM_UNWRITABLE') return 'readonly';
+  if (
+    code.startsWith('SQLITE_READONLY') ||
+    code === 'EACCES' ||
+    code === 'EPERM' ||
+    code === 'EROFS' ||
+    code === 'HMC_SHM_UNWRITABLE'
+  )
+    return 'readonly';
   if (code.startsWith('SQLITE_CORRUPT') || code.startsWith('SQLITE_NOTADB')) return 'corrupt';
   return 'other';
 }

@@ -7,7 +7,18 @@
  */
 export { openStore, type AnalyticsStore, type StoreOptions } from './db.js';
 export { createRecorder, type Recorder, type RecorderOptions } from './recorder.js';
-export { analyticsAction, checkAnalyticsArgs, limitCut, parseLimit, DISABLED_ERROR, PERIODS, SCOPES, type ActionContext, type Period, type Scope } from './action.js';
+export {
+  analyticsAction,
+  checkAnalyticsArgs,
+  limitCut,
+  parseLimit,
+  DISABLED_ERROR,
+  PERIODS,
+  SCOPES,
+  type ActionContext,
+  type Period,
+  type Scope,
+} from './action.js';
 export { StoreError, classify, type Fault } from './errors.js';
 export { checkFile, headerProblem, movedAside, CHECK_MAX_BYTES, INTEGRITY_MAX_BYTES } from './integrity.js';
 export { LATEST_VERSION, MIGRATIONS, migrate } from './migrations.js';

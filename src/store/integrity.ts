@@ -72,7 +72,9 @@ export function checkFile(path: string, depth: CheckDepth = 'quick'): string | n
     db.pragma('busy_timeout = 2000');
     const rows = db.pragma(depth === 'full' ? 'integrity_check(5)' : 'quick_check(5)') as Record<string, unknown>[];
     const found = rows.map((r) => String(Object.values(r)[0] ?? '')).filter((r) => r !== 'ok');
-    return found.length > 0 ? `SQLite's ${depth === 'full' ? 'integrity_check' : 'quick_check'} failed: ${found.join('; ').slice(0, 300)}` : null;
+    return found.length > 0
+      ? `SQLite's ${depth === 'full' ? 'integrity_check' : 'quick_check'} failed: ${found.join('; ').slice(0, 300)}`
+      : null;
   } catch (err) {
     // A busy or locked file is not a corrupt one: no verdict.
     if (classify(err) === 'busy') return null;
@@ -126,18 +128,45 @@ export function salvageSessions(path: string): { sessions: SessionRecord[]; tota
   let db: Database.Database | null = null;
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });
-    const rows = readAll(db, 'SELECT id, project_path, platform, model, started_at, ended_at, turns, tool_calls, input_raw, input_hmc, context_peak FROM sessions', 'rowid', ['id']);
+    const rows = readAll(
+      db,
+      'SELECT id, project_path, platform, model, started_at, ended_at, turns, tool_calls, input_raw, input_hmc, context_peak FROM sessions',
+      'rowid',
+      ['id'],
+    );
     const total = rows === null ? 0 : rows.length;
     if (rows === null) return { sessions: [], total };
-    const strategies = groupBy(readAll(db, 'SELECT session_id, strategy AS k, saved AS v FROM session_strategy', 'session_id, strategy', ['session_id', 'k']));
-    const tools = groupBy(readAll(db, 'SELECT session_id, tool AS k, saved AS v FROM session_tool', 'session_id, tool', ['session_id', 'k']));
-    const turns = readAll(db, 'SELECT session_id, turn, time, context_tokens, context_percent, input_raw, input_hmc, tool_calls FROM session_turn', 'session_id, turn', ['session_id', 'turn']);
+    const strategies = groupBy(
+      readAll(db, 'SELECT session_id, strategy AS k, saved AS v FROM session_strategy', 'session_id, strategy', [
+        'session_id',
+        'k',
+      ]),
+    );
+    const tools = groupBy(
+      readAll(db, 'SELECT session_id, tool AS k, saved AS v FROM session_tool', 'session_id, tool', [
+        'session_id',
+        'k',
+      ]),
+    );
+    const turns = readAll(
+      db,
+      'SELECT session_id, turn, time, context_tokens, context_percent, input_raw, input_hmc, tool_calls FROM session_turn',
+      'session_id, turn',
+      ['session_id', 'turn'],
+    );
     const timelines = new Map<string, TurnPoint[]>();
     for (const t of turns ?? []) {
       const id = String(t.session_id);
       const list = timelines.get(id) ?? [];
-      list.push({ turn: num(t.turn), time: num(t.time), context_tokens: num(t.context_tokens), context_percent: num(t.context_percent),
-        input_raw: num(t.input_raw), input_hmc: num(t.input_hmc), tool_calls: num(t.tool_calls) });
+      list.push({
+        turn: num(t.turn),
+        time: num(t.time),
+        context_tokens: num(t.context_tokens),
+        context_percent: num(t.context_percent),
+        input_raw: num(t.input_raw),
+        input_hmc: num(t.input_hmc),
+        tool_calls: num(t.tool_calls),
+      });
       timelines.set(id, list);
     }
     const sessions: SessionRecord[] = [];
@@ -180,8 +209,13 @@ export function salvagePhases(path: string): { phases: PhaseEntry[]; total: numb
   let db: Database.Database | null = null;
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });
-    const rows = readAll(db, `SELECT session_id, phase_id, message_from, message_to, turn_from, turn_to, topic, summary,
-      tokens_before, tokens_after, recall_id, model, created_at, updates FROM phases`, 'id', ['session_id', 'phase_id']);
+    const rows = readAll(
+      db,
+      `SELECT session_id, phase_id, message_from, message_to, turn_from, turn_to, topic, summary,
+      tokens_before, tokens_after, recall_id, model, created_at, updates FROM phases`,
+      'id',
+      ['session_id', 'phase_id'],
+    );
     if (rows === null) return { phases: [], total: 0 };
     const phases: PhaseEntry[] = [];
     for (const r of rows) if (isPhaseEntry(r)) phases.push(r);
@@ -202,7 +236,12 @@ export function salvagePhases(path: string): { phases: PhaseEntry[]; total: numb
  * order down to it, so one bad page costs the rows on it, not the whole table. Null when neither
  * direction reads a single row and the table is unreadable.
  */
-function readAll(db: Database.Database, sql: string, order: string, identity: string[]): Record<string, unknown>[] | null {
+function readAll(
+  db: Database.Database,
+  sql: string,
+  order: string,
+  identity: string[],
+): Record<string, unknown>[] | null {
   const forward: Record<string, unknown>[] = [];
   try {
     for (const row of db.prepare(`${sql} ORDER BY ${order}`).iterate()) forward.push(row as Record<string, unknown>);
@@ -212,7 +251,10 @@ function readAll(db: Database.Database, sql: string, order: string, identity: st
   }
   const backward: Record<string, unknown>[] = [];
   try {
-    const desc = order.split(',').map((k) => `${k.trim()} DESC`).join(', ');
+    const desc = order
+      .split(',')
+      .map((k) => `${k.trim()} DESC`)
+      .join(', ');
     for (const row of db.prepare(`${sql} ORDER BY ${desc}`).iterate()) backward.push(row as Record<string, unknown>);
   } catch {
     // Up to the damaged page from this side too.

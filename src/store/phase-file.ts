@@ -8,7 +8,20 @@
  * and dropped by the next write; a line that is not a complete entry is skipped, never cast.
  * Read errors answer what could be read; write errors are thrown to the caller (phase-index.ts).
  */
-import { appendFileSync, chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { safeFileName } from '../config/paths.js';
 import { isPhaseEntry, replacePhase } from './phase-record.js';
@@ -81,7 +94,10 @@ export function writePhaseFile(path: string, dir: string, current: PhaseFile, ch
   }
   const merged = new Map(current.entries.map((e) => [e.phase_id, e]));
   for (const e of changed) merged.set(e.phase_id, replacePhase(merged.get(e.phase_id), e));
-  const body = [...merged.values()].sort((a, b) => a.phase_id - b.phase_id).map((e) => `${JSON.stringify(e)}\n`).join('');
+  const body = [...merged.values()]
+    .sort((a, b) => a.phase_id - b.phase_id)
+    .map((e) => `${JSON.stringify(e)}\n`)
+    .join('');
   const tmp = `${path}.${process.pid}.tmp`;
   const fd = openSync(tmp, 'w', 0o600);
   try {

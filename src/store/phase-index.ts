@@ -11,7 +11,14 @@
  * and the database search in), so the index works where better-sqlite3 does not.
  */
 import { statSync } from 'node:fs';
-import { listPhaseFiles, phaseFilePath, readPhaseFile, sessionsDir, writePhaseFile, type PhaseFile } from './phase-file.js';
+import {
+  listPhaseFiles,
+  phaseFilePath,
+  readPhaseFile,
+  sessionsDir,
+  writePhaseFile,
+  type PhaseFile,
+} from './phase-file.js';
 import { cleanPhase, phaseProblem, replacePhase } from './phase-record.js';
 import { queryTerms, rankEntries, toHit } from './phase-search.js';
 import type { PhaseEntry, PhaseIndex, PhaseSearchOptions, PhaseSearchResult } from './phase-types.js';
@@ -91,7 +98,10 @@ export function createPhaseIndex(opts: PhaseIndexOptions): PhaseIndexHandle {
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code ?? 'error';
         failing = true;
-        logOnce(`write:${code}`, `hmc: cannot write the phase index ${path} (${errorText(err)}); ${pending.size} session(s) kept in memory, retrying later`);
+        logOnce(
+          `write:${code}`,
+          `hmc: cannot write the phase index ${path} (${errorText(err)}); ${pending.size} session(s) kept in memory, retrying later`,
+        );
         retry();
         return;
       }
@@ -162,7 +172,8 @@ export function createPhaseIndex(opts: PhaseIndexOptions): PhaseIndexHandle {
         const clean = cleanPhase(entry);
         const byId = pending.get(clean.session_id) ?? new Map<number, PhaseEntry>();
         // The time a phase was first summarised is kept when its range is summarised again.
-        const prev = byId.get(clean.phase_id) ?? readFile(clean.session_id).entries.find((e) => e.phase_id === clean.phase_id);
+        const prev =
+          byId.get(clean.phase_id) ?? readFile(clean.session_id).entries.find((e) => e.phase_id === clean.phase_id);
         const next = replacePhase(prev, clean);
         byId.set(next.phase_id, next);
         pending.set(next.session_id, byId);
@@ -190,7 +201,10 @@ export function createPhaseIndex(opts: PhaseIndexOptions): PhaseIndexHandle {
           try {
             return db(query, { limit });
           } catch (err) {
-            logOnce(`db:${String(err)}`, `hmc: phase search in the analytics file failed (${errorText(err)}); scanning the session index files instead`);
+            logOnce(
+              `db:${String(err)}`,
+              `hmc: phase search in the analytics file failed (${errorText(err)}); scanning the session index files instead`,
+            );
           }
         }
         return scan(query, everything(), limit);
@@ -211,7 +225,8 @@ export function createPhaseIndex(opts: PhaseIndexOptions): PhaseIndexHandle {
       closed = true;
       if (timer) clearTimeout(timer);
       timer = null;
-      if (pending.size > 0) log(`hmc: closing with ${pending.size} session(s) of phases not written to the index files`);
+      if (pending.size > 0)
+        log(`hmc: closing with ${pending.size} session(s) of phases not written to the index files`);
     },
     get pending(): number {
       let n = 0;

@@ -29,7 +29,8 @@ const FTS_SQL = `
   END;
 `;
 
-const COLUMNS = 'session_id, phase_id, message_from, message_to, turn_from, turn_to, topic, summary, tokens_before, tokens_after, recall_id, model, created_at, updates';
+const COLUMNS =
+  'session_id, phase_id, message_from, message_to, turn_from, turn_to, topic, summary, tokens_before, tokens_after, recall_id, model, created_at, updates';
 
 /** Whether this SQLite build has FTS5 (better-sqlite3 bundles it; a system SQLite may not). */
 export function fts5Available(db: Database.Database): boolean {
@@ -89,10 +90,20 @@ function str(v: unknown): string {
 
 function toEntry(r: Row): PhaseEntry {
   return {
-    session_id: str(r.session_id), phase_id: num(r.phase_id), message_from: num(r.message_from), message_to: num(r.message_to),
-    turn_from: num(r.turn_from), turn_to: num(r.turn_to), topic: str(r.topic), summary: str(r.summary),
-    tokens_before: num(r.tokens_before), tokens_after: num(r.tokens_after), recall_id: str(r.recall_id), model: str(r.model),
-    created_at: num(r.created_at), updates: num(r.updates),
+    session_id: str(r.session_id),
+    phase_id: num(r.phase_id),
+    message_from: num(r.message_from),
+    message_to: num(r.message_to),
+    turn_from: num(r.turn_from),
+    turn_to: num(r.turn_to),
+    topic: str(r.topic),
+    summary: str(r.summary),
+    tokens_before: num(r.tokens_before),
+    tokens_after: num(r.tokens_after),
+    recall_id: str(r.recall_id),
+    model: str(r.model),
+    created_at: num(r.created_at),
+    updates: num(r.updates),
   };
 }
 
@@ -109,10 +120,16 @@ export class PhaseQueries {
   private readonly upsertMany: ((entries: readonly PhaseEntry[]) => void) | null;
 
   /** `fts`: search through phases_fts (it exists and this SQLite has FTS5). */
-  constructor(db: Database.Database, readonly fts5: boolean, writable: boolean) {
+  constructor(
+    db: Database.Database,
+    readonly fts5: boolean,
+    writable: boolean,
+  ) {
     this.bySession = db.prepare(`SELECT ${COLUMNS} FROM phases WHERE session_id = ? ORDER BY phase_id`);
     this.one = db.prepare(`SELECT ${COLUMNS} FROM phases WHERE session_id = ? AND phase_id = ?`);
-    const cols = COLUMNS.split(', ').map((c) => `p.${c}`).join(', ');
+    const cols = COLUMNS.split(', ')
+      .map((c) => `p.${c}`)
+      .join(', ');
     const ftsSql = (where: string) => `SELECT ${cols} FROM phases_fts JOIN phases p ON p.id = phases_fts.rowid
       WHERE phases_fts MATCH @q${where} ORDER BY bm25(phases_fts, ${TOPIC_WEIGHT}.0, 1.0), p.created_at DESC, p.id LIMIT @limit`;
     this.fts = fts5 ? { all: db.prepare(ftsSql('')), session: db.prepare(ftsSql(' AND p.session_id = @s')) } : null;
@@ -165,12 +182,19 @@ export class PhaseQueries {
       return { hits: rows.map((r) => toHit(toEntry(r), terms)), method: 'fts' };
     }
     const ascii = terms.filter((t) => /^[\x20-\x7e]+$/.test(t)).sort((a, b) => b.length - a.length);
-    const params = { t: ascii[0] === undefined ? '%' : likePattern(ascii[0]), ...(opts.sessionId !== undefined ? { s: opts.sessionId } : {}) };
+    const params = {
+      t: ascii[0] === undefined ? '%' : likePattern(ascii[0]),
+      ...(opts.sessionId !== undefined ? { s: opts.sessionId } : {}),
+    };
     const stmt = opts.sessionId !== undefined ? this.like.session : this.like.all;
-    const rows = (stmt.iterate(params) as IterableIterator<Row>);
-    const ranked = rankEntries((function* () {
-      for (const r of rows) yield toEntry(r);
-    })(), terms, limit);
+    const rows = stmt.iterate(params) as IterableIterator<Row>;
+    const ranked = rankEntries(
+      (function* () {
+        for (const r of rows) yield toEntry(r);
+      })(),
+      terms,
+      limit,
+    );
     return { hits: ranked.map((e) => toHit(e, terms)), method: 'like' };
   }
 }

@@ -13,7 +13,16 @@ export const TOPIC_MAX = 200;
 /** A summary is a few thousand tokens at most; anything longer is cut here, with a note. */
 export const SUMMARY_MAX = 64 * 1024;
 
-const COUNTS = ['phase_id', 'message_from', 'message_to', 'turn_from', 'turn_to', 'tokens_before', 'tokens_after', 'updates'] as const;
+const COUNTS = [
+  'phase_id',
+  'message_from',
+  'message_to',
+  'turn_from',
+  'turn_to',
+  'tokens_before',
+  'tokens_after',
+  'updates',
+] as const;
 const TEXTS = ['session_id', 'topic', 'summary', 'recall_id', 'model'] as const;
 
 type Obj = Record<string, unknown>;
@@ -29,11 +38,14 @@ export function phaseProblem(entry: unknown): string | null {
   if (!isObject(entry)) return 'the entry is not an object';
   for (const key of TEXTS) if (typeof entry[key] !== 'string') return `${key} must be a string`;
   if (entry.session_id === '') return 'session_id is empty';
-  for (const key of COUNTS) if (!isCount(entry[key])) return `${key} must be a whole number of 0 or more, got ${JSON.stringify(entry[key]) ?? 'nothing'}`;
+  for (const key of COUNTS)
+    if (!isCount(entry[key]))
+      return `${key} must be a whole number of 0 or more, got ${JSON.stringify(entry[key]) ?? 'nothing'}`;
   if (entry.phase_id === 0) return 'phase_id must be 1 or more';
   if ((entry.message_from as number) > (entry.message_to as number)) return 'message_from is after message_to';
   if ((entry.turn_from as number) > (entry.turn_to as number)) return 'turn_from is after turn_to';
-  if (typeof entry.created_at !== 'number' || !Number.isFinite(entry.created_at) || entry.created_at <= 0) return 'created_at must be a time in milliseconds';
+  if (typeof entry.created_at !== 'number' || !Number.isFinite(entry.created_at) || entry.created_at <= 0)
+    return 'created_at must be a time in milliseconds';
   return null;
 }
 
@@ -45,15 +57,19 @@ export function isPhaseEntry(v: unknown): v is PhaseEntry {
 /** One line of text: control characters and line breaks become spaces, cut at TOPIC_MAX. */
 export function oneLine(text: string, max = TOPIC_MAX): string {
   // eslint-disable-next-line no-control-regex
-  const line = text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const line = text
+    .replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
 /** The entry with exactly the index's fields, a one-line topic and a bounded summary. */
 export function cleanPhase(entry: PhaseEntry): PhaseEntry {
-  const summary = entry.summary.length > SUMMARY_MAX
-    ? `${entry.summary.slice(0, SUMMARY_MAX)}\n… (summary cut at ${SUMMARY_MAX} characters in the index)`
-    : entry.summary;
+  const summary =
+    entry.summary.length > SUMMARY_MAX
+      ? `${entry.summary.slice(0, SUMMARY_MAX)}\n… (summary cut at ${SUMMARY_MAX} characters in the index)`
+      : entry.summary;
   return {
     session_id: entry.session_id,
     phase_id: entry.phase_id,

@@ -105,7 +105,11 @@ export function score(topic: string, summary: string, terms: readonly string[]):
  * A plain-text excerpt around the first match (of the summary, else the topic), on one line, with
  * the matched words' offsets within it.
  */
-export function snippet(topic: string, summary: string, terms: readonly string[]): { snippet: string; marks: [number, number][] } {
+export function snippet(
+  topic: string,
+  summary: string,
+  terms: readonly string[],
+): { snippet: string; marks: [number, number][] } {
   const inSummary = matches(summary, terms);
   const text = inSummary.length > 0 || matches(topic, terms).length === 0 ? summary : topic;
   const spans = text === summary ? inSummary : matches(topic, terms);
@@ -138,7 +142,22 @@ export function snippet(topic: string, summary: string, terms: readonly string[]
 }
 
 /** A hit for an entry (no summary: `phase=N` gives the whole of it). */
-export function toHit(e: Pick<PhaseEntry, 'session_id' | 'phase_id' | 'turn_from' | 'turn_to' | 'topic' | 'summary' | 'tokens_before' | 'tokens_after' | 'recall_id' | 'created_at'>, terms: readonly string[]): PhaseHit {
+export function toHit(
+  e: Pick<
+    PhaseEntry,
+    | 'session_id'
+    | 'phase_id'
+    | 'turn_from'
+    | 'turn_to'
+    | 'topic'
+    | 'summary'
+    | 'tokens_before'
+    | 'tokens_after'
+    | 'recall_id'
+    | 'created_at'
+  >,
+  terms: readonly string[],
+): PhaseHit {
   return {
     session_id: e.session_id,
     phase_id: e.phase_id,
@@ -154,12 +173,22 @@ export function toHit(e: Pick<PhaseEntry, 'session_id' | 'phase_id' | 'turn_from
 }
 
 /** The entries that match every term, best first (ties: newest first), at most `limit`. */
-export function rankEntries<E extends Pick<PhaseEntry, 'topic' | 'summary' | 'created_at' | 'session_id' | 'phase_id'>>(entries: Iterable<E>, terms: readonly string[], limit: number): E[] {
+export function rankEntries<E extends Pick<PhaseEntry, 'topic' | 'summary' | 'created_at' | 'session_id' | 'phase_id'>>(
+  entries: Iterable<E>,
+  terms: readonly string[],
+  limit: number,
+): E[] {
   const scored: { e: E; s: number }[] = [];
   for (const e of entries) {
     if (!entryMatches(e.topic, e.summary, terms)) continue;
     scored.push({ e, s: score(e.topic, e.summary, terms) });
   }
-  scored.sort((a, b) => b.s - a.s || b.e.created_at - a.e.created_at || a.e.session_id.localeCompare(b.e.session_id) || a.e.phase_id - b.e.phase_id);
+  scored.sort(
+    (a, b) =>
+      b.s - a.s ||
+      b.e.created_at - a.e.created_at ||
+      a.e.session_id.localeCompare(b.e.session_id) ||
+      a.e.phase_id - b.e.phase_id,
+  );
   return scored.slice(0, Math.max(0, limit)).map((x) => x.e);
 }

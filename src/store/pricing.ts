@@ -21,7 +21,12 @@ type Pricing = HmcConfig['pricing'];
 
 /** Where a price came from: `config` (pricing.models), `hermes` (the host's data), `built-in`, or `default` (an unknown model). */
 export type PriceSource = 'config' | 'hermes' | 'built-in' | 'default';
-export type SourcedPrice = ModelPrice & { source: PriceSource; matched: string; unknown_model?: true; host_source?: string };
+export type SourcedPrice = ModelPrice & {
+  source: PriceSource;
+  matched: string;
+  unknown_model?: true;
+  host_source?: string;
+};
 
 /** Prices of `model` and where they came from (the host's price when it reported one). */
 export function priceFor(model: string, pricing: Pricing, host?: HostPrice): SourcedPrice {
@@ -103,7 +108,12 @@ export function priceModels(rows: readonly ModelRow[], pricing: Pricing): Priced
     const price = priceFor(r.model, pricing, r.host_price);
     const spent = inputCost(r.sent, r.cached_sent, r.plain_sent, price);
     const without = inputCost(r.input, r.cached_input, r.plain_input, price);
-    return { ...r, price, cost: { spent: money(spent), without_hmc: money(without), saved: money(without - spent) }, currency: pricing.currency };
+    return {
+      ...r,
+      price,
+      cost: { spent: money(spent), without_hmc: money(without), saved: money(without - spent) },
+      currency: pricing.currency,
+    };
   });
 }
 
@@ -117,12 +127,19 @@ export interface CostEstimate {
   unknown_models: string[];
 }
 
-export const COST_BASIS = 'estimate: input cost without HMC less input cost as sent, per model from the price table, cache reads and writes from HMC\'s cache model';
+export const COST_BASIS =
+  "estimate: input cost without HMC less input cost as sent, per model from the price table, cache reads and writes from HMC's cache model";
 
 export function costSaved(priced: readonly PricedModel[], pricing: Pricing): CostEstimate {
   const amount = priced.reduce((a, m) => a + m.cost.saved, 0);
   const unknown = priced.filter((m) => m.price.unknown_model).map((m) => m.model || '(unknown)');
-  return { amount: money(amount), currency: pricing.currency, estimate: true, basis: COST_BASIS, unknown_models: unknown };
+  return {
+    amount: money(amount),
+    currency: pricing.currency,
+    estimate: true,
+    basis: COST_BASIS,
+    unknown_models: unknown,
+  };
 }
 
 /** A model's provider usage priced: what its calls cost by the provider's own count (input and output apart). */
@@ -138,7 +155,13 @@ export function priceProvider(rows: readonly ProviderModelRow[], pricing: Pricin
   return rows.map((r) => {
     const price = priceFor(r.model, pricing, r.host_price);
     const plain = Math.max(0, r.prompt_tokens - r.cache_read_tokens - r.cache_write_tokens);
-    const input = (plain * price.input + r.cache_read_tokens * price.cache_read + r.cache_write_tokens * price.cache_write) / 1e6;
-    return { ...r, price, cost: { input: money(input), output: money((r.completion_tokens * price.output) / 1e6) }, currency: pricing.currency };
+    const input =
+      (plain * price.input + r.cache_read_tokens * price.cache_read + r.cache_write_tokens * price.cache_write) / 1e6;
+    return {
+      ...r,
+      price,
+      cost: { input: money(input), output: money((r.completion_tokens * price.output) / 1e6) },
+      currency: pricing.currency,
+    };
   });
 }

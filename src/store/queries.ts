@@ -51,26 +51,53 @@ export class Queries {
   private readonly views: ViewQueries;
   private readonly usageQ: UsageQueries;
 
-  constructor(db: Database.Database, protected readonly clock: () => number = Date.now) {
-    this.totals = new Filtered(db, (w) => `SELECT COUNT(*) AS sessions, COALESCE(SUM(saved), 0) AS saved,
+  constructor(
+    db: Database.Database,
+    protected readonly clock: () => number = Date.now,
+  ) {
+    this.totals = new Filtered(
+      db,
+      (w) => `SELECT COUNT(*) AS sessions, COALESCE(SUM(saved), 0) AS saved,
       COALESCE(SUM(input_raw), 0) AS input, COALESCE(SUM(model_calls), 0) AS calls,
-      COALESCE(SUM(CASE WHEN model_calls = 0 AND input_raw > 0 THEN 1 ELSE 0 END), 0) AS uncounted FROM sessions${w(false)}`);
+      COALESCE(SUM(CASE WHEN model_calls = 0 AND input_raw > 0 THEN 1 ELSE 0 END), 0) AS uncounted FROM sessions${w(false)}`,
+    );
     // The running totals answer per project without scanning history; a date range sums the sessions in it.
-    this.strategies = new Filtered(db, (w) => `SELECT strategy, SUM(saved) AS saved FROM strategy_totals${w(false)}
-      GROUP BY strategy HAVING SUM(saved) > 0 ORDER BY saved DESC, strategy`);
-    this.tools = new Filtered(db, (w) => `SELECT tool, SUM(saved) AS saved FROM tool_totals${w(false)}
-      GROUP BY tool HAVING SUM(saved) > 0 ORDER BY saved DESC, tool LIMIT @limit`);
-    this.rangedStrategies = new Filtered(db, (w) => `SELECT x.strategy AS strategy, SUM(x.saved) AS saved FROM session_strategy x
-      JOIN sessions s ON s.id = x.session_id${w(false, 's')} GROUP BY x.strategy HAVING SUM(x.saved) > 0 ORDER BY saved DESC, strategy`);
-    this.rangedTools = new Filtered(db, (w) => `SELECT x.tool AS tool, SUM(x.saved) AS saved FROM session_tool x
-      JOIN sessions s ON s.id = x.session_id${w(false, 's')} GROUP BY x.tool HAVING SUM(x.saved) > 0 ORDER BY saved DESC, tool LIMIT @limit`);
-    this.days = new Filtered(db, (w) => `SELECT CAST((started_at - @start) / ${DAY_MS} AS INTEGER) AS d, SUM(saved) AS saved,
+    this.strategies = new Filtered(
+      db,
+      (w) => `SELECT strategy, SUM(saved) AS saved FROM strategy_totals${w(false)}
+      GROUP BY strategy HAVING SUM(saved) > 0 ORDER BY saved DESC, strategy`,
+    );
+    this.tools = new Filtered(
+      db,
+      (w) => `SELECT tool, SUM(saved) AS saved FROM tool_totals${w(false)}
+      GROUP BY tool HAVING SUM(saved) > 0 ORDER BY saved DESC, tool LIMIT @limit`,
+    );
+    this.rangedStrategies = new Filtered(
+      db,
+      (w) => `SELECT x.strategy AS strategy, SUM(x.saved) AS saved FROM session_strategy x
+      JOIN sessions s ON s.id = x.session_id${w(false, 's')} GROUP BY x.strategy HAVING SUM(x.saved) > 0 ORDER BY saved DESC, strategy`,
+    );
+    this.rangedTools = new Filtered(
+      db,
+      (w) => `SELECT x.tool AS tool, SUM(x.saved) AS saved FROM session_tool x
+      JOIN sessions s ON s.id = x.session_id${w(false, 's')} GROUP BY x.tool HAVING SUM(x.saved) > 0 ORDER BY saved DESC, tool LIMIT @limit`,
+    );
+    this.days = new Filtered(
+      db,
+      (w) => `SELECT CAST((started_at - @start) / ${DAY_MS} AS INTEGER) AS d, SUM(saved) AS saved,
       SUM(input_raw) AS input, COUNT(*) AS sessions FROM sessions
-      WHERE started_at >= @start AND started_at < @end${w(true)} GROUP BY d`);
-    this.recentRows = new Filtered(db, (w) => `SELECT ${SESSION_COLUMNS} FROM sessions${w(false)}
-      ORDER BY started_at DESC, id LIMIT @limit`);
-    this.projects = new Filtered(db, (w) => `SELECT project_path, SUM(saved) AS saved, SUM(input_raw) AS input,
-      COUNT(*) AS sessions FROM sessions${w(false)} GROUP BY project_path ORDER BY saved DESC, project_path LIMIT @limit`);
+      WHERE started_at >= @start AND started_at < @end${w(true)} GROUP BY d`,
+    );
+    this.recentRows = new Filtered(
+      db,
+      (w) => `SELECT ${SESSION_COLUMNS} FROM sessions${w(false)}
+      ORDER BY started_at DESC, id LIMIT @limit`,
+    );
+    this.projects = new Filtered(
+      db,
+      (w) => `SELECT project_path, SUM(saved) AS saved, SUM(input_raw) AS input,
+      COUNT(*) AS sessions FROM sessions${w(false)} GROUP BY project_path ORDER BY saved DESC, project_path LIMIT @limit`,
+    );
     this.sessionQ = new SessionQueries(db);
     this.views = new ViewQueries(db);
     this.usageQ = new UsageQueries(db);
@@ -146,8 +173,13 @@ export class Queries {
     const last = monthOf(q.until !== undefined ? q.until - 1 : (q.now ?? this.clock()));
     const y = new Date(last).getUTCFullYear();
     const m = new Date(last).getUTCMonth();
-    const span = first === undefined ? clampCount(q.months ?? 12, MAX_MONTHS)
-      : Math.min(MAX_MONTHS, Math.max(1, (y - new Date(first).getUTCFullYear()) * 12 + m - new Date(first).getUTCMonth() + 1));
+    const span =
+      first === undefined
+        ? clampCount(q.months ?? 12, MAX_MONTHS)
+        : Math.min(
+            MAX_MONTHS,
+            Math.max(1, (y - new Date(first).getUTCFullYear()) * 12 + m - new Date(first).getUTCMonth() + 1),
+          );
     const start = Date.UTC(y, m - (span - 1), 1);
     // Day buckets from the covering index, folded into months here (cheaper than strftime per row).
     const out: MonthRow[] = [];
@@ -157,7 +189,11 @@ export class Queries {
       out.push(row);
       index.set(row.month, row);
     }
-    for (const [d, r] of this.dayBuckets(q, Math.max(start, q.since ?? start), Math.min(Date.UTC(y, m + 1, 1), q.until ?? Infinity))) {
+    for (const [d, r] of this.dayBuckets(
+      q,
+      Math.max(start, q.since ?? start),
+      Math.min(Date.UTC(y, m + 1, 1), q.until ?? Infinity),
+    )) {
       const row = index.get(isoDay(Math.max(start, q.since ?? start) + d * DAY_MS).slice(0, 7));
       if (!row) continue;
       row.saved += n(r.saved);
@@ -252,7 +288,13 @@ export class Queries {
   }
 
   /** The first unit's start and how many units: `count` ending now, or the units covering [since, until). */
-  private calendar(q: Calendar, count: number, max: number, startOf: (t: number) => number, previous: (t: number) => number): { start: number; count: number } {
+  private calendar(
+    q: Calendar,
+    count: number,
+    max: number,
+    startOf: (t: number) => number,
+    previous: (t: number) => number,
+  ): { start: number; count: number } {
     const last = startOf(q.until !== undefined ? q.until - 1 : (q.now ?? this.clock()));
     if (q.since === undefined) {
       const units = clampCount(count, max);
@@ -285,7 +327,18 @@ export type StoreQueries = Pick<Queries, keyof Queries>;
 
 /** What each query answers while there is no database: the page shows zeros instead of failing. */
 export const EMPTY_ANSWERS: StoreQueries = {
-  summary: () => ({ total_saved: 0, total_sessions: 0, total_input: 0, total_sent: 0, total_output: 0, savings_pct: 0, model_calls: 0, sessions_without_model_calls: 0, by_strategy: {}, by_tool: {} }),
+  summary: () => ({
+    total_saved: 0,
+    total_sessions: 0,
+    total_input: 0,
+    total_sent: 0,
+    total_output: 0,
+    savings_pct: 0,
+    model_calls: 0,
+    sessions_without_model_calls: 0,
+    by_strategy: {},
+    by_tool: {},
+  }),
   byStrategy: () => [],
   byTool: () => [],
   byDay: () => [],
@@ -304,4 +357,3 @@ export const EMPTY_ANSWERS: StoreQueries = {
   work: () => ({ ...EMPTY_WORK, top: [] }),
   usage: () => null,
 };
-

@@ -69,13 +69,16 @@ export interface CostlyCall extends CallBreak {
 }
 
 const money = (x: number): number => Math.round(x * 1e8) / 1e8;
-const share = (part: number, whole: number): number | null => (whole > 0 ? Math.round((part / whole) * 10000) / 10000 : null);
+const share = (part: number, whole: number): number | null =>
+  whole > 0 ? Math.round((part / whole) * 10000) / 10000 : null;
 
 const WHY: Record<BreakCause, string> = {
   hmc: 'an HMC pass rewrote what the previous call had sent (planned and priced: docs/glossary.md "cache break")',
-  hermes: 'Hermes changed the request: its compaction or an edit of the history, a new system prompt or tool list, or another model',
+  hermes:
+    'Hermes changed the request: its compaction or an edit of the history, a new system prompt or tool list, or another model',
   ttl: 'the pause since the previous call was longer than the cache lives (5 minutes): the provider had dropped it',
-  unknown: 'the provider read less from its cache than the previous call had sent, and neither HMC nor Hermes changed it',
+  unknown:
+    'the provider read less from its cache than the previous call had sent, and neither HMC nor Hermes changed it',
 };
 
 /** Prices by model name, asked once each. */
@@ -88,7 +91,11 @@ function pricer(pricing: HmcConfig['pricing'], host: ReadonlyMap<string, HostPri
   };
 }
 
-export function reconcile(calls: readonly ReconcileCall[], pricing: HmcConfig['pricing'], host: ReadonlyMap<string, HostPrice> = new Map()): Reconciled {
+export function reconcile(
+  calls: readonly ReconcileCall[],
+  pricing: HmcConfig['pricing'],
+  host: ReadonlyMap<string, HostPrice> = new Map(),
+): Reconciled {
   const price = pricer(pricing, host);
   const measured = { prompt_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, completion_tokens: 0 };
   const modelled = { hmc_input: 0, raw_input: 0, hmc_cached: 0, raw_cached: 0 };
@@ -114,17 +121,32 @@ export function reconcile(calls: readonly ReconcileCall[], pricing: HmcConfig['p
     const input = (plain * p.input + c.cache_read_tokens * p.cache_read + c.cache_write_tokens * p.cache_write) / 1e6;
     measuredInput += input;
     measuredOutput += (c.completion_tokens * p.output) / 1e6;
-    const where = { ...(c.session_id ? { session_id: c.session_id } : {}), seq: c.seq, call_id: c.call_id, turn: c.turn, at: c.at };
+    const where = {
+      ...(c.session_id ? { session_id: c.session_id } : {}),
+      seq: c.seq,
+      call_id: c.call_id,
+      turn: c.turn,
+      at: c.at,
+    };
     if (c.break_cause) {
       byCause[c.break_cause]++;
       breakTokens += c.break_tokens;
       list.push({ ...where, tokens: c.break_tokens, cause: c.break_cause });
     }
     costly.push({
-      ...where, tokens: c.break_tokens, cause: c.break_cause || 'unknown', model: c.model, prompt_tokens: c.prompt_tokens,
-      cache_read_tokens: c.cache_read_tokens, cache_write_tokens: c.cache_write_tokens, input_cost: money(input),
-      why: c.break_cause ? `cache break of ${c.break_tokens} tokens: ${WHY[c.break_cause]}` : c.cache_read_tokens === 0 && c.prompt_tokens > 0
-        ? 'nothing was read from the cache: the first call, or a provider that caches nothing' : `${c.prompt_tokens - c.cache_read_tokens} of ${c.prompt_tokens} prompt tokens were new (written or plain), the rest read from the cache`,
+      ...where,
+      tokens: c.break_tokens,
+      cause: c.break_cause || 'unknown',
+      model: c.model,
+      prompt_tokens: c.prompt_tokens,
+      cache_read_tokens: c.cache_read_tokens,
+      cache_write_tokens: c.cache_write_tokens,
+      input_cost: money(input),
+      why: c.break_cause
+        ? `cache break of ${c.break_tokens} tokens: ${WHY[c.break_cause]}`
+        : c.cache_read_tokens === 0 && c.prompt_tokens > 0
+          ? 'nothing was read from the cache: the first call, or a provider that caches nothing'
+          : `${c.prompt_tokens - c.cache_read_tokens} of ${c.prompt_tokens} prompt tokens were new (written or plain), the rest read from the cache`,
     });
     if (!c.seen || c.hmc_input === null || c.raw_input === null) {
       unseen += c.seen ? 0 : 1;
@@ -148,12 +170,21 @@ export function reconcile(calls: readonly ReconcileCall[], pricing: HmcConfig['p
     unseen_calls: unseen,
     measured,
     modelled,
-    tokenizer_ratio: modelled.hmc_input > 0 ? Math.round((seenMeasured.prompt / modelled.hmc_input) * 1000) / 1000 : null,
-    cached_share: { modelled: share(modelled.hmc_cached, modelled.hmc_input), measured: share(seenMeasured.read, seenMeasured.prompt) },
+    tokenizer_ratio:
+      modelled.hmc_input > 0 ? Math.round((seenMeasured.prompt / modelled.hmc_input) * 1000) / 1000 : null,
+    cached_share: {
+      modelled: share(modelled.hmc_cached, modelled.hmc_input),
+      measured: share(seenMeasured.read, seenMeasured.prompt),
+    },
     breaks: { count: list.length, tokens: breakTokens, by_cause: byCause, list: list.slice(-200) },
     cost: {
-      currency: pricing.currency, measured_input: money(measuredInput), measured_output: money(measuredOutput),
-      seen_measured_input: money(seenInput), modelled_without_hmc: money(without), saved: money(without - seenInput), unknown_models: [...unknown],
+      currency: pricing.currency,
+      measured_input: money(measuredInput),
+      measured_output: money(measuredOutput),
+      seen_measured_input: money(seenInput),
+      modelled_without_hmc: money(without),
+      saved: money(without - seenInput),
+      unknown_models: [...unknown],
     },
     costliest: costly.slice(0, 5),
   };

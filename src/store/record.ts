@@ -173,8 +173,14 @@ export function cleanRecord(rec: SessionRecord): CleanRecord {
     cached_raw: Math.min(count(rec.cached_raw), inputRaw),
     cached_hmc: Math.min(count(rec.cached_hmc), inputHmc),
     // A record without the figure (an older engine) had no cache model: all of its input is plain.
-    plain_raw: rec.plain_raw === undefined && !rec.cached_raw ? inputRaw : Math.min(count(rec.plain_raw), inputRaw - Math.min(count(rec.cached_raw), inputRaw)),
-    plain_hmc: rec.plain_hmc === undefined && !rec.cached_hmc ? inputHmc : Math.min(count(rec.plain_hmc), inputHmc - Math.min(count(rec.cached_hmc), inputHmc)),
+    plain_raw:
+      rec.plain_raw === undefined && !rec.cached_raw
+        ? inputRaw
+        : Math.min(count(rec.plain_raw), inputRaw - Math.min(count(rec.cached_raw), inputRaw)),
+    plain_hmc:
+      rec.plain_hmc === undefined && !rec.cached_hmc
+        ? inputHmc
+        : Math.min(count(rec.plain_hmc), inputHmc - Math.min(count(rec.cached_hmc), inputHmc)),
     recalls: count(rec.work?.recalls),
     rereads: count(rec.work?.rereads),
     elided: count(rec.work?.elided),

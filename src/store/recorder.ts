@@ -16,7 +16,15 @@ import { existsSync, renameSync, statSync } from 'node:fs';
 import { classify, type Fault } from './errors.js';
 import { openStore, type AnalyticsStore, type HostPriceRow } from './db.js';
 import type { HostPrice } from '../core/context-engine.js';
-import { CHECK_MAX_BYTES, checkFile, fileSize, headerProblem, isCorruption, salvagePhases, salvageSessions } from './integrity.js';
+import {
+  CHECK_MAX_BYTES,
+  checkFile,
+  fileSize,
+  headerProblem,
+  isCorruption,
+  salvagePhases,
+  salvageSessions,
+} from './integrity.js';
 import { cleanPhase, phaseProblem, replacePhase } from './phase-record.js';
 import type { PhaseEntry } from './phase-types.js';
 import { recordProblem } from './record.js';
@@ -121,7 +129,10 @@ export function createRecorder(opts: RecorderOptions): Recorder {
       renameSync(path, target);
       for (const ext of ['-wal', '-shm']) if (existsSync(path + ext)) renameSync(path + ext, target + ext);
     } catch (moveErr) {
-      logOnce('move', `analytics: ${path} is damaged (${reason}) and could not be moved aside (${(moveErr as Error).message}); analytics paused`);
+      logOnce(
+        'move',
+        `analytics: ${path} is damaged (${reason}) and could not be moved aside (${(moveErr as Error).message}); analytics paused`,
+      );
       return;
     }
     const { sessions, total } = salvageSessions(target);
@@ -130,7 +141,9 @@ export function createRecorder(opts: RecorderOptions): Recorder {
     const saved = salvagePhases(target);
     for (const e of saved.phases) if (!phases.has(phaseKey(e))) phases.set(phaseKey(e), e);
     const phaseNote = saved.total > 0 ? ` and ${saved.phases.length} of ${saved.total} phase(s)` : '';
-    log(`analytics: ${path} is damaged (${reason}); moved it to ${target}, started a fresh database and copied back ${sessions.length} of ${total} session(s)${phaseNote} that still read`);
+    log(
+      `analytics: ${path} is damaged (${reason}); moved it to ${target}, started a fresh database and copied back ${sessions.length} of ${total} session(s)${phaseNote} that still read`,
+    );
   };
 
   /** Looks for damage on a fresh connection; moves the file aside when there is some. */
@@ -181,7 +194,10 @@ export function createRecorder(opts: RecorderOptions): Recorder {
       const message = errorText(err);
       if (fault === 'corrupt') {
         if (reported.has('corrupt')) {
-          logOnce('corrupt-again', `analytics: ${path} is still unreadable after a fresh start (${message}); will keep retrying`);
+          logOnce(
+            'corrupt-again',
+            `analytics: ${path} is still unreadable after a fresh start (${message}); will keep retrying`,
+          );
         } else {
           reported.add('corrupt');
           moveAside(message);
@@ -190,7 +206,10 @@ export function createRecorder(opts: RecorderOptions): Recorder {
         logOnce('full', `analytics: disk full writing ${path}; ${waiting()} record(s) kept in memory, retrying later`);
       } else if (fault === 'readonly') {
         closeStore();
-        logOnce('readonly', `analytics: cannot write ${path} (read-only: ${message}); ${waiting()} record(s) kept in memory, retrying later`);
+        logOnce(
+          'readonly',
+          `analytics: cannot write ${path} (read-only: ${message}); ${waiting()} record(s) kept in memory, retrying later`,
+        );
       } else if (fault === 'other') {
         closeStore();
         logOnce(`other:${message}`, `analytics: write failed: ${message}; retrying later`);
@@ -323,7 +342,10 @@ export function createRecorder(opts: RecorderOptions): Recorder {
       if (warm) clearImmediate(warm);
       clearInterval(retention);
       if (queue.size > 0) log(`analytics: closing with ${queue.size} session(s) not written to ${path}`);
-      if (phases.size > 0) log(`analytics: closing with ${phases.size} phase(s) not written to ${path} (the session index files keep them)`);
+      if (phases.size > 0)
+        log(
+          `analytics: closing with ${phases.size} phase(s) not written to ${path} (the session index files keep them)`,
+        );
       if (usage.size > 0) log(`analytics: closing with ${usage.size} provider usage row(s) not written to ${path}`);
       closeStore();
     },

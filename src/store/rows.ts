@@ -84,7 +84,21 @@ export interface ProjectRow {
 }
 
 /** One line of the sessions table: a SessionRecord without its series, plus its savings. */
-export interface SessionRow extends Omit<SessionRecord, 'timeline' | 'by_strategy' | 'by_tool' | 'work' | 'model_calls' | 'context_tokens' | 'context_raw_tokens' | 'cached_raw' | 'cached_hmc' | 'plain_raw' | 'plain_hmc'> {
+export interface SessionRow
+  extends Omit<
+    SessionRecord,
+    | 'timeline'
+    | 'by_strategy'
+    | 'by_tool'
+    | 'work'
+    | 'model_calls'
+    | 'context_tokens'
+    | 'context_raw_tokens'
+    | 'cached_raw'
+    | 'cached_hmc'
+    | 'plain_raw'
+    | 'plain_hmc'
+  > {
   saved: number;
   savings_pct: number;
   model_calls: number;

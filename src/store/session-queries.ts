@@ -10,7 +10,14 @@
 import type Database from 'better-sqlite3';
 import { clampCount, MAX_ROWS, n, nullable, s, toObject } from './cells.js';
 import type { StoredTurn } from './record.js';
-import { pct, SESSION_SORTS, type SessionDetail, type SessionRow, type SessionSort, type SessionsQuery } from './rows.js';
+import {
+  pct,
+  SESSION_SORTS,
+  type SessionDetail,
+  type SessionRow,
+  type SessionSort,
+  type SessionsQuery,
+} from './rows.js';
 import type { OutputTally } from './types.js';
 import { Filtered, type Params, type Row, type Window } from './window.js';
 
@@ -45,22 +52,30 @@ export class SessionQueries {
     for (const sort of SESSION_SORTS) {
       for (const order of ['ASC', 'DESC']) {
         for (const search of [false, true]) {
-          this.sessionPages.set(`${sort} ${order} ${search}`, new Filtered(db, (w) => {
-            const where = search ? ` WHERE ${SEARCH}${w(true)}` : w(false);
-            // Ties broken in the same direction as the sort, so one index walk serves the whole order;
-            // the page's rowids come from the index alone, then only those rows are read.
-            const orderBy = `ORDER BY ${SORT_SQL[sort]} ${order}, started_at ${order}, id ${order}`;
-            return `SELECT ${SESSION_COLUMNS} FROM sessions WHERE rowid IN (
+          this.sessionPages.set(
+            `${sort} ${order} ${search}`,
+            new Filtered(db, (w) => {
+              const where = search ? ` WHERE ${SEARCH}${w(true)}` : w(false);
+              // Ties broken in the same direction as the sort, so one index walk serves the whole order;
+              // the page's rowids come from the index alone, then only those rows are read.
+              const orderBy = `ORDER BY ${SORT_SQL[sort]} ${order}, started_at ${order}, id ${order}`;
+              return `SELECT ${SESSION_COLUMNS} FROM sessions WHERE rowid IN (
                 SELECT rowid FROM sessions${where} ${orderBy} LIMIT @limit OFFSET @offset)
               ${orderBy}`;
-          }));
+            }),
+          );
         }
       }
     }
-    this.one = db.prepare(`SELECT ${SESSION_COLUMNS}, cached_raw, cached_hmc, plain_raw, plain_hmc FROM sessions WHERE id = ?`);
-    this.oneStrategies = db.prepare('SELECT strategy, saved FROM session_strategy WHERE session_id = ? ORDER BY saved DESC, strategy');
+    this.one = db.prepare(
+      `SELECT ${SESSION_COLUMNS}, cached_raw, cached_hmc, plain_raw, plain_hmc FROM sessions WHERE id = ?`,
+    );
+    this.oneStrategies = db.prepare(
+      'SELECT strategy, saved FROM session_strategy WHERE session_id = ? ORDER BY saved DESC, strategy',
+    );
     this.oneTools = db.prepare('SELECT tool, saved FROM session_tool WHERE session_id = ? ORDER BY saved DESC, tool');
-    this.oneTurns = db.prepare(`SELECT turn, time, context_tokens, context_raw, context_percent, input_raw, input_hmc, model_calls, tool_calls,
+    this.oneTurns =
+      db.prepare(`SELECT turn, time, context_tokens, context_raw, context_percent, input_raw, input_hmc, model_calls, tool_calls,
       cached_raw, cached_hmc FROM session_turn WHERE session_id = ? ORDER BY turn`);
     this.oneOutputs = db.prepare(`SELECT tool, program, kind, outputs, tokens_raw, tokens_sent FROM session_output
       WHERE session_id = ? ORDER BY tokens_raw - tokens_sent DESC, tool, program`);
@@ -70,7 +85,11 @@ export class SessionQueries {
     const sort: SessionSort = SESSION_SORTS.includes(q.sort as SessionSort) ? (q.sort as SessionSort) : 'started_at';
     const order = q.order === 'asc' ? 'ASC' : 'DESC';
     const search = typeof q.search === 'string' && q.search.trim() !== '' ? q.search.trim() : undefined;
-    const w: Window = { ...(q.project !== undefined ? { project: q.project } : {}), ...(q.since !== undefined ? { since: q.since } : {}), ...(q.until !== undefined ? { until: q.until } : {}) };
+    const w: Window = {
+      ...(q.project !== undefined ? { project: q.project } : {}),
+      ...(q.since !== undefined ? { since: q.since } : {}),
+      ...(q.until !== undefined ? { until: q.until } : {}),
+    };
     const params: Params = {
       limit: clampCount(q.limit, MAX_ROWS),
       offset: clampCount(q.offset ?? 0, Number.MAX_SAFE_INTEGER),
@@ -109,9 +128,16 @@ export class SessionQueries {
           cached_hmc: n(t.cached_hmc),
         }),
       ),
-      outputs: (this.oneOutputs.all(id) as Row[]).map((o): OutputTally => ({
-        tool: s(o.tool), program: s(o.program), kind: s(o.kind), outputs: n(o.outputs), tokens_raw: n(o.tokens_raw), tokens_sent: n(o.tokens_sent),
-      })),
+      outputs: (this.oneOutputs.all(id) as Row[]).map(
+        (o): OutputTally => ({
+          tool: s(o.tool),
+          program: s(o.program),
+          kind: s(o.kind),
+          outputs: n(o.outputs),
+          tokens_raw: n(o.tokens_raw),
+          tokens_sent: n(o.tokens_sent),
+        }),
+      ),
     };
   }
 }

@@ -37,7 +37,9 @@ export function abandonedStores(): number {
 export function refusesOpen(path: string): string | null {
   if (!abandonedPaths.has(resolve(path))) return null;
   const shm = `${path}-shm`;
-  return existsSync(shm) && !writable(shm) ? `${shm} is not writable and this process still maps it; the database is left alone until it is` : null;
+  return existsSync(shm) && !writable(shm)
+    ? `${shm} is not writable and this process still maps it; the database is left alone until it is`
+    : null;
 }
 
 function writable(file: string): boolean {
@@ -60,12 +62,19 @@ export function guardShm<T extends object>(store: T, path: string): T {
   const mappedForWriting = !existsSync(shm) || writable(shm);
   let left = false;
   const check = (): void => {
-    if (left) throw new StoreError('HMC_SHM_UNWRITABLE', `${shm} stopped being writable while mapped; this process leaves the database alone`);
+    if (left)
+      throw new StoreError(
+        'HMC_SHM_UNWRITABLE',
+        `${shm} stopped being writable while mapped; this process leaves the database alone`,
+      );
     if (!mappedForWriting || !existsSync(shm) || writable(shm)) return;
     left = true;
     abandoned.add(store);
     abandonedPaths.add(resolve(path));
-    throw new StoreError('HMC_SHM_UNWRITABLE', `${shm} stopped being writable while mapped (made immutable?); this process leaves the database alone until it is writable again (touching it would kill the process)`);
+    throw new StoreError(
+      'HMC_SHM_UNWRITABLE',
+      `${shm} stopped being writable while mapped (made immutable?); this process leaves the database alone until it is writable again (touching it would kill the process)`,
+    );
   };
   return new Proxy(store, {
     get(target, prop, receiver) {

@@ -76,7 +76,15 @@ export interface SessionUsage {
 /** A call as stored: every field present. */
 export type StoredUsage = Required<Omit<UsageRecord, 'session_id'>>;
 
-const COUNTS = ['seq', 'at', 'prompt_tokens', 'completion_tokens', 'cache_read_tokens', 'cache_write_tokens', 'reasoning_tokens'] as const;
+const COUNTS = [
+  'seq',
+  'at',
+  'prompt_tokens',
+  'completion_tokens',
+  'cache_read_tokens',
+  'cache_write_tokens',
+  'reasoning_tokens',
+] as const;
 const OPTIONAL = ['hmc_input', 'raw_input', 'hmc_cached'] as const;
 /** The most calls one session's answer lists (the latest ones); totals cover them all. */
 export const MAX_USAGE_CALLS = 5000;
@@ -87,11 +95,17 @@ const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isS
 export function usageProblem(row: UsageRecord): string | null {
   if (typeof row.session_id !== 'string' || row.session_id === '') return 'session_id must be a non-empty string';
   if (typeof row.model !== 'string' || typeof row.provider !== 'string') return 'model and provider must be strings';
-  for (const key of COUNTS) if (!isCount(row[key])) return `${key} must be a whole number of 0 or more, got ${JSON.stringify(row[key]) ?? 'nothing'}`;
+  for (const key of COUNTS)
+    if (!isCount(row[key]))
+      return `${key} must be a whole number of 0 or more, got ${JSON.stringify(row[key]) ?? 'nothing'}`;
   if (row.seq === 0) return 'seq must be 1 or more';
-  for (const key of OPTIONAL) if (row[key] !== null && !isCount(row[key])) return `${key} must be a whole number of 0 or more, or null`;
-  for (const key of ['raw_cached', 'turn'] as const) if (row[key] !== undefined && row[key] !== null && !isCount(row[key])) return `${key} must be a whole number of 0 or more, or null`;
-  if (row.break_tokens !== undefined && !isCount(row.break_tokens)) return 'break_tokens must be a whole number of 0 or more';
+  for (const key of OPTIONAL)
+    if (row[key] !== null && !isCount(row[key])) return `${key} must be a whole number of 0 or more, or null`;
+  for (const key of ['raw_cached', 'turn'] as const)
+    if (row[key] !== undefined && row[key] !== null && !isCount(row[key]))
+      return `${key} must be a whole number of 0 or more, or null`;
+  if (row.break_tokens !== undefined && !isCount(row.break_tokens))
+    return 'break_tokens must be a whole number of 0 or more';
   return null;
 }
 
@@ -111,8 +125,12 @@ export function cleanUsage(row: UsageRecord): UsageRecord {
     reasoning_tokens: row.reasoning_tokens,
     hmc_input: row.hmc_input,
     raw_input: row.raw_input,
-    hmc_cached: row.hmc_cached === null || row.hmc_input === null ? row.hmc_cached : Math.min(row.hmc_cached, row.hmc_input),
-    raw_cached: row.raw_cached === undefined || row.raw_cached === null || row.raw_input === null ? null : Math.min(row.raw_cached, row.raw_input),
+    hmc_cached:
+      row.hmc_cached === null || row.hmc_input === null ? row.hmc_cached : Math.min(row.hmc_cached, row.hmc_input),
+    raw_cached:
+      row.raw_cached === undefined || row.raw_cached === null || row.raw_input === null
+        ? null
+        : Math.min(row.raw_cached, row.raw_input),
     call_id: (row.call_id ?? '').slice(0, 200),
     turn: row.turn ?? null,
     seen: row.seen ?? row.hmc_input !== null,
@@ -124,7 +142,8 @@ export function cleanUsage(row: UsageRecord): UsageRecord {
 
 /** The statement that records rows (one transaction per batch). */
 export function prepareUsageWrite(db: Database.Database): (rows: readonly UsageRecord[]) => void {
-  const upsert = db.prepare(`INSERT INTO provider_usage (session_id, seq, at, model, provider, prompt_tokens, completion_tokens,
+  const upsert =
+    db.prepare(`INSERT INTO provider_usage (session_id, seq, at, model, provider, prompt_tokens, completion_tokens,
       cache_read_tokens, cache_write_tokens, reasoning_tokens, hmc_input, raw_input, hmc_cached, raw_cached, call_id, turn, seen,
       source, break_tokens, break_cause)
     VALUES (@session_id, @seq, @at, @model, @provider, @prompt_tokens, @completion_tokens, @cache_read_tokens,
@@ -137,7 +156,17 @@ export function prepareUsageWrite(db: Database.Database): (rows: readonly UsageR
       hmc_cached = excluded.hmc_cached, raw_cached = excluded.raw_cached, call_id = excluded.call_id, turn = excluded.turn,
       seen = excluded.seen, source = excluded.source, break_tokens = excluded.break_tokens, break_cause = excluded.break_cause`);
   const run = db.transaction((rows: readonly UsageRecord[]) => {
-    for (const r of rows) upsert.run({ raw_cached: null, call_id: '', turn: null, source: 'engine', break_tokens: 0, break_cause: '', ...r, seen: r.seen === false ? 0 : 1 });
+    for (const r of rows)
+      upsert.run({
+        raw_cached: null,
+        call_id: '',
+        turn: null,
+        source: 'engine',
+        break_tokens: 0,
+        break_cause: '',
+        ...r,
+        seen: r.seen === false ? 0 : 1,
+      });
   });
   return (rows) => run.immediate(rows);
 }
@@ -149,7 +178,8 @@ type Row = Record<string, unknown>;
 const n = (x: unknown): number => (typeof x === 'number' ? x : typeof x === 'bigint' ? Number(x) : 0);
 const s = (x: unknown): string => (typeof x === 'string' ? x : '');
 const nullable = (x: unknown): number | null => (x === null || x === undefined ? null : n(x));
-const cause = (x: unknown): BreakCause | '' => (x === 'hmc' || x === 'hermes' || x === 'ttl' || x === 'unknown' ? x : '');
+const cause = (x: unknown): BreakCause | '' =>
+  x === 'hmc' || x === 'hermes' || x === 'ttl' || x === 'unknown' ? x : '';
 
 /** The read side: one session's usage (null when the host reported none for it). */
 export class UsageQueries {
@@ -158,14 +188,16 @@ export class UsageQueries {
   private readonly calls: Database.Statement;
 
   constructor(db: Database.Database) {
-    this.totals = db.prepare(`SELECT COUNT(*) AS calls, SUM(prompt_tokens) AS prompt, SUM(completion_tokens) AS completion,
+    this.totals =
+      db.prepare(`SELECT COUNT(*) AS calls, SUM(prompt_tokens) AS prompt, SUM(completion_tokens) AS completion,
       SUM(cache_read_tokens) AS cache_read, SUM(cache_write_tokens) AS cache_write, SUM(reasoning_tokens) AS reasoning,
       COUNT(hmc_input) AS hmc_calls, COALESCE(SUM(hmc_input), 0) AS hmc_input, COALESCE(SUM(hmc_cached), 0) AS hmc_cached,
       SUM(CASE WHEN seen = 0 THEN 1 ELSE 0 END) AS unseen, SUM(CASE WHEN break_cause != '' THEN 1 ELSE 0 END) AS breaks
       FROM provider_usage WHERE session_id = ?`);
     this.models = db.prepare(`SELECT model, COUNT(*) AS calls FROM provider_usage WHERE session_id = ?
       GROUP BY model ORDER BY calls DESC, model`);
-    this.calls = db.prepare(`SELECT * FROM (SELECT seq, at, model, provider, prompt_tokens, completion_tokens, cache_read_tokens,
+    this.calls =
+      db.prepare(`SELECT * FROM (SELECT seq, at, model, provider, prompt_tokens, completion_tokens, cache_read_tokens,
       cache_write_tokens, reasoning_tokens, hmc_input, raw_input, hmc_cached, raw_cached, call_id, turn, seen, source, break_tokens,
       break_cause FROM provider_usage WHERE session_id = ?
       ORDER BY seq DESC LIMIT ${MAX_USAGE_CALLS}) ORDER BY seq`);
@@ -198,24 +230,24 @@ export class UsageQueries {
 /** A stored row read back: every field present. */
 export function usageRow(r: Record<string, unknown>): StoredUsage {
   return {
-        seq: n(r.seq),
-        at: n(r.at),
-        model: s(r.model),
-        provider: s(r.provider),
-        prompt_tokens: n(r.prompt_tokens),
-        completion_tokens: n(r.completion_tokens),
-        cache_read_tokens: n(r.cache_read_tokens),
-        cache_write_tokens: n(r.cache_write_tokens),
-        reasoning_tokens: n(r.reasoning_tokens),
-        hmc_input: nullable(r.hmc_input),
-        raw_input: nullable(r.raw_input),
-        hmc_cached: nullable(r.hmc_cached),
-        raw_cached: nullable(r.raw_cached),
-        call_id: s(r.call_id),
-        turn: nullable(r.turn),
-        seen: n(r.seen) !== 0,
-        source: r.source === 'hook' ? 'hook' : 'engine',
-        break_tokens: n(r.break_tokens),
-        break_cause: cause(r.break_cause),
+    seq: n(r.seq),
+    at: n(r.at),
+    model: s(r.model),
+    provider: s(r.provider),
+    prompt_tokens: n(r.prompt_tokens),
+    completion_tokens: n(r.completion_tokens),
+    cache_read_tokens: n(r.cache_read_tokens),
+    cache_write_tokens: n(r.cache_write_tokens),
+    reasoning_tokens: n(r.reasoning_tokens),
+    hmc_input: nullable(r.hmc_input),
+    raw_input: nullable(r.raw_input),
+    hmc_cached: nullable(r.hmc_cached),
+    raw_cached: nullable(r.raw_cached),
+    call_id: s(r.call_id),
+    turn: nullable(r.turn),
+    seen: n(r.seen) !== 0,
+    source: r.source === 'hook' ? 'hook' : 'engine',
+    break_tokens: n(r.break_tokens),
+    break_cause: cause(r.break_cause),
   };
 }

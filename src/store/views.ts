@@ -101,7 +101,8 @@ export class ViewQueries {
     this.models = new Filtered(db, (w) => modelSql(w(false)));
     // Lifetime, for /metrics and OTLP: provider usage per model, the calls HMC counted apart from
     // the rest; and HMC's figures of the sessions none of whose calls the provider measured.
-    this.measuredCalls = db.prepare(`SELECT model, ${COUNTED} AS counted, COUNT(*) AS calls, SUM(prompt_tokens) AS prompt,
+    this.measuredCalls =
+      db.prepare(`SELECT model, ${COUNTED} AS counted, COUNT(*) AS calls, SUM(prompt_tokens) AS prompt,
       SUM(cache_read_tokens) AS cache_read, SUM(cache_write_tokens) AS cache_write, SUM(completion_tokens) AS completion,
       SUM(reasoning_tokens) AS reasoning,
       SUM(CASE WHEN ${COUNTED} THEN raw_input * ${RATIO} ELSE 0 END) AS raw_input,
@@ -109,30 +110,51 @@ export class ViewQueries {
       FROM provider_usage GROUP BY model, counted ORDER BY model, counted DESC`);
     this.dataVersion = db.prepare('PRAGMA data_version').pluck();
     this.ownChanges = db.prepare('SELECT total_changes()').pluck();
-    this.unmeasured = db.prepare(modelSql(` WHERE NOT EXISTS (SELECT 1 FROM provider_usage WHERE session_id = sessions.id AND ${COUNTED})`));
-    const grouped = (column: string, extra: string) => new Filtered(db, (w) => `SELECT ${column} AS name, MIN(o.kind) AS kind,
+    this.unmeasured = db.prepare(
+      modelSql(` WHERE NOT EXISTS (SELECT 1 FROM provider_usage WHERE session_id = sessions.id AND ${COUNTED})`),
+    );
+    const grouped = (column: string, extra: string) =>
+      new Filtered(
+        db,
+        (w) => `SELECT ${column} AS name, MIN(o.kind) AS kind,
       SUM(o.outputs) AS outputs, SUM(o.tokens_raw) AS raw, SUM(o.tokens_sent) AS sent
       FROM session_output o JOIN sessions s ON s.id = o.session_id${extra}${w(extra !== '', 's')}
-      GROUP BY ${column} ORDER BY SUM(o.tokens_raw) - SUM(o.tokens_sent) DESC, name LIMIT @limit`);
+      GROUP BY ${column} ORDER BY SUM(o.tokens_raw) - SUM(o.tokens_sent) DESC, name LIMIT @limit`,
+      );
     this.outputs = {
       tool: grouped('o.tool', ''),
       kind: grouped(`CASE WHEN o.kind = '' THEN 'other' ELSE o.kind END`, ''),
       program: grouped('o.program', ` WHERE o.program != ''`),
     };
-    this.toolInput = new Filtered(db, (w) => `SELECT t.tool AS tool, SUM(t.saved) AS saved FROM session_tool t
-      JOIN sessions s ON s.id = t.session_id${w(false, 's')} GROUP BY t.tool`);
-    this.workTotals = new Filtered(db, (w) => `SELECT COUNT(*) AS sessions, COALESCE(SUM(model_calls), 0) AS calls,
+    this.toolInput = new Filtered(
+      db,
+      (w) => `SELECT t.tool AS tool, SUM(t.saved) AS saved FROM session_tool t
+      JOIN sessions s ON s.id = t.session_id${w(false, 's')} GROUP BY t.tool`,
+    );
+    this.workTotals = new Filtered(
+      db,
+      (w) => `SELECT COUNT(*) AS sessions, COALESCE(SUM(model_calls), 0) AS calls,
       COALESCE(SUM(tool_calls), 0) AS tools, COALESCE(SUM(elided), 0) AS elided, COALESCE(SUM(recalls), 0) AS recalls,
-      COALESCE(SUM(rereads), 0) AS rereads FROM sessions${w(false)}`);
-    this.workTop = new Filtered(db, (w) => `SELECT id, started_at, model, recalls, rereads, elided FROM sessions
-      WHERE recalls + rereads > 0${w(true)} ORDER BY recalls + rereads DESC, started_at DESC, id LIMIT 10`);
+      COALESCE(SUM(rereads), 0) AS rereads FROM sessions${w(false)}`,
+    );
+    this.workTop = new Filtered(
+      db,
+      (w) => `SELECT id, started_at, model, recalls, rereads, elided FROM sessions
+      WHERE recalls + rereads > 0${w(true)} ORDER BY recalls + rereads DESC, started_at DESC, id LIMIT 10`,
+    );
     // The window is the sessions' (a call belongs to the session it was made in, as everything else here).
-    this.provider = new Filtered(db, (w) => `SELECT u.model AS model, COUNT(*) AS calls, SUM(u.prompt_tokens) AS prompt,
+    this.provider = new Filtered(
+      db,
+      (w) => `SELECT u.model AS model, COUNT(*) AS calls, SUM(u.prompt_tokens) AS prompt,
       SUM(u.cache_read_tokens) AS cache_read, SUM(u.cache_write_tokens) AS cache_write, SUM(u.completion_tokens) AS completion
-      FROM provider_usage u JOIN sessions s ON s.id = u.session_id${w(false, 's')} GROUP BY u.model ORDER BY calls DESC, u.model`);
+      FROM provider_usage u JOIN sessions s ON s.id = u.session_id${w(false, 's')} GROUP BY u.model ORDER BY calls DESC, u.model`,
+    );
     // The latest calls of the window's sessions (a period's reconcile; the most it reads).
-    this.calls = new Filtered(db, (w) => `SELECT * FROM (SELECT u.* FROM provider_usage u JOIN sessions s ON s.id = u.session_id${w(false, 's')}
-      ORDER BY u.at DESC, u.id DESC LIMIT ${MAX_PERIOD_CALLS}) ORDER BY at, id`);
+    this.calls = new Filtered(
+      db,
+      (w) => `SELECT * FROM (SELECT u.* FROM provider_usage u JOIN sessions s ON s.id = u.session_id${w(false, 's')}
+      ORDER BY u.at DESC, u.id DESC LIMIT ${MAX_PERIOD_CALLS}) ORDER BY at, id`,
+    );
     this.hostPrice = db.prepare('SELECT model, input, output, cache_read, cache_write, source FROM host_prices');
   }
 
@@ -145,7 +167,13 @@ export class ViewQueries {
   hostPrices(): Map<string, HostPrice> {
     const out = new Map<string, HostPrice>();
     for (const r of this.hostPrice.all() as Record<string, unknown>[]) {
-      out.set(s(r.model), { input: n(r.input), output: n(r.output), cache_read: n(r.cache_read), cache_write: n(r.cache_write), source: s(r.source) });
+      out.set(s(r.model), {
+        input: n(r.input),
+        output: n(r.output),
+        cache_read: n(r.cache_read),
+        cache_write: n(r.cache_write),
+        source: s(r.source),
+      });
     }
     return out;
   }
@@ -155,8 +183,12 @@ export class ViewQueries {
     const host = this.hostPrices();
     return this.provider.rows(w).map((r) => ({
       ...(host.has(s(r.model)) ? { host_price: host.get(s(r.model))! } : {}),
-      model: s(r.model), calls: n(r.calls), prompt_tokens: n(r.prompt), cache_read_tokens: n(r.cache_read),
-      cache_write_tokens: n(r.cache_write), completion_tokens: n(r.completion),
+      model: s(r.model),
+      calls: n(r.calls),
+      prompt_tokens: n(r.prompt),
+      cache_read_tokens: n(r.cache_read),
+      cache_write_tokens: n(r.cache_write),
+      completion_tokens: n(r.completion),
     }));
   }
 
@@ -181,9 +213,17 @@ export class ViewQueries {
     const price = (model: string) => (host.has(model) ? { host_price: host.get(model)! } : {});
     return {
       calls: (this.measuredCalls.all() as Row[]).map((r) => ({
-        ...price(s(r.model)), model: s(r.model), counted: n(r.counted) !== 0, calls: n(r.calls), prompt_tokens: n(r.prompt),
-        cache_read_tokens: n(r.cache_read), cache_write_tokens: n(r.cache_write), completion_tokens: n(r.completion),
-        reasoning_tokens: n(r.reasoning), raw_input: n(r.raw_input), raw_cached: n(r.raw_cached),
+        ...price(s(r.model)),
+        model: s(r.model),
+        counted: n(r.counted) !== 0,
+        calls: n(r.calls),
+        prompt_tokens: n(r.prompt),
+        cache_read_tokens: n(r.cache_read),
+        cache_write_tokens: n(r.cache_write),
+        completion_tokens: n(r.completion),
+        reasoning_tokens: n(r.reasoning),
+        raw_input: n(r.raw_input),
+        raw_cached: n(r.raw_cached),
       })),
       unmeasured: (this.unmeasured.all() as Row[]).map((r) => modelRow(r, host)),
     };
@@ -226,7 +266,12 @@ export class ViewQueries {
       rereads,
       per_100_elided: elided > 0 ? Math.round(((recalls + rereads) / elided) * 10_000) / 100 : 0,
       top: this.workTop.rows(w).map((r: Row) => ({
-        session_id: s(r.id), started_at: n(r.started_at), model: s(r.model), recalls: n(r.recalls), rereads: n(r.rereads), elided: n(r.elided),
+        session_id: s(r.id),
+        started_at: n(r.started_at),
+        model: s(r.model),
+        recalls: n(r.recalls),
+        rereads: n(r.rereads),
+        elided: n(r.elided),
       })),
     };
   }
@@ -298,4 +343,13 @@ export interface MeasuredFigures {
 }
 
 /** What the views answer while there is no database. */
-export const EMPTY_WORK: WorkSummary = { sessions: 0, model_calls: 0, tool_calls: 0, elided: 0, recalls: 0, rereads: 0, per_100_elided: 0, top: [] };
+export const EMPTY_WORK: WorkSummary = {
+  sessions: 0,
+  model_calls: 0,
+  tool_calls: 0,
+  elided: 0,
+  recalls: 0,
+  rereads: 0,
+  per_100_elided: 0,
+  top: [],
+};

@@ -44,7 +44,8 @@ export function projectParams(project: string): Params {
 function conditions(w: Window, alias: string): string[] {
   const c = alias ? `${alias}.` : '';
   const out: string[] = [];
-  if (w.project !== undefined) out.push(`(${c}project_path = @p OR (${c}project_path >= @lo AND ${c}project_path < @hi))`);
+  if (w.project !== undefined)
+    out.push(`(${c}project_path = @p OR (${c}project_path >= @lo AND ${c}project_path < @hi))`);
   if (w.since !== undefined) out.push(`${c}started_at >= @since`);
   if (w.until !== undefined) out.push(`${c}started_at < @until`);
   if (w.owner !== undefined) out.push(`${c}owner = @owner`);
@@ -69,7 +70,10 @@ export function windowParams(w: Window): Params {
 export class Filtered {
   private readonly cache = new Map<string, Database.Statement>();
 
-  constructor(private readonly db: Database.Database, private readonly sql: (where: (and: boolean, alias?: string) => string) => string) {}
+  constructor(
+    private readonly db: Database.Database,
+    private readonly sql: (where: (and: boolean, alias?: string) => string) => string,
+  ) {}
 
   rows(w: Window, params: Params = {}): Row[] {
     return this.statement(w).all({ ...params, ...windowParams(w) }) as Row[];
@@ -79,10 +83,12 @@ export class Filtered {
     const key = `${w.project !== undefined}${w.since !== undefined}${w.until !== undefined}${w.owner !== undefined}`;
     let st = this.cache.get(key);
     if (!st) {
-      st = this.db.prepare(this.sql((and, alias = '') => {
-        const parts = conditions(w, alias);
-        return parts.length === 0 ? '' : `${and ? ' AND ' : ' WHERE '}${parts.join(' AND ')}`;
-      }));
+      st = this.db.prepare(
+        this.sql((and, alias = '') => {
+          const parts = conditions(w, alias);
+          return parts.length === 0 ? '' : `${and ? ' AND ' : ' WHERE '}${parts.join(' AND ')}`;
+        }),
+      );
       this.cache.set(key, st);
     }
     return st;

@@ -49,7 +49,9 @@ export interface SingleStrategy<N extends string = string> extends Entry<N> {
 }
 
 /** A list-wide strategy that proposes placeholders for tool results, bound to its registry entry. */
-export interface ListWideEntry<N extends string = string, K extends string = string> extends Entry<N>, ListWideStrategy<K> {
+export interface ListWideEntry<N extends string = string, K extends string = string>
+  extends Entry<N>,
+    ListWideStrategy<K> {
   name: N;
   kind: 'list-wide';
   /** Its section's `enabled` in `config`. */
@@ -61,7 +63,11 @@ export interface PlannedStrategy<N extends string = string> extends Entry<N> {
   kind: 'list-wide' | 'summary';
 }
 
-function single<const N extends string, const P extends SwitchedSection>(name: N, config: P, strategy: Strategy<ConfigAt<P>>): SingleStrategy<N> {
+function single<const N extends string, const P extends SwitchedSection>(
+  name: N,
+  config: P,
+  strategy: Strategy<ConfigAt<P>>,
+): SingleStrategy<N> {
   return {
     name,
     kind: 'single',
@@ -71,11 +77,17 @@ function single<const N extends string, const P extends SwitchedSection>(name: N
   };
 }
 
-function listWide<const N extends string, const K extends string>(strategy: ListWideStrategy<K> & { name: N }): ListWideEntry<N, K> {
+function listWide<const N extends string, const K extends string>(
+  strategy: ListWideStrategy<K> & { name: N },
+): ListWideEntry<N, K> {
   return { ...strategy, kind: 'list-wide', enabled: (c) => sectionOf(c, strategy.config).enabled };
 }
 
-function planned<const N extends string>(name: N, kind: PlannedStrategy['kind'], config: SwitchedSection): PlannedStrategy<N> {
+function planned<const N extends string>(
+  name: N,
+  kind: PlannedStrategy['kind'],
+  config: SwitchedSection,
+): PlannedStrategy<N> {
   return { name, kind, config };
 }
 
@@ -99,7 +111,9 @@ export type StrategyName = (typeof STRATEGIES)[number]['name'];
 export const SINGLE_STRATEGIES = STRATEGIES.filter((s) => s.kind === 'single');
 
 /** The list-wide strategies, in the order their proposals claim a tool result. */
-export const LIST_WIDE_STRATEGIES = STRATEGIES.filter((s): s is Extract<(typeof STRATEGIES)[number], { propose: unknown }> => 'propose' in s);
+export const LIST_WIDE_STRATEGIES = STRATEGIES.filter(
+  (s): s is Extract<(typeof STRATEGIES)[number], { propose: unknown }> => 'propose' in s,
+);
 
 /** Why a tool result is sent as a placeholder: a list-wide strategy's kind, or the user's sweep (hmc_control). */
 export type PlaceholderKind = 'sweep' | (typeof LIST_WIDE_STRATEGIES)[number]['kinds'][number];
@@ -108,4 +122,6 @@ export type PlaceholderKind = 'sweep' | (typeof LIST_WIDE_STRATEGIES)[number]['k
 export const PLACEHOLDER_KINDS: readonly PlaceholderKind[] = ['sweep', ...LIST_WIDE_STRATEGIES.flatMap((s) => s.kinds)];
 
 /** The list-wide strategy of each placeholder kind (the sweep has none: its words are saved). */
-export const STRATEGY_OF_KIND: ReadonlyMap<string, ListWideEntry> = new Map<string, ListWideEntry>(LIST_WIDE_STRATEGIES.flatMap((s) => s.kinds.map((k) => [k, s] as const)));
+export const STRATEGY_OF_KIND: ReadonlyMap<string, ListWideEntry> = new Map<string, ListWideEntry>(
+  LIST_WIDE_STRATEGIES.flatMap((s) => s.kinds.map((k) => [k, s] as const)),
+);

@@ -15,7 +15,8 @@ export const MIN_SECTIONS = 4;
 /** A free-prose answer shorter than this says nothing worth a range. */
 export const MIN_PROSE_CHARS = 80;
 /** An answer that refuses, apologises or asks back rather than summarising. */
-const REFUSAL = /^(?:i(?:'m| am)? (?:sorry|unable|can(?:no|')t|cannot|won't)|sorry\b|as an ai\b|i do not have|could you (?:please )?(?:provide|share|clarify))/i;
+const REFUSAL =
+  /^(?:i(?:'m| am)? (?:sorry|unable|can(?:no|')t|cannot|won't)|sorry\b|as an ai\b|i do not have|could you (?:please )?(?:provide|share|clarify))/i;
 /** A topic longer than this is cut at a word end. */
 export const MAX_TOPIC_CHARS = 80;
 
@@ -39,8 +40,13 @@ export function checkAnswer(raw: string): CheckedAnswer {
   }
   if (goalLine === -1 || found.size < MIN_SECTIONS) {
     // Free prose: a note all the same, unless it refuses or says nothing.
-    if (REFUSAL.test(text)) return { ok: false, reason: 'the summariser refused or apologised instead of writing a note' };
-    if (text.length < MIN_PROSE_CHARS) return { ok: false, reason: `the answer is too short to be a note (${text.length} characters, ${found.size} of ${SECTIONS.length} sections)` };
+    if (REFUSAL.test(text))
+      return { ok: false, reason: 'the summariser refused or apologised instead of writing a note' };
+    if (text.length < MIN_PROSE_CHARS)
+      return {
+        ok: false,
+        reason: `the answer is too short to be a note (${text.length} characters, ${found.size} of ${SECTIONS.length} sections)`,
+      };
     return { ok: true, text, topic: topicOf([text.split(/(?<=[.!?])\s|\n/)[0] ?? '']) };
   }
   const note = lines.slice(goalLine).join('\n').trim();

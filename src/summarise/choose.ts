@@ -29,20 +29,31 @@ export interface ChoiceInput {
 
 export function chooseComplete(input: ChoiceInput): SummariserChoice {
   if (input.hostCall && input.hostCapabilities?.includes('llm.complete')) {
-    return { kind: 'host', complete: hostComplete(input.hostCall), describe: "the host's auxiliary model (llm.complete)" };
+    return {
+      kind: 'host',
+      complete: hostComplete(input.hostCall),
+      describe: "the host's auxiliary model (llm.complete)",
+    };
   }
   const { url, model, api_key_env: keyEnv } = input.endpoint;
   if (!url.trim()) {
-    const hostSide = input.hostCapabilities?.includes('llm.complete') ? 'the host offers llm.complete but this process cannot call it' : 'the host offers no auxiliary model (llm.complete)';
+    const hostSide = input.hostCapabilities?.includes('llm.complete')
+      ? 'the host offers llm.complete but this process cannot call it'
+      : 'the host offers no auxiliary model (llm.complete)';
     return { kind: 'none', reason: `${hostSide} and background_compression.endpoint.url is empty` };
   }
   const target = completionsUrl(url);
   if (!target.ok) return { kind: 'none', reason: target.reason };
-  if (!model.trim()) return { kind: 'none', reason: 'background_compression.endpoint.model is empty (the endpoint needs a model name)' };
+  if (!model.trim())
+    return { kind: 'none', reason: 'background_compression.endpoint.model is empty (the endpoint needs a model name)' };
   let apiKey: string | undefined;
   if (keyEnv.trim()) {
     apiKey = input.env[keyEnv.trim()];
-    if (!apiKey) return { kind: 'none', reason: `the environment variable ${keyEnv.trim()} (background_compression.endpoint.api_key_env) is not set` };
+    if (!apiKey)
+      return {
+        kind: 'none',
+        reason: `the environment variable ${keyEnv.trim()} (background_compression.endpoint.api_key_env) is not set`,
+      };
   }
   return {
     kind: 'endpoint',
@@ -62,7 +73,9 @@ export interface SummariserSetup extends Omit<ChoiceInput, 'endpoint'> {
  * The summariser layer 1 uses, ready to call, or null with the one sentence to log once: the
  * choice above wrapped with the configured timeout.
  */
-export function summariserFor(setup: SummariserSetup): { summariser: Summariser; uses: string } | { summariser: null; why: string } {
+export function summariserFor(
+  setup: SummariserSetup,
+): { summariser: Summariser; uses: string } | { summariser: null; why: string } {
   const choice = chooseComplete({ ...setup, endpoint: setup.config.endpoint });
   if (choice.kind === 'none') return { summariser: null, why: `layer 1 is off: ${choice.reason}` };
   const summariser = createSummariser({

@@ -24,9 +24,15 @@ const RULES: readonly RegExp[] = [
   new RegExp(String.raw`${START}(?:mysql\w{0,10}|mariadb[\w-]{0,10})\b${REST}[ \t]-p${WORD}`, 'g'),
   new RegExp(String.raw`${START}sshpass\b${REST}[ \t]-p[ \t]{0,8}${WORD}`, 'g'),
   new RegExp(String.raw`${START}redis-cli\b${REST}[ \t](?:-a|--pass)[ \t]{1,8}${WORD}`, 'g'),
-  new RegExp(String.raw`${START}(?:docker|podman|buildah|skopeo|helm|nerdctl)\b${REST}\blogin\b${REST}[ \t]-p[ \t]{1,8}${WORD}`, 'g'),
+  new RegExp(
+    String.raw`${START}(?:docker|podman|buildah|skopeo|helm|nerdctl)\b${REST}\blogin\b${REST}[ \t]-p[ \t]{1,8}${WORD}`,
+    'g',
+  ),
   // curl -u user:pass, --user user:pass, --proxy-user user:pass (the user name is kept).
-  new RegExp(String.raw`${START}(?:curl|wget|http|https)\b${REST}[ \t](?:-u|-U|--user|--proxy-user|--http-user)[ \t=]{1,8}["']?[^\s:'"\x60\\]{1,200}:([^\s'"\x60@,;\\]{1,400})`, 'g'),
+  new RegExp(
+    String.raw`${START}(?:curl|wget|http|https)\b${REST}[ \t](?:-u|-U|--user|--proxy-user|--http-user)[ \t=]{1,8}["']?[^\s:'"\x60\\]{1,200}:([^\s'"\x60@,;\\]{1,400})`,
+    'g',
+  ),
   // openssl's pass phrases: -passin pass:…, -passout pass:…, -pass pass:…, -k …
   /(?<![\w-])-pass(?:in|out)?[ \t]{1,8}["']?pass:([^\s'"]{1,400})/g,
 ];

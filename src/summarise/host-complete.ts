@@ -22,7 +22,8 @@ const FINAL_CODES = new Set(['invalid_params', 'method_not_found', 'unknown_meth
 export function hostComplete(call: HostCall): Complete {
   return (messages, maxTokens, signal) =>
     new Promise((resolve, reject) => {
-      if (signal.aborted) return reject(new CompleteError("the host's llm.complete was cancelled before it started", true));
+      if (signal.aborted)
+        return reject(new CompleteError("the host's llm.complete was cancelled before it started", true));
       const onAbort = (): void => reject(new CompleteError("the host's llm.complete was cancelled (timeout)", true));
       signal.addEventListener('abort', onAbort, { once: true });
       let pending: Promise<unknown>;
@@ -36,7 +37,11 @@ export function hostComplete(call: HostCall): Complete {
           signal.removeEventListener('abort', onAbort);
           const result = llmCompleteResult(raw);
           if (!result) return reject(new CompleteError('the host answered llm.complete without a "text" string', true));
-          resolve({ text: result.text, ...(result.model ? { model: result.model } : {}), ...(result.price ? { price: result.price } : {}) });
+          resolve({
+            text: result.text,
+            ...(result.model ? { model: result.model } : {}),
+            ...(result.price ? { price: result.price } : {}),
+          });
         },
         (err: unknown) => {
           signal.removeEventListener('abort', onAbort);
@@ -48,7 +53,12 @@ export function hostComplete(call: HostCall): Complete {
 
 function asCompleteError(err: unknown): CompleteError {
   if (err instanceof HostCallError) {
-    const what = err.code === 'timeout' ? 'timed out' : err.code === 'closed' ? 'lost the host connection' : `failed (${err.code})`;
+    const what =
+      err.code === 'timeout'
+        ? 'timed out'
+        : err.code === 'closed'
+          ? 'lost the host connection'
+          : `failed (${err.code})`;
     return new CompleteError(`the host's llm.complete ${what}: ${err.message}`, !FINAL_CODES.has(err.code));
   }
   return new CompleteError(`the host's llm.complete failed: ${errorText(err)}`, false);

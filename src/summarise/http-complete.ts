@@ -56,13 +56,19 @@ export function httpComplete(endpoint: HttpEndpoint): Complete {
     if (!res.ok) {
       const quote = clean(text.slice(0, BODY_QUOTE_CHARS)).replace(/\s+/g, ' ').trim();
       const retryable = res.status >= 500 || res.status === 408 || res.status === 429;
-      throw new CompleteError(`${where} answered HTTP ${res.status}${quote ? `: ${quote}` : ' with an empty body'}`, retryable);
+      throw new CompleteError(
+        `${where} answered HTTP ${res.status}${quote ? `: ${quote}` : ' with an empty body'}`,
+        retryable,
+      );
     }
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
-      throw new CompleteError(`${where} answered with invalid JSON: ${clean(text.slice(0, BODY_QUOTE_CHARS)).replace(/\s+/g, ' ').trim() || '(empty body)'}`, true);
+      throw new CompleteError(
+        `${where} answered with invalid JSON: ${clean(text.slice(0, BODY_QUOTE_CHARS)).replace(/\s+/g, ' ').trim() || '(empty body)'}`,
+        true,
+      );
     }
     return completion(json, where, endpoint.model);
   };
@@ -79,12 +85,20 @@ export function completionsUrl(base: string): Target {
     return { ok: false, reason: `background_compression.endpoint.url is not a valid URL` };
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return { ok: false, reason: `background_compression.endpoint.url must be http or https (got ${url.protocol.replace(':', '')})` };
+    return {
+      ok: false,
+      reason: `background_compression.endpoint.url must be http or https (got ${url.protocol.replace(':', '')})`,
+    };
   }
   if (url.username || url.password) {
-    return { ok: false, reason: 'background_compression.endpoint.url must not hold a user name or password: put the key in the variable named by endpoint.api_key_env' };
+    return {
+      ok: false,
+      reason:
+        'background_compression.endpoint.url must not hold a user name or password: put the key in the variable named by endpoint.api_key_env',
+    };
   }
-  if (!/\/chat\/completions\/?$/.test(url.pathname)) url.pathname = `${url.pathname.replace(/\/+$/, '')}/chat/completions`;
+  if (!/\/chat\/completions\/?$/.test(url.pathname))
+    url.pathname = `${url.pathname.replace(/\/+$/, '')}/chat/completions`;
   return { ok: true, url: url.href, shown: `the endpoint ${url.origin}${url.pathname}` };
 }
 
@@ -96,22 +110,36 @@ function completion(json: unknown, where: string, model: string): { text: string
     throw new CompleteError(`${where} answered with an error: ${redactSecrets(msg).text}`, true);
   }
   const choices = json.choices;
-  if (!Array.isArray(choices) || choices.length === 0) throw new CompleteError(`${where} answered with no choices`, true);
+  if (!Array.isArray(choices) || choices.length === 0)
+    throw new CompleteError(`${where} answered with no choices`, true);
   const first: unknown = choices[0];
   const message = isRecord(first) ? first.message : undefined;
   const content = isRecord(message) ? message.content : isRecord(first) ? first.text : undefined;
-  const text = typeof content === 'string' ? content : Array.isArray(content) ? content.map((p: unknown) => (isRecord(p) && typeof p.text === 'string' ? p.text : '')).join('') : undefined;
+  const text =
+    typeof content === 'string'
+      ? content
+      : Array.isArray(content)
+        ? content.map((p: unknown) => (isRecord(p) && typeof p.text === 'string' ? p.text : '')).join('')
+        : undefined;
   if (text === undefined) throw new CompleteError(`${where} answered with a choice that holds no text`, true);
   return { text, model: typeof json.model === 'string' && json.model ? json.model : model };
 }
 
-function connectionError(err: unknown, where: string, signal: AbortSignal, clean: (s: string) => string): CompleteError {
+function connectionError(
+  err: unknown,
+  where: string,
+  signal: AbortSignal,
+  clean: (s: string) => string,
+): CompleteError {
   if (signal.aborted) return new CompleteError(`${where} did not answer in time (request cancelled)`, true);
   const cause = err instanceof Error && isRecord(err.cause) ? err.cause : undefined;
   const code = cause && typeof cause.code === 'string' ? cause.code : '';
-  if (code === 'ECONNREFUSED') return new CompleteError(`${where} refused the connection (is the server running?)`, true);
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new CompleteError(`${where}: host not found (${code})`, code === 'EAI_AGAIN');
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return new CompleteError(`${where} closed the connection before answering`, true);
+  if (code === 'ECONNREFUSED')
+    return new CompleteError(`${where} refused the connection (is the server running?)`, true);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return new CompleteError(`${where}: host not found (${code})`, code === 'EAI_AGAIN');
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET')
+    return new CompleteError(`${where} closed the connection before answering`, true);
   const detail = cause && typeof cause.message === 'string' ? cause.message : errorText(err);
   return new CompleteError(`${where} could not be reached: ${clean(detail)}${code ? ` (${code})` : ''}`, true);
 }

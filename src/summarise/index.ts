@@ -7,7 +7,13 @@
  */
 export type { Complete, SummaryRequest, SummaryResult, Summariser } from './types.js';
 export { createSummariser, type SummariserOptions } from './summariser.js';
-export { chooseComplete, summariserFor, type ChoiceInput, type SummariserChoice, type SummariserSetup } from './choose.js';
+export {
+  chooseComplete,
+  summariserFor,
+  type ChoiceInput,
+  type SummariserChoice,
+  type SummariserSetup,
+} from './choose.js';
 export { hostComplete, type HostCall } from './host-complete.js';
 export { httpComplete, type HttpEndpoint } from './http-complete.js';
 export { CompleteError } from './errors.js';

@@ -67,7 +67,11 @@ export async function buildPrompt(input: PromptInput, budgetChars = DEFAULT_REQU
   const notes = input.notes?.trim() ? redactSecrets(cutMiddle(input.notes.trim(), NOTES_CHARS)) : null;
   redactions += (focus?.count ?? 0) + (notes?.count ?? 0);
   for (const v of [...(focus?.values ?? []), ...(notes?.values ?? [])]) values.add(v);
-  const range = await renderRange(input.messages, Math.max(1000, budgetChars - previous.length - (notes?.text.length ?? 0)), input.pace);
+  const range = await renderRange(
+    input.messages,
+    Math.max(1000, budgetChars - previous.length - (notes?.text.length ?? 0)),
+    input.pace,
+  );
   redactions += range.redactions;
   for (const v of range.values) values.add(v);
   if (previous && range.values.length > 0) {
@@ -108,8 +112,22 @@ export async function buildPrompt(input: PromptInput, budgetChars = DEFAULT_REQU
   const system = instructions(Math.max(50, Math.floor(input.maxTokens * 0.85)));
   // A compaction's extras (issue 16): what the user wants kept, and a memory provider's notes.
   const asked = [
-    ...(notes ? ['', 'Notes handed over for this note (record what matters in them too):', '', '<notes>', notes.text, '</notes>'] : []),
-    ...(focus ? ['', `The user asked to keep in particular everything about: ${focus.text}. Record it in full detail, even where other items must be shorter.`] : []),
+    ...(notes
+      ? [
+          '',
+          'Notes handed over for this note (record what matters in them too):',
+          '',
+          '<notes>',
+          notes.text,
+          '</notes>',
+        ]
+      : []),
+    ...(focus
+      ? [
+          '',
+          `The user asked to keep in particular everything about: ${focus.text}. Record it in full detail, even where other items must be shorter.`,
+        ]
+      : []),
   ];
   const content = asked.length > 0 ? `${user}\n${asked.join('\n')}` : user;
   return {
@@ -135,14 +153,19 @@ const FRAME_CHARS = instructions(1000).length + 600;
  * will hold, without rendering it: each piece cut to the first level's limits, the transcript
  * capped by the budget. Layer 1 prices a summary with it before asking (engine/layer1/layer1-price.ts).
  */
-export function estimateRequestChars(messages: readonly Message[], previousChars = 0, budgetChars = DEFAULT_REQUEST_BUDGET_CHARS): number {
+export function estimateRequestChars(
+  messages: readonly Message[],
+  previousChars = 0,
+  budgetChars = DEFAULT_REQUEST_BUDGET_CHARS,
+): number {
   const limits = RENDER_LEVELS[0] as (typeof RENDER_LEVELS)[number];
   const piece = (chars: number, max: number): number => (chars > max ? max + CUT_NOTE_CHARS : chars);
   const previous = Math.min(previousChars, Math.floor(budgetChars / 2));
   let transcript = 0;
   for (const m of messages) {
     transcript += PER_MESSAGE_CHARS;
-    const content = typeof m.content === 'string' ? m.content.length : m.content === null || m.content === undefined ? 0 : 200;
+    const content =
+      typeof m.content === 'string' ? m.content.length : m.content === null || m.content === undefined ? 0 : 200;
     transcript += piece(content, m.role === 'tool' ? limits.toolOutputChars : limits.textChars);
     for (const call of Array.isArray(m.tool_calls) ? m.tool_calls : []) {
       const args = call?.function?.arguments;

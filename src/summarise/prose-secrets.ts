@@ -17,7 +17,19 @@
  * numbers and versions; every quantifier is bounded, so no input makes the rule quadratic.
  */
 import type { Hit } from './command-secrets.js';
-import { highEntropy, isPlaceholder, looksLikeCall, looksLikeCode, looksLikeIdentifier, looksRandom, REDACTED, secretValue, symbolicConstant, TYPE_WORDS, weakSecret } from './secret-values.js';
+import {
+  highEntropy,
+  isPlaceholder,
+  looksLikeCall,
+  looksLikeCode,
+  looksLikeIdentifier,
+  looksRandom,
+  REDACTED,
+  secretValue,
+  symbolicConstant,
+  TYPE_WORDS,
+  weakSecret,
+} from './secret-values.js';
 
 /** Words that make a name a credential's (`API key`, `root password`, `SMTP_PASS`). */
 const PREFIX = String.raw`(?:api|access|auth|bearer|refresh|bot|deploy|personal[ -]access|secret|private|signing|encryption|master|client|app|webhook|jwt|session|admin|root|db|database|smtp|mail|redis|ssh)`;
@@ -59,7 +71,8 @@ export function redactProseSecrets(text: string, hit: Hit): string {
     const raw = quoted ?? bare ?? '';
     // Bare, sentence punctuation after the value is the sentence's.
     const value = quoted !== undefined ? raw : raw.replace(TRAILING, '');
-    const link: Link = op !== undefined ? 'operator' : verb !== undefined ? 'verb' : paren !== undefined ? 'paren' : 'plain';
+    const link: Link =
+      op !== undefined ? 'operator' : verb !== undefined ? 'verb' : paren !== undefined ? 'paren' : 'plain';
     if (!takes(named ?? '', value, link, quoted !== undefined)) return m;
     // The value sits at the match's end (then its closing mark, when quoted).
     const at = m.lastIndexOf(raw);
@@ -75,7 +88,8 @@ const CREDENTIAL_KEY = new RegExp(String.raw`${KEY_PREFIX}[ _-]?(?:key|pass)$`, 
 
 /** Whether `value`, linked to the noun of `named` by `link`, quoted or bare, is a secret. */
 function takes(named: string, value: string, link: Link, quoted: boolean): boolean {
-  if (value.length < 4 || value.includes(REDACTED) || isPlaceholder(value) || TYPE_WORDS.has(value.toLowerCase())) return false;
+  if (value.length < 4 || value.includes(REDACTED) || isPlaceholder(value) || TYPE_WORDS.has(value.toLowerCase()))
+    return false;
   // A key id names a key; only a private key's (a service account's `private_key_id`) is kept secret.
   if (KEY_ID.test(named) && !/private/i.test(named)) return false;
   // An example's shape (`user:password@host`): one of its parts is a placeholder word.
@@ -84,7 +98,11 @@ function takes(named: string, value: string, link: Link, quoted: boolean): boole
   // Bare, an assignment or an expression is code (`app_key=****%s`, `Optional[str]`, `x=>y`).
   if (!quoted && (/^[A-Za-z_][\w.-]{2,}=/.test(value) || looksLikeCode(value))) return false;
   // A member path of words (`cfg2.token`, `self.api_key`), not a random string with a dot in it.
-  if ((MEMBER.test(value) || /^[A-Za-z_$][A-Za-z_$]*(?:\.[A-Za-z_$][A-Za-z_$]*)+$/.test(value)) && looksLikeIdentifier(value)) return false;
+  if (
+    (MEMBER.test(value) || /^[A-Za-z_$][A-Za-z_$]*(?:\.[A-Za-z_$][A-Za-z_$]*)+$/.test(value)) &&
+    looksLikeIdentifier(value)
+  )
+    return false;
   // A constant's name (`OPENAI_API_KEY`, `SECRET_DO_NOT_PASS`) is where a secret lives, not one.
   if (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(value) || symbolicConstant(value)) return false;
   // Hyphenated words ("non-ASCII", "read-only") are English.
@@ -93,13 +111,19 @@ function takes(named: string, value: string, link: Link, quoted: boolean): boole
   const mixed = /[a-z]/.test(value) && /[A-Z]/.test(value);
   const digit = /\d/.test(value);
   const symbol = /[!#%^&*+=~@$]/.test(value);
-  if (quoted && link !== 'plain') return secretValue(true, value, 'quoted', ': ') && !/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(value) && !/^[a-z]+(?:_[a-z]+)+$/.test(value);
+  if (quoted && link !== 'plain')
+    return (
+      secretValue(true, value, 'quoted', ': ') &&
+      !/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(value) &&
+      !/^[a-z]+(?:_[a-z]+)+$/.test(value)
+    );
   if (link === 'operator') {
     // `=` and `:` are code's operators too: an identifier after them is code (`token: userToken2`).
     if (value.startsWith('=') || looksLikeIdentifier(value)) return false;
     return value.length >= 6 && (digit || looksRandom(value) || symbol);
   }
   // After a verb the sentence is English: a word with a digit ("base64url") is still a word.
-  if (link === 'verb') return value.length >= 6 && ((digit && (mixed || symbol)) || (value.length >= 16 && highEntropy(value)));
+  if (link === 'verb')
+    return value.length >= 6 && ((digit && (mixed || symbol)) || (value.length >= 16 && highEntropy(value)));
   return value.length >= 8 && highEntropy(value) && (mixed || value.length >= 16);
 }

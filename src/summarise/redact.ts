@@ -97,7 +97,8 @@ const VENDOR_TOKEN = new RegExp(
     String.raw`)(?![A-Za-z0-9_-])`,
   'g',
 );
-const AUTH_HEADER = /\b((?:proxy-)?authorization|x-api-key|api-key|x-auth-token|x-access-token)(["'`]?[ \t]{0,8}[:=][ \t]{0,8}["'`]?)((?:bearer|basic|token|digest|bot)[ \t]{1,8})?([A-Za-z0-9._~+/=:-]{4,4000})(?![^\s"'`,;])/gi;
+const AUTH_HEADER =
+  /\b((?:proxy-)?authorization|x-api-key|api-key|x-auth-token|x-access-token)(["'`]?[ \t]{0,8}[:=][ \t]{0,8}["'`]?)((?:bearer|basic|token|digest|bot)[ \t]{1,8})?([A-Za-z0-9._~+/=:-]{4,4000})(?![^\s"'`,;])/gi;
 const BARE_BEARER = /\b(bearer[ \t]{1,8})([A-Za-z0-9._~+/-]{16,4000}=*)/gi;
 /** `?access_token=…&` in a URL; `&&`, `?.` and `===` are code, not a query. */
 const URL_QUERY = new RegExp(String.raw`(?<![&?])([?&])(${QUERY_NAME})=(?!=)([\w.~%+/=:@!$*-]{1,4000})`, 'gi');
@@ -107,12 +108,22 @@ const QUOTED_ASSIGNMENT = new RegExp(
   'gi',
 );
 /** `DB_PASSWORD=…` as in .env files and shell commands (also mid-line: `DB_PASSWORD=x npm start`). */
-const ENV_ASSIGNMENT = new RegExp(String.raw`(?:(?<![\w.$-])|(?<=\\[nrt]))((?:export[ \t]{1,8})?)(${ENV_NAME})=((?:[^\s"'\x60;&|)\\]|${GLUED_AMP}){1,4000})`, 'g');
+const ENV_ASSIGNMENT = new RegExp(
+  String.raw`(?:(?<![\w.$-])|(?<=\\[nrt]))((?:export[ \t]{1,8})?)(${ENV_NAME})=((?:[^\s"'\x60;&|)\\]|${GLUED_AMP}){1,4000})`,
+  'g',
+);
 /** `password: …` alone on its line (a real line, or one inside a JSON string after an escaped break). */
-const YAML_LINE = new RegExp(String.raw`((?:^|\\n)[ \t]{0,80}(?:-[ \t]{1,8})?)(${STRONG_NAME}):[ \t]{1,8}([^\s\\]{1,4000})[ \t]*(?=\r?$|[ \t]#|\\[rn])`, 'gim');
-const INLINE_ASSIGNMENT = new RegExp(String.raw`${NAME_START}(${STRONG_NAME}|${WEAK_NAME})(${ASSIGN})((?:[^\s"'\x60,;&(){}\[\]<>|\\]|${GLUED_AMP}){1,4000})`, 'gi');
+const YAML_LINE = new RegExp(
+  String.raw`((?:^|\\n)[ \t]{0,80}(?:-[ \t]{1,8})?)(${STRONG_NAME}):[ \t]{1,8}([^\s\\]{1,4000})[ \t]*(?=\r?$|[ \t]#|\\[rn])`,
+  'gim',
+);
+const INLINE_ASSIGNMENT = new RegExp(
+  String.raw`${NAME_START}(${STRONG_NAME}|${WEAK_NAME})(${ASSIGN})((?:[^\s"'\x60,;&(){}\[\]<>|\\]|${GLUED_AMP}){1,4000})`,
+  'gi',
+);
 /** `--password <value>` (one space: help text aligns its columns with several). */
-const CLI_FLAG = /(?:(?<![\w-])|(?<=\\[nrt]))(--?[A-Za-z0-9-]{0,40}(?:password|passwd|passphrase|token|secret|api-?key|access-?key)|--(?:[A-Za-z0-9]{1,20}-){0,3}(?:pass|pwd))( )(["']?)([^\s"'`-][^\s"'`]{0,4000})\3/gi;
+const CLI_FLAG =
+  /(?:(?<![\w-])|(?<=\\[nrt]))(--?[A-Za-z0-9-]{0,40}(?:password|passwd|passphrase|token|secret|api-?key|access-?key)|--(?:[A-Za-z0-9]{1,20}-){0,3}(?:pass|pwd))( )(["']?)([^\s"'`-][^\s"'`]{0,4000})\3/gi;
 
 const STRONG_FULL = new RegExp(`^${STRONG_NAME}$`, 'i');
 const WEAK_QUERY_FULL = /(?:code|sig|signature|key|auth|session_?id)$/i;
@@ -120,7 +131,8 @@ const WEAK_QUERY_FULL = /(?:code|sig|signature|key|auth|session_?id)$/i;
 const SCHEMES = new Set(['bearer', 'basic', 'token', 'digest', 'bot', 'negotiate']);
 /** Replaces every secret `redactSecrets` recognises in `text` with `[REDACTED]`. */
 export function redactSecrets(text: string): Redaction {
-  if (typeof text !== 'string' || text.length === 0) return { text: typeof text === 'string' ? text : '', count: 0, values: [] };
+  if (typeof text !== 'string' || text.length === 0)
+    return { text: typeof text === 'string' ? text : '', count: 0, values: [] };
   let count = 0;
   const values = new Set<string>();
   const hit = (value: string): string => {
@@ -132,14 +144,20 @@ export function redactSecrets(text: string): Redaction {
   if (out.includes('PRIVATE KEY')) out = redactKeyBlocks(out, hit);
   out = redactKeyLines(out, hit);
   if (out.includes('://')) {
-    out = out.replace(URL_USERINFO, (m, scheme: string, user: string, pass: string) => (isPlaceholder(pass) ? m : `${scheme}${user}:${hit(pass)}@`));
+    out = out.replace(URL_USERINFO, (m, scheme: string, user: string, pass: string) =>
+      isPlaceholder(pass) ? m : `${scheme}${user}:${hit(pass)}@`,
+    );
   }
   // `sk-` also starts library names (`sk-learn-…`): that prefix alone needs a random-looking rest.
   out = out.replace(VENDOR_TOKEN, (m: string) => (!m.startsWith('sk-') || looksRandom(m) ? hit(m) : m));
   out = out.replace(AUTH_HEADER, (m, name: string, sep: string, scheme: string | undefined, value: string) =>
-    isPlaceholder(value) || SCHEMES.has(value.toLowerCase()) || !looksRandom(value) ? m : `${name}${sep}${scheme ?? ''}${hit(value)}`,
+    isPlaceholder(value) || SCHEMES.has(value.toLowerCase()) || !looksRandom(value)
+      ? m
+      : `${name}${sep}${scheme ?? ''}${hit(value)}`,
   );
-  out = out.replace(BARE_BEARER, (m, scheme: string, value: string) => (!isPlaceholder(value) && looksRandom(value) ? `${scheme}${hit(value)}` : m));
+  out = out.replace(BARE_BEARER, (m, scheme: string, value: string) =>
+    !isPlaceholder(value) && looksRandom(value) ? `${scheme}${hit(value)}` : m,
+  );
   out = out.replace(URL_QUERY, (m, lead: string, name: string, value: string, offset: number, whole: string) => {
     if (isPlaceholder(value) || looksLikeCode(value) || whole.charAt(offset + m.length) === '(') return m;
     const weak = WEAK_QUERY_FULL.test(name) && !STRONG_FULL.test(name);
@@ -155,7 +173,8 @@ export function redactSecrets(text: string): Redaction {
   out = out.replace(YAML_LINE, (m, lead: string, name: string, value: string) => {
     const bare = unquote(value);
     // `password: hashed,` or `token: string;` ends like code, not like YAML: judge it as code.
-    if (/[;,]$/.test(bare)) return secretValue(true, bare.slice(0, -1), 'bare', ': ') ? `${lead}${name}: ${hit(bare.slice(0, -1))}` : m;
+    if (/[;,]$/.test(bare))
+      return secretValue(true, bare.slice(0, -1), 'bare', ': ') ? `${lead}${name}: ${hit(bare.slice(0, -1))}` : m;
     return yamlSecret(bare) ? `${lead}${name}: ${hit(bare)}` : m;
   });
   out = out.replace(INLINE_ASSIGNMENT, (m, name: string, sep: string, value: string, offset: number, whole: string) => {
@@ -190,7 +209,8 @@ function redactKeyBlocks(text: string, hit: (value: string) => string): string {
     else if (end.index - stop > MAX_KEY_BLOCK_CHARS) end = null;
     if (end) stop = end.index + end[0].length;
     else {
-      for (PEM_BODY_LINE.lastIndex = stop; PEM_BODY_LINE.test(text) && PEM_BODY_LINE.lastIndex > stop; ) stop = PEM_BODY_LINE.lastIndex;
+      for (PEM_BODY_LINE.lastIndex = stop; PEM_BODY_LINE.test(text) && PEM_BODY_LINE.lastIndex > stop; )
+        stop = PEM_BODY_LINE.lastIndex;
     }
     out += text.slice(from, begin.index) + hit(text.slice(begin.index, stop));
     from = stop;
@@ -226,7 +246,8 @@ const KEY_LINE = /(?<![A-Za-z0-9+/=_.:$-])[A-Za-z0-9+/]{40,200}={0,2}(?![A-Za-z0
 function redactKeyLines(text: string, hit: (value: string) => string): string {
   return text.replace(KEY_LINE, (m: string, offset: number, whole: string) => {
     // After a backslash, `n`, `r` or `t` is an escaped line break or tab (a JSON string): the run starts after it.
-    if (whole.charAt(offset - 1) === '\\' && /^[nrt]/.test(m)) return randomBase64(m.slice(1)) ? `${m[0]}${hit(m.slice(1))}` : m;
+    if (whole.charAt(offset - 1) === '\\' && /^[nrt]/.test(m))
+      return randomBase64(m.slice(1)) ? `${m[0]}${hit(m.slice(1))}` : m;
     // A data URI's payload (`data:image/png;base64,…`) is a file, not a key.
     if (whole.slice(Math.max(0, offset - 7), offset) === 'base64,') return m;
     return randomBase64(m) ? hit(m) : m;
@@ -272,7 +293,13 @@ export function scrubValues(text: string, values: Iterable<string>): Redaction {
   if (found.length === 0 || text.length === 0) return { text, count: 0, values: [] };
   // Longest first, so a value that contains another goes whole.
   found.sort((a, b) => b.length - a.length);
-  const pattern = new RegExp(found.slice(0, MAX_SCRUB_VALUES).map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
+  const pattern = new RegExp(
+    found
+      .slice(0, MAX_SCRUB_VALUES)
+      .map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('|'),
+    'g',
+  );
   let count = 0;
   const hits = new Set<string>();
   const out = text.replace(pattern, (m) => {

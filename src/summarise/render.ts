@@ -77,7 +77,11 @@ interface Prepared {
  * machine's speed: issue 25), else for a turn of the event loop. Steps used to be cut by the clock
  * (8 ms), and replays of one build differed run to run. The result depends on the messages alone.
  */
-export async function renderRange(messages: readonly Message[], budgetChars: number, pace?: () => Promise<void>): Promise<RenderedRange> {
+export async function renderRange(
+  messages: readonly Message[],
+  budgetChars: number,
+  pace?: () => Promise<void>,
+): Promise<RenderedRange> {
   let redactions = 0;
   const values = new Set<string>();
   const names = toolNames(messages);
@@ -115,7 +119,8 @@ export async function renderRange(messages: readonly Message[], budgetChars: num
   let blocks: string[] = [];
   for (let level = 0; level < RENDER_LEVELS.length; level++) {
     blocks = prepared.map((p) => block(p, RENDER_LEVELS[level] as RenderLimits));
-    if (total(blocks) <= budgetChars) return { text: blocks.join('\n\n'), redactions, values: found, omitted: 0, level };
+    if (total(blocks) <= budgetChars)
+      return { text: blocks.join('\n\n'), redactions, values: found, omitted: 0, level };
   }
   const { text, omitted } = leaveOutMiddle(blocks, budgetChars);
   return { text, redactions, values: found, omitted, level: RENDER_LEVELS.length - 1 };
@@ -154,14 +159,20 @@ function prepare(m: Message, n: number, names: Map<string, string>): Prepared {
     const name = toolNameOf(m, names);
     if (name) header += ` ${name}`;
     header += ' (output)';
-    pieces.push({ kind: 'toolOutputChars', prefix: '', text: toolText(contentText(m.content)), hidden: NOTHING_HIDDEN });
+    pieces.push({
+      kind: 'toolOutputChars',
+      prefix: '',
+      text: toolText(contentText(m.content)),
+      hidden: NOTHING_HIDDEN,
+    });
   } else {
     const text = contentText(m.content);
     if (text) pieces.push({ kind: 'textChars', prefix: '', text, hidden: NOTHING_HIDDEN });
     for (const call of Array.isArray(m.tool_calls) ? m.tool_calls : []) {
       const fn = isCall(call) ? call.function : undefined;
       const name = typeof fn?.name === 'string' && fn.name ? fn.name : 'unnamed tool';
-      const args = typeof fn?.arguments === 'string' ? fn.arguments : fn?.arguments === undefined ? '' : safeJson(fn.arguments);
+      const args =
+        typeof fn?.arguments === 'string' ? fn.arguments : fn?.arguments === undefined ? '' : safeJson(fn.arguments);
       pieces.push({ kind: 'argsChars', prefix: `→ calls ${name} `, text: args, hidden: NOTHING_HIDDEN });
     }
   }
@@ -240,7 +251,15 @@ export function toolText(content: string): string {
   const matches = Array.isArray(rec.matches) ? rec.matches : undefined;
   if (!field && !matches) return content;
   const facts = Object.entries(rec)
-    .filter(([k, v]) => k !== field && k !== 'matches' && v !== null && v !== '' && (typeof v !== 'string' || v.length <= 200) && typeof v !== 'object')
+    .filter(
+      ([k, v]) =>
+        k !== field &&
+        k !== 'matches' &&
+        v !== null &&
+        v !== '' &&
+        (typeof v !== 'string' || v.length <= 200) &&
+        typeof v !== 'object',
+    )
     .map(([k, v]) => `${k}: ${String(v)}`);
   const body = field ? (rec[field] as string) : (matches ?? []).map(matchLine).join('\n');
   return facts.length > 0 ? `(${facts.join(', ')})\n${body}` : body;
@@ -251,7 +270,8 @@ function toolNames(messages: readonly Message[]): Map<string, string> {
   const names = new Map<string, string>();
   for (const m of messages) {
     for (const call of Array.isArray(m.tool_calls) ? m.tool_calls : []) {
-      if (isCall(call) && typeof call.id === 'string' && typeof call.function?.name === 'string') names.set(call.id, call.function.name);
+      if (isCall(call) && typeof call.id === 'string' && typeof call.function?.name === 'string')
+        names.set(call.id, call.function.name);
     }
   }
   return names;
@@ -274,11 +294,17 @@ function windowed(text: string): { text: string; hidden: Hidden } {
   if (text.length <= WINDOW_HEAD_CHARS + WINDOW_TAIL_CHARS) return { text, hidden: NOTHING_HIDDEN };
   const headEnd = Math.max(text.lastIndexOf('\n', WINDOW_HEAD_CHARS), text.lastIndexOf(' ', WINDOW_HEAD_CHARS), 0);
   const from = text.length - WINDOW_TAIL_CHARS;
-  const tailStart = Math.min(...[text.indexOf('\n', from), text.indexOf(' ', from)].filter((i) => i !== -1), text.length);
+  const tailStart = Math.min(
+    ...[text.indexOf('\n', from), text.indexOf(' ', from)].filter((i) => i !== -1),
+    text.length,
+  );
   const gone = text.slice(headEnd, tailStart);
   let lineBreaks = 0;
   for (let i = gone.indexOf('\n'); i !== -1; i = gone.indexOf('\n', i + 1)) lineBreaks++;
-  return { text: `${text.slice(0, headEnd)}${GAP}${text.slice(tailStart)}`, hidden: { chars: gone.length, lineBreaks } };
+  return {
+    text: `${text.slice(0, headEnd)}${GAP}${text.slice(tailStart)}`,
+    hidden: { chars: gone.length, lineBreaks },
+  };
 }
 
 function total(blocks: string[]): number {

@@ -11,14 +11,62 @@ export const REDACTED = '[REDACTED]';
 
 /** Words that, after `password:` and the like, are a type or a flag, not a value. */
 export const TYPE_WORDS = new Set([
-  'string', 'number', 'boolean', 'bool', 'str', 'int', 'integer', 'float', 'double', 'bytes', 'any', 'unknown', 'object',
-  'void', 'never', 'null', 'none', 'nil', 'undefined', 'true', 'false', 'yes', 'no', 'on', 'off', 'required', 'optional',
-  'bigint', 'symbol', 'dict', 'list', 'text', 'char', 'varchar', 'secret', 'password', 'token', 'redacted', 'hidden',
+  'string',
+  'number',
+  'boolean',
+  'bool',
+  'str',
+  'int',
+  'integer',
+  'float',
+  'double',
+  'bytes',
+  'any',
+  'unknown',
+  'object',
+  'void',
+  'never',
+  'null',
+  'none',
+  'nil',
+  'undefined',
+  'true',
+  'false',
+  'yes',
+  'no',
+  'on',
+  'off',
+  'required',
+  'optional',
+  'bigint',
+  'symbol',
+  'dict',
+  'list',
+  'text',
+  'char',
+  'varchar',
+  'secret',
+  'password',
+  'token',
+  'redacted',
+  'hidden',
 ]);
 /** Words that stand for a credential in examples (`user:password@host`, `token=token`). */
-const PLACEHOLDER_WORDS = new Set(['password', 'passwd', 'pass', 'pwd', 'secret', 'token', 'apikey', 'api_key', 'key', 'changeme']);
+const PLACEHOLDER_WORDS = new Set([
+  'password',
+  'passwd',
+  'pass',
+  'pwd',
+  'secret',
+  'token',
+  'apikey',
+  'api_key',
+  'key',
+  'changeme',
+]);
 /** Objects whose members hold a value in code (`token: opts.token`, `password: self.password`). */
-const CODE_OBJECTS = /^(?:this|self|cls|ctx|context|opts|options|config|cfg|conf|settings|params|props|args|kwargs|env|process|os|window|document|state|req|request|res|response|data|result|info|auth|user|session|app|client|err|error|e)\??\./;
+const CODE_OBJECTS =
+  /^(?:this|self|cls|ctx|context|opts|options|config|cfg|conf|settings|params|props|args|kwargs|env|process|os|window|document|state|req|request|res|response|data|result|info|auth|user|session|app|client|err|error|e)\??\./;
 
 /** Whether `value`, assigned with the operator `sep` to a strong (`password`) or weak (`key`) name, is a secret. */
 export function secretValue(strong: boolean, value: string, form: 'quoted' | 'bare', sep: string): boolean {
@@ -27,7 +75,8 @@ export function secretValue(strong: boolean, value: string, form: 'quoted' | 'ba
   if (form === 'bare' && /\s/.test(sep) && looksLikeIdentifier(value)) return false;
   if (!strong) return weakSecret(value);
   if (form === 'quoted') {
-    if (value.length < 3 || /\s/.test(value) || TYPE_WORDS.has(value.toLowerCase()) || symbolicConstant(value)) return false;
+    if (value.length < 3 || /\s/.test(value) || TYPE_WORDS.has(value.toLowerCase()) || symbolicConstant(value))
+      return false;
     if (!/[A-Za-z0-9]/.test(value)) return false; // a word in another script (`secret: 'シークレット'`), a symbol
     // One short word reads as a mode or a label in code (`token: "auto"`, `secret: 'Geheim'`).
     return !/^\p{Lu}?\p{Ll}{1,12}$/u.test(value);
@@ -66,7 +115,8 @@ export function looksLikeIdentifier(value: string): boolean {
 
 /** A YAML value (after `password:` at a line start) that is data, not a type or a reference. */
 export function yamlSecret(value: string): boolean {
-  if (isPlaceholder(value) || value.length < 3 || looksLikeCode(value) || TYPE_WORDS.has(value.toLowerCase())) return false;
+  if (isPlaceholder(value) || value.length < 3 || looksLikeCode(value) || TYPE_WORDS.has(value.toLowerCase()))
+    return false;
   if (/^[A-Z][A-Za-z]*$/.test(value) || /^[a-z]+[A-Z][A-Za-z]*$/.test(value)) return false; // PascalCase type, camelCase identifier
   if (/\?\./.test(value) || CODE_OBJECTS.test(value)) return false; // options2?.token, self.token
   return true;
@@ -76,7 +126,8 @@ export function yamlSecret(value: string): boolean {
 export function weakSecret(value: string): boolean {
   if (value.length < 16 || !highEntropy(value)) return false;
   if (/^(?:\/(?:[A-Za-z][a-z]*(?:[A-Z][a-z]+)*(?:[-_.][a-z0-9]+)*|v\d+))+\/?$/.test(value)) return false; // a path of words: /api/v5/robotLogic/sign-token
-  if (/^[a-z]+(?:[_.-][a-z0-9]+)+$/.test(value) && value.split(/[_.-]/).filter((w) => /^[a-z]+$/.test(w)).length >= 2) return false; // skills_sh_sitemap_v1
+  if (/^[a-z]+(?:[_.-][a-z0-9]+)+$/.test(value) && value.split(/[_.-]/).filter((w) => /^[a-z]+$/.test(w)).length >= 2)
+    return false; // skills_sh_sitemap_v1
   if (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(value)) return false; // a CONSTANT_NAME
   return !/^[A-Za-z_$][\w$]*(?:[?!]?\.[A-Za-z_$][\w$]*)+$/.test(value); // a member access
 }
@@ -87,13 +138,18 @@ export function weakSecret(value: string): boolean {
  */
 export function symbolicConstant(value: string): boolean {
   if (/\d/.test(value)) return false;
-  return /^\??[A-Za-z]+(?:[_-][A-Za-z]+)+$/.test(value) || /^\?[A-Za-z]+$/.test(value) || /^\??(?:[A-Z][a-z]+){3,}$/.test(value);
+  return (
+    /^\??[A-Za-z]+(?:[_-][A-Za-z]+)+$/.test(value) ||
+    /^\?[A-Za-z]+$/.test(value) ||
+    /^\??(?:[A-Z][a-z]+){3,}$/.test(value)
+  );
 }
 
 /** Values that stand for a secret without being one: references, templates, masks, examples, empties. */
 export function isPlaceholder(value: string): boolean {
   if (value.length === 0 || value.includes(REDACTED)) return true;
-  if (/^[$%{[]|^<[^>]*>?$|^\*{3,}|^process\.env|^os\.(?:environ|getenv)|^env\(|^(?:your|my)[-_]/i.test(value)) return true;
+  if (/^[$%{[]|^<[^>]*>?$|^\*{3,}|^process\.env|^os\.(?:environ|getenv)|^env\(|^(?:your|my)[-_]/i.test(value))
+    return true;
   if (/^(?:\.\.\.|…)|(?:\.\.\.|…)$/.test(value)) return true; // sk-..., …abc
   if ((value.match(/x/gi) ?? []).length * 2 >= value.length && /xxx/i.test(value)) return true; // 0.xxx, sk-xxxxxxxx
   if (/^(?:[^=]*=)?[*x.]*%(?:\(\w+\))?[sdr]$/i.test(value)) return true; // a format argument: %s, key=****%s
@@ -109,7 +165,10 @@ export function isPlaceholder(value: string): boolean {
  */
 export function looksLikeCode(value: string): boolean {
   if (/^[A-Za-z_$][A-Za-z_$]*(?:\.[A-Za-z_$][A-Za-z_$]*)+$/.test(value) || looksLikeCall(value)) return true;
-  return /^[A-Za-z_$][\w$.]*[[<]/.test(value) || /^=|^[A-Za-z_$][\w$.]{0,40}(?:===|!==|=>|[!=]=(?:null|undefined|void|true|false)\b)/.test(value);
+  return (
+    /^[A-Za-z_$][\w$.]*[[<]/.test(value) ||
+    /^=|^[A-Za-z_$][\w$.]{0,40}(?:===|!==|=>|[!=]=(?:null|undefined|void|true|false)\b)/.test(value)
+  );
 }
 
 export function looksLikeCall(value: string): boolean {

@@ -44,14 +44,25 @@ async function summarise(request: SummaryRequest, opts: SummariserOptions): Prom
   let tokensIn = 0;
   const fail = (reason: string, retryable: boolean): SummaryResult => {
     const clean = redactSecrets(reason).text.slice(0, MAX_REASON_CHARS);
-    safeLog(opts, `hmc: layer 1: no summary of ${what} after ${seconds(now() - started)}: ${clean}${retryable ? '' : ' (not retried)'}`);
+    safeLog(
+      opts,
+      `hmc: layer 1: no summary of ${what} after ${seconds(now() - started)}: ${clean}${retryable ? '' : ' (not retried)'}`,
+    );
     return { ok: false, reason: clean, retryable, tokensIn };
   };
   try {
     if (request.messages.length === 0) return fail('nothing to summarise: the range is empty', false);
     const maxTokens = Number.isInteger(request.maxTokens) && request.maxTokens > 0 ? request.maxTokens : 1500;
-    const extra = { ...(request.pace ? { pace: request.pace } : {}), ...(request.previous ? { previous: request.previous } : {}), ...(request.focus ? { focus: request.focus } : {}), ...(request.notes ? { notes: request.notes } : {}) };
-    const prompt = await buildPrompt({ messages: request.messages, maxTokens, ...extra }, opts.requestBudgetChars ?? DEFAULT_REQUEST_BUDGET_CHARS);
+    const extra = {
+      ...(request.pace ? { pace: request.pace } : {}),
+      ...(request.previous ? { previous: request.previous } : {}),
+      ...(request.focus ? { focus: request.focus } : {}),
+      ...(request.notes ? { notes: request.notes } : {}),
+    };
+    const prompt = await buildPrompt(
+      { messages: request.messages, maxTokens, ...extra },
+      opts.requestBudgetChars ?? DEFAULT_REQUEST_BUDGET_CHARS,
+    );
     tokensIn = requestTokens(prompt.messages);
     const answer = await withTimeout((signal) => opts.complete(prompt.messages, maxTokens, signal), opts.timeoutMs);
     if (answer.kind === 'timeout') return fail(`the summariser did not answer within ${seconds(opts.timeoutMs)}`, true);
@@ -77,7 +88,16 @@ async function summarise(request: SummaryRequest, opts: SummariserOptions): Prom
         (prompt.omitted > 0 ? `, ${prompt.omitted} messages left out of the request` : '') +
         (redactions > 0 ? `, ${redactions} secrets redacted` : ''),
     );
-    return { ok: true, text: checked.text, topic: checked.topic, model, tokensIn, tokensOut, redactions, ...(answer.value.price ? { price: answer.value.price } : {}) };
+    return {
+      ok: true,
+      text: checked.text,
+      topic: checked.topic,
+      model,
+      tokensIn,
+      tokensOut,
+      redactions,
+      ...(answer.value.price ? { price: answer.value.price } : {}),
+    };
   } catch (err) {
     // A bug here must not reach the engine: it becomes a failure like any other.
     return fail(`the summariser failed unexpectedly: ${errorText(err)}`, true);

@@ -10,7 +10,11 @@
 import type { Message } from '../core/message.js';
 
 /** One completion: the messages for the model and the most tokens it may write. */
-export type Complete = (messages: Message[], maxTokens: number, signal: AbortSignal) => Promise<{ text: string; model?: string; price?: SummariserPrice }>;
+export type Complete = (
+  messages: Message[],
+  maxTokens: number,
+  signal: AbortSignal,
+) => Promise<{ text: string; model?: string; price?: SummariserPrice }>;
 
 /** The summariser's token prices as multiples of the main model's input token price. */
 export interface SummariserPrice {

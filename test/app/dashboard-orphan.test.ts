@@ -29,10 +29,16 @@ const off = (yaml: string): string | null => hermesPluginOff(ref, () => yaml);
 describe("Hermes' rule for a loaded plugin", () => {
   it('is off when plugins.disabled lists it, or plugins.enabled is a list without it', () => {
     expect(off('plugins:\n  enabled: [hmc]\n')).toBeNull();
-    expect(off('plugins:\n  enabled: [other]\n  disabled: [hmc]\n')).toBe('the hmc plugin is disabled in /h/config.yaml (plugins.disabled)');
+    expect(off('plugins:\n  enabled: [other]\n  disabled: [hmc]\n')).toBe(
+      'the hmc plugin is disabled in /h/config.yaml (plugins.disabled)',
+    );
     expect(off('plugins:\n  enabled: [hmc]\n  disabled: [hmc]\n')).toMatch(/disabled/);
-    expect(off('plugins:\n  enabled: []\n')).toBe('the hmc plugin is no longer enabled in /h/config.yaml (plugins.enabled)');
-    expect(hermesPluginOff({ config: '/h/c.yaml', names: ['tools/hmc', 'hmc'] }, () => 'plugins:\n  enabled: [tools/hmc]\n')).toBeNull();
+    expect(off('plugins:\n  enabled: []\n')).toBe(
+      'the hmc plugin is no longer enabled in /h/config.yaml (plugins.enabled)',
+    );
+    expect(
+      hermesPluginOff({ config: '/h/c.yaml', names: ['tools/hmc', 'hmc'] }, () => 'plugins:\n  enabled: [tools/hmc]\n'),
+    ).toBeNull();
   });
 
   it('cannot tell (never off) from a broken, missing or plugin-less config', () => {
@@ -53,7 +59,9 @@ describe("Hermes' rule for a loaded plugin", () => {
 describe('the orphan watch', () => {
   it('finds the files gone, and this package whole', () => {
     const root = tempDir();
-    expect(orphanReason({ packageRoot: root, host: null })).toMatch(/^the files it runs from are gone \(.*bin\/hmc\.js/);
+    expect(orphanReason({ packageRoot: root, host: null })).toMatch(
+      /^the files it runs from are gone \(.*bin\/hmc\.js/,
+    );
     mkdirSync(join(root, 'bin'));
     writeFileSync(join(root, 'bin', 'hmc.js'), '');
     expect(orphanReason({ packageRoot: root, host: null })).toBeNull();
@@ -67,7 +75,11 @@ describe('the orphan watch', () => {
     writeFileSync(join(root, 'bin', 'hmc.js'), '');
     writeFileSync(config, 'plugins:\n  enabled: [hmc]\n');
     const reasons: string[] = [];
-    const stop = watchOrphan({ packageRoot: root, host: hermesWatch({ config, names: ['hmc'] }) }, (r) => reasons.push(r), 20);
+    const stop = watchOrphan(
+      { packageRoot: root, host: hermesWatch({ config, names: ['hmc'] }) },
+      (r) => reasons.push(r),
+      20,
+    );
     const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
     // One check sees it off, the next sees it back (a config being rewritten): nothing.
     writeFileSync(config, 'plugins:\n  enabled: []\n');
@@ -89,7 +101,12 @@ describe('a real background dashboard', () => {
     writeFileSync(config, 'plugins:\n  enabled: [hmc]\n');
     const tsx = pathToFileURL(join(import.meta.dirname, '..', '..', 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
     const before = { ...process.env };
-    process.env.HMC_DASHBOARD_COMMAND = JSON.stringify([process.execPath, '--import', tsx, join(import.meta.dirname, '..', 'server', 'run-cli.ts')]);
+    process.env.HMC_DASHBOARD_COMMAND = JSON.stringify([
+      process.execPath,
+      '--import',
+      tsx,
+      join(import.meta.dirname, '..', 'server', 'run-cli.ts'),
+    ]);
     process.env.HMC_HERMES_PLUGIN = JSON.stringify({ config, names: ['hmc'] });
     let pid = 0;
     try {

@@ -21,22 +21,40 @@ afterEach(async () => {
 describe('runtime', () => {
   it('starts, reports and stops an in-process dashboard through hmc_control, in both spellings (hmc demo)', async () => {
     dir = mkdtempSync(join(tmpdir(), 'hmc-runtime-'));
-    runtime = await createRuntime({ stateDir: dir, config: defaultConfig(), dashboard: 'in-process', dashboardPort: 0, log: () => {} });
+    runtime = await createRuntime({
+      stateDir: dir,
+      config: defaultConfig(),
+      dashboard: 'in-process',
+      dashboardPort: 0,
+      log: () => {},
+    });
     const started = await runtime.api.control({ args: { action: 'dashboard', sub_action: 'start' } });
     expect(started).toMatchObject({ action: 'dashboard', sub: 'start', running: true, host: '127.0.0.1' });
     const url = String(started.url);
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
     expect((await fetch(url)).status).toBe(200);
-    expect(await runtime.api.control({ args: { action: 'dashboard' } })).toMatchObject({ sub: 'status', running: true, url });
+    expect(await runtime.api.control({ args: { action: 'dashboard' } })).toMatchObject({
+      sub: 'status',
+      running: true,
+      url,
+    });
     expect(await runtime.api.command({ raw_args: 'dashboard action=status' })).toBe(`HMC dashboard: ${url} (running)`);
-    expect(await runtime.api.control({ args: { action: 'dashboard', sub_action: 'stop' } })).toMatchObject({ running: false });
+    expect(await runtime.api.control({ args: { action: 'dashboard', sub_action: 'stop' } })).toMatchObject({
+      running: false,
+    });
     await expect(fetch(url)).rejects.toThrow();
   });
 
   it('records a session into SQLite at each turn end without double counting', async () => {
     dir = mkdtempSync(join(tmpdir(), 'hmc-runtime-'));
     runtime = await createRuntime({ stateDir: dir, config: defaultConfig(), log: () => {} });
-    const messages = [user('build'), assistantCall('a', 'terminal', { command: 'make' }), toolResult('a', 'terminal', terminal(longLog())), { role: 'assistant', content: 'done' }, user('again')];
+    const messages = [
+      user('build'),
+      assistantCall('a', 'terminal', { command: 'make' }),
+      toolResult('a', 'terminal', terminal(longLog())),
+      { role: 'assistant', content: 'done' },
+      user('again'),
+    ];
     runtime.api.preLlmCall({ session_id: 's1', messages: messages.slice(0, 1) });
     runtime.api.onSessionEnd({ session_id: 's1' });
     runtime.api.preLlmCall({ session_id: 's1', messages });
@@ -56,10 +74,20 @@ describe('runtime', () => {
     const config = defaultConfig();
     config.analytics.enabled = false;
     runtime = await createRuntime({ stateDir: dir, config, log: () => {} });
-    runtime.api.preLlmCall({ session_id: 's', messages: [user('x'), assistantCall('a', 'terminal', {}), toolResult('a', 'terminal', terminal(longLog())), { role: 'assistant', content: '.' }] });
+    runtime.api.preLlmCall({
+      session_id: 's',
+      messages: [
+        user('x'),
+        assistantCall('a', 'terminal', {}),
+        toolResult('a', 'terminal', terminal(longLog())),
+        { role: 'assistant', content: '.' },
+      ],
+    });
     runtime.api.onSessionFinalize({ session_id: 's' });
     await runtime.flush();
     expect(existsSync(join(dir, 'analytics.db'))).toBe(false);
-    expect(await runtime.api.control({ args: { action: 'analytics' } })).toEqual({ error: 'analytics is disabled (analytics.enabled: false)' });
+    expect(await runtime.api.control({ args: { action: 'analytics' } })).toEqual({
+      error: 'analytics is disabled (analytics.enabled: false)',
+    });
   });
 });

@@ -20,15 +20,24 @@ function filesUnder(dir: string): string[] {
 
 /** The folders of src/hosts/ the registry imports a host from (`hermes`). */
 function hostFolders(registry: string): string[] {
-  return importsOf(registry).map((spec) => relative(HOSTS, resolve(HOSTS, spec))).filter((rel) => rel.includes('/')).map((rel) => rel.split('/')[0] as string);
+  return importsOf(registry)
+    .map((spec) => relative(HOSTS, resolve(HOSTS, spec)))
+    .filter((rel) => rel.includes('/'))
+    .map((rel) => rel.split('/')[0] as string);
 }
 
 /** `file → import` for every import of a file under `dir` that lands in one of the host folders. */
-function hostImports(dir: string, folders: readonly string[], read: (file: string) => string = (f) => readFileSync(f, 'utf8')): string[] {
-  return filesUnder(dir).flatMap((file) => importsOf(read(file))
-    .map((spec) => relative(HOSTS, resolve(dirname(file), spec)))
-    .filter((rel) => !rel.startsWith('..') && folders.includes(rel.split('/')[0] as string))
-    .map((rel) => `${relative(SRC, file)} → hosts/${rel}`));
+function hostImports(
+  dir: string,
+  folders: readonly string[],
+  read: (file: string) => string = (f) => readFileSync(f, 'utf8'),
+): string[] {
+  return filesUnder(dir).flatMap((file) =>
+    importsOf(read(file))
+      .map((spec) => relative(HOSTS, resolve(dirname(file), spec)))
+      .filter((rel) => !rel.startsWith('..') && folders.includes(rel.split('/')[0] as string))
+      .map((rel) => `${relative(SRC, file)} → hosts/${rel}`),
+  );
 }
 
 describe('the host behind one door', () => {
@@ -38,7 +47,7 @@ describe('the host behind one door', () => {
     expect(folders).toContain('hermes');
   });
 
-  it('no file in src/engine/ imports a host\'s folder: the engine goes through hosts/index.ts', () => {
+  it("no file in src/engine/ imports a host's folder: the engine goes through hosts/index.ts", () => {
     expect(hostImports(join(SRC, 'engine'), folders)).toEqual([]);
   });
 
@@ -48,12 +57,14 @@ describe('the host behind one door', () => {
     expect(others.flatMap((name) => hostImports(join(SRC, name), folders))).toEqual([]);
   });
 
-  it('would catch one that did (hello.ts importing Hermes\' config reader, as it did before)', () => {
+  it("would catch one that did (hello.ts importing Hermes' config reader, as it did before)", () => {
     const hello = join(SRC, 'engine', 'hello.ts');
     const planted = (file: string): string => {
       const text = readFileSync(file, 'utf8');
       return file === hello ? `import { readHermesConfig } from '../hosts/hermes/config-file.js';\n${text}` : text;
     };
-    expect(hostImports(join(SRC, 'engine'), folders, planted)).toEqual(['engine/hello.ts → hosts/hermes/config-file.js']);
+    expect(hostImports(join(SRC, 'engine'), folders, planted)).toEqual([
+      'engine/hello.ts → hosts/hermes/config-file.js',
+    ]);
   });
 });

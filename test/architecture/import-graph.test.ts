@@ -24,9 +24,15 @@ describe('the import graph of src/', () => {
   });
 
   it('reads every kind of import and finds circles (the checker itself)', () => {
-    const source = "import { a } from './a.js';\nimport type { B } from '../b.js';\nexport { c } from './c.js';\nimport './d.js';\nconst e = await import('./e.js');\nimport x from 'node:fs';";
+    const source =
+      "import { a } from './a.js';\nimport type { B } from '../b.js';\nexport { c } from './c.js';\nimport './d.js';\nconst e = await import('./e.js');\nimport x from 'node:fs';";
     expect(importsOf(source)).toEqual(['./a.js', '../b.js', './c.js', './d.js', './e.js']);
-    const graph = new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]);
+    const graph = new Map([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a']],
+      ['d', ['a']],
+    ]);
     expect(circlesOf(graph)).toEqual([['a', 'b', 'c']]);
   });
 });

@@ -14,10 +14,17 @@ import { LIST_WIDE_STRATEGIES } from '../../src/strategies/index.js';
 const SRC = join(import.meta.dirname, '..', '..', 'src');
 const read = (path: string): string => readFileSync(join(SRC, path), 'utf8');
 /** Files that must not know any list-wide strategy by name. */
-const NAMELESS = ['engine/list-wide/list-wide.ts', 'engine/list-wide/facts.ts', 'engine/list-wide/batch.ts', 'engine/session/held.ts'];
+const NAMELESS = [
+  'engine/list-wide/list-wide.ts',
+  'engine/list-wide/facts.ts',
+  'engine/list-wide/batch.ts',
+  'engine/session/held.ts',
+];
 const KINDS = LIST_WIDE_STRATEGIES.flatMap((s) => [...s.kinds]);
 /** The files that define a list-wide strategy (input clearing, which plans arguments, is none). */
-const STRATEGY_FILES = readdirSync(join(SRC, 'strategies', 'list-wide')).filter((f) => /: ListWideStrategy</.test(read(`strategies/list-wide/${f}`)));
+const STRATEGY_FILES = readdirSync(join(SRC, 'strategies', 'list-wide')).filter((f) =>
+  /: ListWideStrategy</.test(read(`strategies/list-wide/${f}`)),
+);
 
 describe('the list-wide registry', () => {
   it('is the only door to the list-wide strategies: the pass and the held vocabulary name no kind and import none', () => {
@@ -26,7 +33,9 @@ describe('the list-wide registry', () => {
     for (const file of NAMELESS) {
       const source = read(file);
       for (const kind of KINDS) expect(source.includes(`'${kind}'`), `${file} names '${kind}'`).toBe(false);
-      const strategyFiles = importsOf(source).filter((spec) => STRATEGY_FILES.some((f) => spec.endsWith(`strategies/list-wide/${f.replace(/\.ts$/, '.js')}`)));
+      const strategyFiles = importsOf(source).filter((spec) =>
+        STRATEGY_FILES.some((f) => spec.endsWith(`strategies/list-wide/${f.replace(/\.ts$/, '.js')}`)),
+      );
       expect(strategyFiles, file).toEqual([]);
     }
   });
@@ -39,7 +48,9 @@ describe('the list-wide registry', () => {
       'engine/list-wide/batch.ts',
     ];
     for (const file of files) {
-      const maps = read(file).split('\n').filter((line) => /^(export )?(const|let|var) \w+(: [^=]+)? = new (Weak)?Map\b/.test(line));
+      const maps = read(file)
+        .split('\n')
+        .filter((line) => /^(export )?(const|let|var) \w+(: [^=]+)? = new (Weak)?Map\b/.test(line));
       expect(maps, file).toEqual([]);
     }
   });

@@ -30,7 +30,13 @@ function moduleMaps(file: string, text: string): string[] {
     if (!ts.isVariableStatement(statement)) continue;
     for (const d of statement.declarationList.declarations) {
       const init = d.initializer;
-      if (!init || !ts.isNewExpression(init) || !ts.isIdentifier(init.expression) || !CONTAINERS.has(init.expression.text)) continue;
+      if (
+        !init ||
+        !ts.isNewExpression(init) ||
+        !ts.isIdentifier(init.expression) ||
+        !CONTAINERS.has(init.expression.text)
+      )
+        continue;
       const key = init.typeArguments?.[0]?.getText(source) ?? '';
       if (KEYED.test(key)) out.push(`${d.name.getText(source)}: new ${init.expression.text}<${key}, …>`);
     }
@@ -40,10 +46,12 @@ function moduleMaps(file: string, text: string): string[] {
 
 describe('per-session state lives on the session', () => {
   it('finds a module-level map keyed by a session or a message', () => {
-    expect(moduleMaps('x.ts', 'const a = new WeakMap<Session, number>();\nconst b = new Map<string, number>();\nconst c = new WeakSet<MessageState>();')).toEqual([
-      'a: new WeakMap<Session, …>',
-      'c: new WeakSet<MessageState, …>',
-    ]);
+    expect(
+      moduleMaps(
+        'x.ts',
+        'const a = new WeakMap<Session, number>();\nconst b = new Map<string, number>();\nconst c = new WeakSet<MessageState>();',
+      ),
+    ).toEqual(['a: new WeakMap<Session, …>', 'c: new WeakSet<MessageState, …>']);
   });
 
   it('has no module-level map keyed by a Session or a MessageState in src/engine/ outside session/', () => {

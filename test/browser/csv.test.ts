@@ -53,7 +53,9 @@ async function download(page: Page, button: Locator): Promise<{ name: string; cs
 
 /** The cells of a table's body rows, as text. */
 function bodyRows(table: Locator): Promise<string[][]> {
-  return table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.children).map((c) => (c.textContent ?? '').trim())));
+  return table
+    .locator('tbody tr')
+    .evaluateAll((trs) => trs.map((tr) => Array.from(tr.children).map((c) => (c.textContent ?? '').trim())));
 }
 
 describe.skipIf(!HAS_CHROMIUM)('CSV downloads in Chromium', () => {
@@ -69,7 +71,13 @@ describe.skipIf(!HAS_CHROMIUM)('CSV downloads in Chromium', () => {
     const store = openStore(s.dbPath);
     const [base] = sampleRecords(1, Date.now() - 40 * 86_400_000);
     if (!base) throw new Error('no sample');
-    store.recordSession({ ...base, session_id: 'sess-formula', project_path: hostile, model: '@SUM(A1:A9)', platform: 'cli' });
+    store.recordSession({
+      ...base,
+      session_id: 'sess-formula',
+      project_path: hostile,
+      model: '@SUM(A1:A9)',
+      platform: 'cli',
+    });
     store.close();
     browser = await launch();
     ({ page } = await openLive(browser, s.dash.url, { width: 1280, height: 900 }));
@@ -82,18 +90,42 @@ describe.skipIf(!HAS_CHROMIUM)('CSV downloads in Chromium', () => {
 
   it('should download every matching session, the page shown first and in its order, with exact figures', async () => {
     const table = page.getByTestId('sessions');
-    const { name, csv } = await download(page, table.getByRole('button', { name: /^Download all 15 matching sessions as CSV$/ }));
+    const { name, csv } = await download(
+      page,
+      table.getByRole('button', { name: /^Download all 15 matching sessions as CSV$/ }),
+    );
     expect(name).toMatch(/^hmc-sessions-\d{4}-\d{2}-\d{2}\.csv$/);
     expect(csv.bom).toEqual([0xef, 0xbb, 0xbf]);
     const [header, ...rows] = csv.records;
-    expect(header).toEqual(['session_id', 'started_at', 'project_path', 'model', 'turns', 'tool_calls', 'input_tokens', 'saved_tokens', 'savings_pct', 'live', 'state']);
+    expect(header).toEqual([
+      'session_id',
+      'started_at',
+      'project_path',
+      'model',
+      'turns',
+      'tool_calls',
+      'input_tokens',
+      'saved_tokens',
+      'savings_pct',
+      'live',
+      'state',
+    ]);
     expect(rows).toHaveLength(15);
     const shown = await bodyRows(table.locator('table'));
     expect(shown).toHaveLength(10);
     shown.forEach((cells, i) => {
       const [id, started, project, model, turns, tools, input, saved, pct] = rows[i] ?? [];
-      expect([shortId(id ?? ''), fmtDateTime(Date.parse(started ?? '')), shortPath(project ?? ''), model, turns, tools,
-        fmtTokens(Number(input)), fmtTokens(Number(saved)), `${Number(pct).toFixed(1)}%`]).toEqual(cells.map((c) => c.replace(/\s*live$/, '')));
+      expect([
+        shortId(id ?? ''),
+        fmtDateTime(Date.parse(started ?? '')),
+        shortPath(project ?? ''),
+        model,
+        turns,
+        tools,
+        fmtTokens(Number(input)),
+        fmtTokens(Number(saved)),
+        `${Number(pct).toFixed(1)}%`,
+      ]).toEqual(cells.map((c) => c.replace(/\s*live$/, '')));
     });
     // The spreadsheet formula arrives as text.
     const formula = rows.find((r) => r[0] === 'sess-formula');
@@ -101,12 +133,19 @@ describe.skipIf(!HAS_CHROMIUM)('CSV downloads in Chromium', () => {
     expect(formula?.[3]).toBe("'@SUM(A1:A9)");
   });
 
-  it('should follow the table\'s sort and search', async () => {
+  it("should follow the table's sort and search", async () => {
     const table = page.getByTestId('sessions');
     await table.getByRole('button', { name: 'Saved' }).click();
     await page.locator('#sess-search').fill('triage');
-    await expect.poll(() => table.getByRole('button', { name: /^Download all \d+ matching sessions as CSV$/ }).getAttribute('aria-label')).toBe('Download all 4 matching sessions as CSV');
-    const { name, csv } = await download(page, table.getByRole('button', { name: 'Download all 4 matching sessions as CSV' }));
+    await expect
+      .poll(() =>
+        table.getByRole('button', { name: /^Download all \d+ matching sessions as CSV$/ }).getAttribute('aria-label'),
+      )
+      .toBe('Download all 4 matching sessions as CSV');
+    const { name, csv } = await download(
+      page,
+      table.getByRole('button', { name: 'Download all 4 matching sessions as CSV' }),
+    );
     expect(name).toMatch(/^hmc-sessions-matching-triage-/);
     const rows = csv.records.slice(1);
     expect(rows.map((r) => r[2])).toEqual(Array(4).fill('/srv/agents/triage'));
@@ -124,14 +163,24 @@ describe.skipIf(!HAS_CHROMIUM)('CSV downloads in Chromium', () => {
     expect(rows.length).toBe(shown.length);
     shown.forEach((cells, i) => {
       const [path, sessions, input, saved, pct] = rows[i] ?? [];
-      const shownPath = path?.startsWith("'") ? path.slice(1) : path ?? '';
-      expect([shortPath(shownPath), sessions, fmtTokens(Number(input)), fmtTokens(Number(saved)), `${Number(pct).toFixed(1)}%`]).toEqual(cells);
+      const shownPath = path?.startsWith("'") ? path.slice(1) : (path ?? '');
+      expect([
+        shortPath(shownPath),
+        sessions,
+        fmtTokens(Number(input)),
+        fmtTokens(Number(saved)),
+        `${Number(pct).toFixed(1)}%`,
+      ]).toEqual(cells);
     });
   });
 
   it('should download the per-day, per-week and per-month tables as shown, with whole dates', async () => {
     const card = page.getByTestId('history');
-    for (const [what, unit, nth] of [['Input saved per day', 'day', 0], ['Input saved per week', 'week', 1], ['Input saved per month', 'month', 2]] as const) {
+    for (const [what, unit, nth] of [
+      ['Input saved per day', 'day', 0],
+      ['Input saved per week', 'week', 1],
+      ['Input saved per month', 'month', 2],
+    ] as const) {
       const { name, csv } = await download(page, card.getByRole('button', { name: `Download ${what} as CSV` }));
       expect(name).toContain(`per-${unit}`);
       const [header, ...rows] = csv.records;
@@ -150,7 +199,10 @@ describe.skipIf(!HAS_CHROMIUM)('CSV downloads in Chromium', () => {
   });
 
   it('should download the per-strategy and per-tool lists in the scope shown', async () => {
-    for (const [testid, noun] of [['by-strategy', 'strategy'], ['by-tool', 'tool']] as const) {
+    for (const [testid, noun] of [
+      ['by-strategy', 'strategy'],
+      ['by-tool', 'tool'],
+    ] as const) {
       const card = page.getByTestId(testid);
       for (const scope of ['This session', 'Lifetime'] as const) {
         await card.getByRole('button', { name: scope, exact: true }).click();
@@ -158,7 +210,14 @@ describe.skipIf(!HAS_CHROMIUM)('CSV downloads in Chromium', () => {
         expect(name).toContain(scope === 'Lifetime' ? `${testid}-lifetime` : `${testid}-session-`);
         const [header, ...rows] = csv.records;
         expect(header).toEqual([noun, 'saved_tokens']);
-        const shown = await card.locator('li.bar-row').evaluateAll((lis) => lis.map((li) => [li.querySelector('.bar-name')?.textContent ?? '', li.querySelector('.bar-val')?.textContent ?? '']));
+        const shown = await card
+          .locator('li.bar-row')
+          .evaluateAll((lis) =>
+            lis.map((li) => [
+              li.querySelector('.bar-name')?.textContent ?? '',
+              li.querySelector('.bar-val')?.textContent ?? '',
+            ]),
+          );
         expect(shown.length).toBeGreaterThan(0);
         expect(rows.map(([n, v]) => [n, fmtTokens(Number(v))])).toEqual(shown);
       }

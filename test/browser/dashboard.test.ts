@@ -12,7 +12,8 @@ import { toolPayload, turnPayload } from '../server/helpers.js';
 import { fmtMoney, fmtTokens } from '../../web/src/format.js';
 import { analyticsResponse, summaryResponse } from '../../web/src/schema.js';
 
-if (!HAS_CHROMIUM) console.warn('test/browser: /usr/bin/chromium is missing (apt-get install chromium); skipping the browser tests');
+if (!HAS_CHROMIUM)
+  console.warn('test/browser: /usr/bin/chromium is missing (apt-get install chromium); skipping the browser tests');
 
 describe.skipIf(!HAS_CHROMIUM)('dashboard page in Chromium', () => {
   let browser: Browser;
@@ -40,7 +41,8 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard page in Chromium', () => {
   });
 
   it('should show the same figures as the API', async () => {
-    const api = async (path: string): Promise<unknown> => (await fetch(`${s.dash.url.replace(/\/$/, '')}${path}`)).json();
+    const api = async (path: string): Promise<unknown> =>
+      (await fetch(`${s.dash.url.replace(/\/$/, '')}${path}`)).json();
     const a = await api('/api/analytics');
     const summary = await api('/api/summary');
     // The page's own guards: the test reads the API exactly as the page does, without casts.
@@ -50,7 +52,9 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard page in Chromium', () => {
     await expect.poll(() => page.getByTestId('life-saved').textContent()).toBe(fmtTokens(a.total_saved));
     expect(await page.getByTestId('life-sessions').textContent()).toBe(String(a.total_sessions));
     expect(await page.getByTestId('life-pct').textContent()).toBe(`${a.savings_pct.toFixed(1)}%`);
-    expect(await page.getByTestId('life-cost').textContent()).toBe(fmtMoney(a.estimated_cost_saved.amount, a.estimated_cost_saved.currency));
+    expect(await page.getByTestId('life-cost').textContent()).toBe(
+      fmtMoney(a.estimated_cost_saved.amount, a.estimated_cost_saved.currency),
+    );
     expect(await page.getByTestId('cur-saved').textContent()).toBe(fmtTokens(cur.saved));
     expect(await page.getByTestId('cur-turns').textContent()).toBe(String(cur.turns));
     expect(await page.getByTestId('cur-tools').textContent()).toBe(String(cur.tool_calls));
@@ -68,7 +72,11 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard page in Chromium', () => {
   });
 
   it('should open the inspector with before and after when a tool event is clicked', async () => {
-    await page.getByTestId('log').getByRole('button', { name: /Inspect the output of terminal/ }).first().click();
+    await page
+      .getByTestId('log')
+      .getByRole('button', { name: /Inspect the output of terminal/ })
+      .first()
+      .click();
     const diff = page.getByTestId('diff');
     await diff.waitFor();
     expect(await diff.locator('.ln.del').count()).toBeGreaterThan(0);
@@ -84,13 +92,35 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard page in Chromium', () => {
     // Real envelopes through the real engine, into the page's own feed (issue 9 item 7).
     const e = engine(config(), s.sink);
     const log = longLog(300, 150);
-    const source = readFileSync(join(import.meta.dirname, '..', '..', 'src', 'engine', 'engine.ts'), 'utf8').split('\n');
-    expect(e.postToolCall({ session_id: 'envelope-s1', tool_name: 'terminal', args: { command: 'npm run build' }, result: terminal(log), tool_call_id: 'env_t' })).toHaveProperty('replace');
-    expect(e.postToolCall({ session_id: 'envelope-s1', tool_name: 'read_file', args: { path: 'src/engine/engine.ts' }, result: readFile(source), tool_call_id: 'env_r' })).toHaveProperty('replace');
+    const source = readFileSync(join(import.meta.dirname, '..', '..', 'src', 'engine', 'engine.ts'), 'utf8').split(
+      '\n',
+    );
+    expect(
+      e.postToolCall({
+        session_id: 'envelope-s1',
+        tool_name: 'terminal',
+        args: { command: 'npm run build' },
+        result: terminal(log),
+        tool_call_id: 'env_t',
+      }),
+    ).toHaveProperty('replace');
+    expect(
+      e.postToolCall({
+        session_id: 'envelope-s1',
+        tool_name: 'read_file',
+        args: { path: 'src/engine/engine.ts' },
+        result: readFile(source),
+        tool_call_id: 'env_r',
+      }),
+    ).toHaveProperty('replace');
     e.settle();
     const inspector = page.getByTestId('inspector');
     const diff = page.getByTestId('diff');
-    const row = (tool: string) => page.getByTestId('log').locator('li', { hasText: 'envelope-s1' }).getByRole('button', { name: `Inspect the output of ${tool}` });
+    const row = (tool: string) =>
+      page
+        .getByTestId('log')
+        .locator('li', { hasText: 'envelope-s1' })
+        .getByRole('button', { name: `Inspect the output of ${tool}` });
 
     await row('terminal').click();
     await inspector.getByTestId('envelope').waitFor();
@@ -103,7 +133,9 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard page in Chromium', () => {
     expect(kept).toContain('[0] compiling module 0 of 300... ok');
     expect(kept).toContain('src/app.ts:42:7 - error TS2322: Type string is not assignable to type number.');
     expect(removed.length).toBeGreaterThan(5);
-    expect(removed.some((l) => l.includes('compiling module') && !l.includes('\\n') && !l.includes('"output"'))).toBe(true);
+    expect(removed.some((l) => l.includes('compiling module') && !l.includes('\\n') && !l.includes('"output"'))).toBe(
+      true,
+    );
     expect(await diff.textContent()).not.toContain('\\n');
     const envelope = inspector.getByTestId('envelope');
     expect(await envelope.textContent()).toContain('output');
@@ -120,7 +152,11 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard page in Chromium', () => {
     expect(fileKept[0]).toBe(`1|${source[0]}`);
     expect(fileKept.every((l) => /^\d+\|/.test(l))).toBe(true);
     expect(await diff.locator('.ln.del:not(.fold)').count()).toBeGreaterThan(0);
-    expect(await inspector.getByTestId('envelope').locator('dt').allTextContents()).toEqual(['total_lines', 'file_size', 'truncated']);
+    expect(await inspector.getByTestId('envelope').locator('dt').allTextContents()).toEqual([
+      'total_lines',
+      'file_size',
+      'truncated',
+    ]);
     expect(problems).toEqual([]);
   });
 
@@ -148,14 +184,22 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard page in Chromium', () => {
 
   it('should survive the server stopping and starting again, and show new events', async () => {
     await s.dash.stop();
-    await page.getByTestId('conn').filter({ hasText: /Reconnecting|Offline/ }).waitFor({ timeout: 5000 });
+    await page
+      .getByTestId('conn')
+      .filter({ hasText: /Reconnecting|Offline/ })
+      .waitFor({ timeout: 5000 });
     await s.restart();
     await page.getByTestId('conn').filter({ hasText: 'Live' }).waitFor({ timeout: 15000 });
     s.sink.emit(turnPayload(LIVE_SESSION, 7, 1_000_001, { model: 'claude-sonnet-4' }));
     await page.getByTestId('log').getByText('turn 7').waitFor({ timeout: 2000 });
     // The emitting side restarting: a new process (new source file) is picked up by the tail.
     const { createStateDirSink } = await import('../../src/events/state-dir-sink.js');
-    const other = createStateDirSink({ stateDir: s.dir, source: 'sidecar-restarted', inspector: false, log: () => undefined });
+    const other = createStateDirSink({
+      stateDir: s.dir,
+      source: 'sidecar-restarted',
+      inspector: false,
+      log: () => undefined,
+    });
     other.emit(toolPayload(LIVE_SESSION, 7, 'after_restart_tool'));
     await page.getByTestId('log').getByText('after_restart_tool').waitFor({ timeout: 5000 });
     await other.close();
@@ -203,7 +247,9 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard page at phone width and for keyboard u
     await page.reload();
     await page.getByTestId('sessions').locator('tbody tr').first().waitFor();
     await page.keyboard.press('Tab');
-    expect(await page.evaluate('document.activeElement && document.activeElement.textContent')).toContain('Skip to the figures');
+    expect(await page.evaluate('document.activeElement && document.activeElement.textContent')).toContain(
+      'Skip to the figures',
+    );
     await page.close();
   });
 });

@@ -31,8 +31,16 @@ export async function ensureBuilt(): Promise<void> {
 export function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--disable-quic'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-quic',
+    ],
   });
 }
 
@@ -40,7 +48,11 @@ export function launch(): Promise<Browser> {
  * A page on the dashboard at `url`, live: every console error or warning and page error lands in
  * `problems`, every dialog (dismissed) in `dialogs`, for the tests to assert on.
  */
-export async function openLive(browser: Browser, url: string, viewport: { width: number; height: number }): Promise<{ page: Page; problems: string[]; dialogs: string[] }> {
+export async function openLive(
+  browser: Browser,
+  url: string,
+  viewport: { width: number; height: number },
+): Promise<{ page: Page; problems: string[]; dialogs: string[] }> {
   const problems: string[] = [];
   const dialogs: string[] = [];
   const page = await browser.newPage({ viewport });
@@ -84,11 +96,23 @@ export async function seed(port = 0): Promise<Seeded> {
   const log = (l: string): void => void logs.push(l);
   const sink = createStateDirSink({ stateDir: dir, source: 'sidecar-test', inspector: true, log });
   const start = (p: number): Promise<DashboardHandle> =>
-    startDashboard({ stateDir: dir, port: p, dbPath, feed: sink, pricing: PRICING, log, version: 'test', webRoot: WEB_DIST });
+    startDashboard({
+      stateDir: dir,
+      port: p,
+      dbPath,
+      feed: sink,
+      pricing: PRICING,
+      log,
+      version: 'test',
+      webRoot: WEB_DIST,
+    });
   let dash = await start(port);
   emitLiveSession(sink, phases);
   return {
-    dir, dbPath, sink, logs,
+    dir,
+    dbPath,
+    sink,
+    logs,
     get dash() {
       return dash;
     },
@@ -115,25 +139,60 @@ function emitLiveSession(sink: StateDirSink, phases: PhaseEntry[]): void {
       saved += before - after;
       const callId = `call_${t}_${i}`;
       sink.inspect(inspectRecord(LIVE_SESSION, callId, tool));
-      sink.emit(toolPayload(LIVE_SESSION, t, tool, {
-        tool_call_id: callId, tokens_before: before, tokens_after: after, delta_saved: before - after, cumulative_saved: saved,
-        strategies: [strategies[(t + i) % strategies.length] ?? 'truncation'], inspect_id: `${LIVE_SESSION}:${callId}`,
-        context_tokens: 18000 + t * 9000, context_percent: (18000 + t * 9000) / 128000,
-      }));
+      sink.emit(
+        toolPayload(LIVE_SESSION, t, tool, {
+          tool_call_id: callId,
+          tokens_before: before,
+          tokens_after: after,
+          delta_saved: before - after,
+          cumulative_saved: saved,
+          strategies: [strategies[(t + i) % strategies.length] ?? 'truncation'],
+          inspect_id: `${LIVE_SESSION}:${callId}`,
+          context_tokens: 18000 + t * 9000,
+          context_percent: (18000 + t * 9000) / 128000,
+        }),
+      );
     }
     // Layer 1 summarised turns 1-2 during turn 3, and turns 3-4 during turn 5.
     for (const p of phases.filter((x) => x.session_id === LIVE_SESSION && x.turn_to === t - 1)) {
-      sink.emit({ type: 'phase', session_id: LIVE_SESSION, phase_id: p.phase_id, topic: p.topic, turn_from: p.turn_from, turn_to: p.turn_to,
-        tokens_before: p.tokens_before, tokens_after: p.tokens_after, recall_id: p.recall_id, updated: false });
+      sink.emit({
+        type: 'phase',
+        session_id: LIVE_SESSION,
+        phase_id: p.phase_id,
+        topic: p.topic,
+        turn_from: p.turn_from,
+        turn_to: p.turn_to,
+        tokens_before: p.tokens_before,
+        tokens_after: p.tokens_after,
+        recall_id: p.recall_id,
+        updated: false,
+      });
     }
-    const byStrategy = { truncation: Math.round(saved * 0.5), deduplication: Math.round(saved * 0.3), code_filter: saved - Math.round(saved * 0.5) - Math.round(saved * 0.3) };
-    sink.emit(turnPayload(LIVE_SESSION, t, saved, {
-      delta_saved: t === 1 ? saved : Math.round(saved / t), model: 'claude-sonnet-4', project_path: '/home/ada/src/hmc',
-      context_tokens: 18000 + t * 9000, context_window: 128000, context_percent: (18000 + t * 9000) / 128000,
-      by_strategy: byStrategy, by_tool: { terminal: Math.round(saved * 0.6), read_file: Math.round(saved * 0.25), search_files: saved - Math.round(saved * 0.6) - Math.round(saved * 0.25) },
-      input_tokens: { raw: saved * 3, hmc: saved * 2 }, tool_calls: Math.ceil(t * 1.5),
-      // What the engine says with HMC's defaults and Hermes' default threshold (engine/layer1/layer1-threshold.ts).
-      summarise_at: 0.4, host_compress_at: 0.5,
-    }));
+    const byStrategy = {
+      truncation: Math.round(saved * 0.5),
+      deduplication: Math.round(saved * 0.3),
+      code_filter: saved - Math.round(saved * 0.5) - Math.round(saved * 0.3),
+    };
+    sink.emit(
+      turnPayload(LIVE_SESSION, t, saved, {
+        delta_saved: t === 1 ? saved : Math.round(saved / t),
+        model: 'claude-sonnet-4',
+        project_path: '/home/ada/src/hmc',
+        context_tokens: 18000 + t * 9000,
+        context_window: 128000,
+        context_percent: (18000 + t * 9000) / 128000,
+        by_strategy: byStrategy,
+        by_tool: {
+          terminal: Math.round(saved * 0.6),
+          read_file: Math.round(saved * 0.25),
+          search_files: saved - Math.round(saved * 0.6) - Math.round(saved * 0.25),
+        },
+        input_tokens: { raw: saved * 3, hmc: saved * 2 },
+        tool_calls: Math.ceil(t * 1.5),
+        // What the engine says with HMC's defaults and Hermes' default threshold (engine/layer1/layer1-threshold.ts).
+        summarise_at: 0.4,
+        host_compress_at: 0.5,
+      }),
+    );
   }
 }

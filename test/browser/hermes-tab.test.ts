@@ -21,13 +21,14 @@ import { tableFits } from './table-fit.js';
 import { seedStore, UNKNOWN, type Analytics, type Models, type Price } from './hermes-tab-data.js';
 import { daysAgo, fmtMoney, fmtTokens } from '../../dashboard/src/format.js';
 
-describe.skipIf(!READY)('HMC\'s tab in Hermes\' web dashboard', () => {
+describe.skipIf(!READY)("HMC's tab in Hermes' web dashboard", () => {
   let host: HermesHost;
   let hmc: Awaited<ReturnType<typeof startHmc>> | undefined;
   let browser: Browser;
   let cfgDir = '';
   const api = async <T>(path: string): Promise<T> => (await fetch(`${hmc?.url ?? ''}${path}`)).json() as Promise<T>;
-  const hmcCli = (...args: string[]): string => execFileSync(process.execPath, [join(REPO, 'bin', 'hmc.js'), ...args], { env: host.env, encoding: 'utf8' });
+  const hmcCli = (...args: string[]): string =>
+    execFileSync(process.execPath, [join(REPO, 'bin', 'hmc.js'), ...args], { env: host.env, encoding: 'utf8' });
 
   beforeAll(async () => {
     // HMC's config for the dashboard the Start button starts: any free port (never a fixed one).
@@ -70,8 +71,16 @@ describe.skipIf(!READY)('HMC\'s tab in Hermes\' web dashboard', () => {
     // Cost saved, modelled: over the priced models (an unknown model gets no money on the tab).
     const m = await api<Models>(`api/models${query}`);
     const priced = m.models.filter((x) => !x.price.unknown_model);
-    expect(await page.getByTestId('hmc-cost').textContent()).toBe(fmtMoney(priced.reduce((t, x) => t + x.cost.saved, 0), m.currency));
-    if (priced.length === m.models.length) expect(await page.getByTestId('hmc-cost').textContent()).toBe(fmtMoney(a.estimated_cost_saved.amount, a.estimated_cost_saved.currency));
+    expect(await page.getByTestId('hmc-cost').textContent()).toBe(
+      fmtMoney(
+        priced.reduce((t, x) => t + x.cost.saved, 0),
+        m.currency,
+      ),
+    );
+    if (priced.length === m.models.length)
+      expect(await page.getByTestId('hmc-cost').textContent()).toBe(
+        fmtMoney(a.estimated_cost_saved.amount, a.estimated_cost_saved.currency),
+      );
     expect(await page.getByTestId('hmc-sessions').textContent()).toBe(String(a.total_sessions));
     return a;
   }
@@ -79,23 +88,37 @@ describe.skipIf(!READY)('HMC\'s tab in Hermes\' web dashboard', () => {
   it('is listed by Hermes from dashboard/manifest.json, with its API mounted', async () => {
     const plugins: unknown = await (await fetch(`${host.url}/api/dashboard/plugins`)).json();
     const hmcTab = Array.isArray(plugins) ? plugins.find((p: { name?: string }) => p.name === 'hmc') : undefined;
-    expect(hmcTab).toMatchObject({ label: 'HMC', tab: { path: '/hmc' }, entry: 'dist/index.js', has_api: true, source: 'user' });
+    expect(hmcTab).toMatchObject({
+      label: 'HMC',
+      tab: { path: '/hmc' },
+      entry: 'dist/index.js',
+      has_api: true,
+      source: 'user',
+    });
     const js = await fetch(`${host.url}/dashboard-plugins/hmc/dist/index.js`);
     expect(js.status).toBe(200);
     expect(await js.text()).toBe(readFileSync(join(REPO, 'dashboard', 'dist', 'index.js'), 'utf8'));
   });
 
-  it('shows the figures HMC\'s own dashboard answers (1440 px)', async () => {
+  it("shows the figures HMC's own dashboard answers (1440 px)", async () => {
     const { page, errors } = await open(1440, 900);
     const a = await expectSummary(page, '');
     const w = await api<{ recalls: number; per_100_elided: number }>('api/work');
-    expect(await page.getByTestId('hmc-summary').textContent()).toContain(`input saved over ${a.model_calls} model calls`);
+    expect(await page.getByTestId('hmc-summary').textContent()).toContain(
+      `input saved over ${a.model_calls} model calls`,
+    );
     expect(await page.getByTestId('hmc-recalls').textContent()).toBe(String(w.recalls));
     expect(await page.getByTestId('hmc-rate').textContent()).toBe(w.per_100_elided.toFixed(1));
-    expect((await page.getByTestId('hmc-models-table').locator('tbody th').allTextContents()).sort()).toEqual([UNKNOWN, 'anthropic/claude-sonnet-4-20250514', 'gpt-4.1']);
+    expect((await page.getByTestId('hmc-models-table').locator('tbody th').allTextContents()).sort()).toEqual([
+      UNKNOWN,
+      'anthropic/claude-sonnet-4-20250514',
+      'gpt-4.1',
+    ]);
     const o = await api<{ outputs: { name: string }[] }>('api/outputs?by=tool&limit=10');
     expect(o.outputs.map((x) => x.name).sort()).toEqual(['read_file', 'terminal']);
-    expect(await page.getByTestId('hmc-outputs-table').locator('tbody th').allTextContents()).toEqual(o.outputs.map((x) => x.name));
+    expect(await page.getByTestId('hmc-outputs-table').locator('tbody th').allTextContents()).toEqual(
+      o.outputs.map((x) => x.name),
+    );
     expect(await page.getByRole('link', { name: /full dashboard/ }).getAttribute('href')).toBe(hmc?.url);
     mkdirSync(join(REPO, 'test-results'), { recursive: true });
     await page.screenshot({ path: join(REPO, 'test-results', 'hermes-tab.png') });
@@ -103,39 +126,82 @@ describe.skipIf(!READY)('HMC\'s tab in Hermes\' web dashboard', () => {
     await page.close();
   });
 
-  it('shows money with the cache: HMC\'s figures (modelled) beside the provider\'s (measured), an unknown model named, not priced (issue 24)', async () => {
+  it("shows money with the cache: HMC's figures (modelled) beside the provider's (measured), an unknown model named, not priced (issue 24)", async () => {
     const { page, errors } = await open(1440, 900);
     await expectSummary(page, '');
     const m = await api<Models>('api/models');
-    const money = (x: { price: Price }, v: number): string => (x.price.unknown_model ? 'not priced' : fmtMoney(v, m.currency));
+    const money = (x: { price: Price }, v: number): string =>
+      x.price.unknown_model ? 'not priced' : fmtMoney(v, m.currency);
     // HMC's table: every model's tokens and its cost without and with HMC, priced with the cache model.
     const models = page.getByTestId('hmc-models');
     expect(await models.textContent()).toContain('modelled');
-    expect(await page.getByTestId('hmc-models-table').locator('thead th').allTextContents()).toEqual(['Model', 'Model calls', 'Input', 'Sent', 'Cost without HMC', 'Cost with HMC', 'Cost saved']);
-    const shown = await page.getByTestId('hmc-models-table').locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.children).map((c) => c.textContent ?? '')));
-    expect(shown).toEqual(m.models.map((x) => [x.model, String(x.model_calls), fmtTokens(x.input), fmtTokens(x.sent),
-      money(x, x.cost.without_hmc), money(x, x.cost.spent), money(x, x.cost.saved)]));
+    expect(await page.getByTestId('hmc-models-table').locator('thead th').allTextContents()).toEqual([
+      'Model',
+      'Model calls',
+      'Input',
+      'Sent',
+      'Cost without HMC',
+      'Cost with HMC',
+      'Cost saved',
+    ]);
+    const shown = await page
+      .getByTestId('hmc-models-table')
+      .locator('tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => Array.from(tr.children).map((c) => c.textContent ?? '')));
+    expect(shown).toEqual(
+      m.models.map((x) => [
+        x.model,
+        String(x.model_calls),
+        fmtTokens(x.input),
+        fmtTokens(x.sent),
+        money(x, x.cost.without_hmc),
+        money(x, x.cost.spent),
+        money(x, x.cost.saved),
+      ]),
+    );
     // With the cache: tab-a's input without HMC is not 80,000 tokens at the write price.
     const sonnet = m.models.find((x) => x.model.includes('sonnet'));
     expect(sonnet?.cost.without_hmc).toBeLessThan((80_000 * 3.75) / 1e6);
     // The unknown model: named, and no money anywhere on the tab for it.
     expect(m.models.find((x) => x.model === UNKNOWN)?.price.unknown_model).toBe(true);
     expect(shown.find((r) => r[0] === UNKNOWN)?.slice(4)).toEqual(['not priced', 'not priced', 'not priced']);
-    expect(await page.getByTestId('hmc-unpriced').textContent()).toBe(`Not priced: ${UNKNOWN}. No price table names this model: add it under pricing.models in HMC's config.yaml (hermes hmc doctor lists it).`);
+    expect(await page.getByTestId('hmc-unpriced').textContent()).toBe(
+      `Not priced: ${UNKNOWN}. No price table names this model: add it under pricing.models in HMC's config.yaml (hermes hmc doctor lists it).`,
+    );
     expect(await page.getByTestId('hmc-summary').textContent()).toContain('cost saved, modelled (priced models only)');
     // The provider's table: what Hermes reported, measured, priced from the same table.
     const p = m.provider ?? [];
     expect(p.map((x) => x.model).sort()).toEqual([UNKNOWN, 'anthropic/claude-sonnet-4-20250514']);
     expect(await page.getByTestId('hmc-provider').textContent()).toContain('measured');
-    const measured = await page.getByTestId('hmc-provider-table').locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.children).map((c) => c.textContent ?? '')));
-    expect(measured).toEqual(p.map((x) => [x.model, String(x.calls), fmtTokens(x.prompt_tokens), fmtTokens(x.cache_read_tokens), fmtTokens(x.cache_write_tokens),
-      fmtTokens(x.completion_tokens), money(x, x.cost.input), money(x, x.cost.output)]));
+    const measured = await page
+      .getByTestId('hmc-provider-table')
+      .locator('tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => Array.from(tr.children).map((c) => c.textContent ?? '')));
+    expect(measured).toEqual(
+      p.map((x) => [
+        x.model,
+        String(x.calls),
+        fmtTokens(x.prompt_tokens),
+        fmtTokens(x.cache_read_tokens),
+        fmtTokens(x.cache_write_tokens),
+        fmtTokens(x.completion_tokens),
+        money(x, x.cost.input),
+        money(x, x.cost.output),
+      ]),
+    );
     const known = p.filter((x) => !x.price.unknown_model);
-    expect(await page.getByTestId('hmc-measured-input').textContent()).toBe(fmtMoney(known.reduce((t, x) => t + x.cost.input, 0), m.currency));
+    expect(await page.getByTestId('hmc-measured-input').textContent()).toBe(
+      fmtMoney(
+        known.reduce((t, x) => t + x.cost.input, 0),
+        m.currency,
+      ),
+    );
     expect(await page.getByTestId('hmc-measured-prompt').textContent()).toBe(fmtTokens(20_000));
     expect(await page.getByTestId('hmc-measured-read').textContent()).toBe(`${((100 * 7_800) / 20_000).toFixed(1)}%`);
     // The page's whole content in one shot, for docs/screenshots/hermes-tab.png.
-    const tall = await page.evaluate(() => Math.max(...Array.from(document.querySelectorAll('main, main *')).map((e) => e.scrollHeight)));
+    const tall = await page.evaluate(() =>
+      Math.max(...Array.from(document.querySelectorAll('main, main *')).map((e) => e.scrollHeight)),
+    );
     await page.setViewportSize({ width: 1440, height: tall + 120 });
     await page.screenshot({ path: join(REPO, 'test-results', 'hermes-tab-money.png') });
     expect(errors).toEqual([]);
@@ -146,7 +212,9 @@ describe.skipIf(!READY)('HMC\'s tab in Hermes\' web dashboard', () => {
     const { page, errors } = await open(390, 844);
     await expectSummary(page, '');
     const fits = await tableFits(page, 'hmc-cue');
-    console.info(`390 px: ${fits.map((f) => `${f.caption} ${f.scrollWidth}/${f.clientWidth} px${f.cue ? ' (cue)' : ''}`).join('; ')}`);
+    console.info(
+      `390 px: ${fits.map((f) => `${f.caption} ${f.scrollWidth}/${f.clientWidth} px${f.cue ? ' (cue)' : ''}`).join('; ')}`,
+    );
     expect(fits.map((f) => f.caption)).toEqual(['Cost per model', 'Reported by the provider', 'Saved per tool output']);
     for (const f of fits) {
       const fit = f.scrollWidth <= f.clientWidth;
@@ -162,20 +230,26 @@ describe.skipIf(!READY)('HMC\'s tab in Hermes\' web dashboard', () => {
     expect(await name.getAttribute('title')).toBe('anthropic/claude-sonnet-4-20250514');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     // The page's content is in Hermes' scrolling main: grow the viewport to take it all in one shot.
-    const tall = await page.evaluate(() => Math.max(...Array.from(document.querySelectorAll('main, main *')).map((e) => e.scrollHeight)));
+    const tall = await page.evaluate(() =>
+      Math.max(...Array.from(document.querySelectorAll('main, main *')).map((e) => e.scrollHeight)),
+    );
     await page.setViewportSize({ width: 390, height: tall + 120 });
     await page.screenshot({ path: join(REPO, 'test-results', 'hermes-tab-phone.png') });
     // Narrower than any phone it is made for, a table scrolls, and the cue says so.
     await page.setViewportSize({ width: 300, height: 844 });
-    await expect.poll(async () => (await tableFits(page, 'hmc-cue')).every((f) => f.scrollWidth <= f.clientWidth || f.cue)).toBe(true);
+    await expect
+      .poll(async () => (await tableFits(page, 'hmc-cue')).every((f) => f.scrollWidth <= f.clientWidth || f.cue))
+      .toBe(true);
     const narrow = await tableFits(page, 'hmc-cue');
-    console.info(`300 px: ${narrow.map((f) => `${f.caption} ${f.scrollWidth}/${f.clientWidth} px${f.cue ? ' (cue)' : ''}`).join('; ')}`);
+    console.info(
+      `300 px: ${narrow.map((f) => `${f.caption} ${f.scrollWidth}/${f.clientWidth} px${f.cue ? ' (cue)' : ''}`).join('; ')}`,
+    );
     expect(narrow.some((f) => f.cue)).toBe(true);
     expect(errors).toEqual([]);
     await page.close();
   });
 
-  it('regression (issue 27, finding 4): a date choice (since/until) shows HMC\'s figures for that period', async () => {
+  it("regression (issue 27, finding 4): a date choice (since/until) shows HMC's figures for that period", async () => {
     const { page, errors } = await open(1440, 900);
     await expectSummary(page, '');
     const form = page.getByTestId('hmc-period');
@@ -184,7 +258,10 @@ describe.skipIf(!READY)('HMC\'s tab in Hermes\' web dashboard', () => {
     expect(await page.getByTestId('hmc-range-text').textContent()).toBe(`Showing since ${daysAgo(29)}`);
     const month = await expectSummary(page, `?since=${daysAgo(29)}`);
     expect(month.total_sessions).toBe(2);
-    expect((await page.getByTestId('hmc-models-table').locator('tbody th').allTextContents()).sort()).toEqual([UNKNOWN, 'anthropic/claude-sonnet-4-20250514']);
+    expect((await page.getByTestId('hmc-models-table').locator('tbody th').allTextContents()).sort()).toEqual([
+      UNKNOWN,
+      'anthropic/claude-sonnet-4-20250514',
+    ]);
     // Since/until by hand: only the old session's day.
     const old = daysAgo(40);
     await form.locator('input[name="since"]').fill(old);
@@ -193,7 +270,9 @@ describe.skipIf(!READY)('HMC\'s tab in Hermes\' web dashboard', () => {
     expect(await page.getByTestId('hmc-range-text').textContent()).toBe(`Showing ${old}`);
     const day = await expectSummary(page, `?since=${old}&until=${old}`);
     expect(day.total_sessions).toBe(1);
-    await expect.poll(() => page.getByTestId('hmc-models-table').locator('tbody th').allTextContents()).toEqual(['gpt-4.1']);
+    await expect
+      .poll(() => page.getByTestId('hmc-models-table').locator('tbody th').allTextContents())
+      .toEqual(['gpt-4.1']);
     // No provider usage that day: said, not shown as zeros.
     expect(await page.getByTestId('hmc-provider-none').textContent()).toContain('post_api_request');
     // A first day after the last is not applied.
@@ -206,13 +285,20 @@ describe.skipIf(!READY)('HMC\'s tab in Hermes\' web dashboard', () => {
     await page.close();
   });
 
-  it('regression (issue 27, finding 4): the start route is POST only, behind Hermes\' session, and refuses another site', async () => {
+  it("regression (issue 27, finding 4): the start route is POST only, behind Hermes' session, and refuses another site", async () => {
     // A GET is not served (Hermes answers 404 for a method no route takes): a link cannot start anything.
     const get = await host.call('/start');
     expect([404, 405]).toContain(get.status);
     expect(await get.text()).not.toContain('running');
     expect((await fetch(`${host.url}/api/plugins/hmc/start`, { method: 'POST' })).status).toBe(401);
-    expect((await fetch(`${host.url}/api/plugins/hmc/start`, { method: 'POST', headers: { 'X-Hermes-Session-Token': 'wrong' } })).status).toBe(401);
+    expect(
+      (
+        await fetch(`${host.url}/api/plugins/hmc/start`, {
+          method: 'POST',
+          headers: { 'X-Hermes-Session-Token': 'wrong' },
+        })
+      ).status,
+    ).toBe(401);
     const foreign = await host.call('/start', { method: 'POST', headers: { Origin: 'http://evil.test' } });
     expect(foreign.status).toBe(403);
     expect(JSON.stringify(await foreign.json())).toContain('another site');
@@ -221,7 +307,7 @@ describe.skipIf(!READY)('HMC\'s tab in Hermes\' web dashboard', () => {
     expect(await again.json()).toEqual({ running: true, already_running: true, url: hmc?.url });
   });
 
-  it('regression (issue 27, finding 4): with HMC\'s dashboard stopped, the Start button starts it as `hermes hmc dashboard start` does', async () => {
+  it("regression (issue 27, finding 4): with HMC's dashboard stopped, the Start button starts it as `hermes hmc dashboard start` does", async () => {
     const { page, errors } = await open(1440, 900);
     await stop(hmc?.child);
     await page.reload();
@@ -239,8 +325,14 @@ describe.skipIf(!READY)('HMC\'s tab in Hermes\' web dashboard', () => {
     if (hmc) hmc.url = url;
     await expectSummary(page, '');
     // Idempotent: a second start answers the same dashboard.
-    expect(await (await host.call('/start', { method: 'POST' })).json()).toEqual({ running: true, already_running: true, url });
-    expect((JSON.parse(readFileSync(join(host.state, 'dashboard.json'), 'utf8')) as { pid: number }).pid).toBe(record.pid);
+    expect(await (await host.call('/start', { method: 'POST' })).json()).toEqual({
+      running: true,
+      already_running: true,
+      url,
+    });
+    expect((JSON.parse(readFileSync(join(host.state, 'dashboard.json'), 'utf8')) as { pid: number }).pid).toBe(
+      record.pid,
+    );
     expect(errors).toEqual([]);
     await page.close();
   }, 90_000);

@@ -15,17 +15,19 @@ import { tableFits } from './table-fit.js';
 
 /** How many lines the element's text takes (distinct line boxes of its text). */
 async function lineCount(page: Page, selector: string): Promise<number[]> {
-  return page.locator(selector).evaluateAll((els) => els.map((el) => {
-    const tops = new Set<number>();
-    const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
-      if (!n.textContent?.trim()) continue;
-      const range = document.createRange();
-      range.selectNodeContents(n);
-      for (const r of Array.from(range.getClientRects())) if (r.width > 0) tops.add(Math.round(r.top));
-    }
-    return tops.size;
-  }));
+  return page.locator(selector).evaluateAll((els) =>
+    els.map((el) => {
+      const tops = new Set<number>();
+      const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+        if (!n.textContent?.trim()) continue;
+        const range = document.createRange();
+        range.selectNodeContents(n);
+        for (const r of Array.from(range.getClientRects())) if (r.width > 0) tops.add(Math.round(r.top));
+      }
+      return tops.size;
+    }),
+  );
 }
 
 describe.skipIf(!HAS_CHROMIUM)('dashboard layout in Chromium', () => {
@@ -48,7 +50,11 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard layout in Chromium', () => {
     await page.getByTestId('sessions').locator('tbody tr').first().waitFor();
     await expect.poll(() => page.getByTestId('projects').locator('tbody tr').count()).toBe(3);
     // Every chart's table open, and a session's drill-down, so their tables count too.
-    await page.getByTestId('sessions').getByRole('button', { name: /^Open session / }).first().click();
+    await page
+      .getByTestId('sessions')
+      .getByRole('button', { name: /^Open session / })
+      .first()
+      .click();
     await page.getByTestId('detail').locator('svg.chart').first().waitFor();
     for (const d of await page.locator('details.alt').all()) await d.locator('summary').click();
     await page.waitForTimeout(200);
@@ -64,7 +70,7 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard layout in Chromium', () => {
     await page.close();
   });
 
-  it('regression (finding 6): at 390 px the first session\'s saved, % and turns are on screen, with the API\'s values', async () => {
+  it("regression (finding 6): at 390 px the first session's saved, % and turns are on screen, with the API's values", async () => {
     const { page } = await openLive(browser, s.dash.url, { width: 390, height: 844 });
     const table = page.getByTestId('sessions');
     await table.locator('tbody tr').first().waitFor();
@@ -75,7 +81,11 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard layout in Chromium', () => {
     const headers = (await table.locator('thead th').allTextContents()).map((h) => h.trim());
     const row = table.locator('tbody tr').first();
     await row.scrollIntoViewIfNeeded();
-    const want: [string, string][] = [['Saved', fmtTokens(first.saved)], ['%', `${first.savings_pct.toFixed(1)}%`], ['Turns', String(first.turns)]];
+    const want: [string, string][] = [
+      ['Saved', fmtTokens(first.saved)],
+      ['%', `${first.savings_pct.toFixed(1)}%`],
+      ['Turns', String(first.turns)],
+    ];
     for (const [header, value] of want) {
       const cell = row.locator('td').nth(headers.indexOf(header));
       expect(await cell.textContent(), header).toContain(value);
@@ -86,10 +96,13 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard layout in Chromium', () => {
       expect(box.y).toBeGreaterThanOrEqual(0);
       expect(box.y + box.height).toBeLessThanOrEqual(844);
       // Not covered or clipped: the point at its centre is the cell or inside it.
-      const hit = await cell.evaluate((td, [x, y]) => {
-        const at = document.elementFromPoint(x ?? 0, y ?? 0);
-        return at !== null && (at === td || td.contains(at));
-      }, [box.x + box.width / 2, box.y + box.height / 2]);
+      const hit = await cell.evaluate(
+        (td, [x, y]) => {
+          const at = document.elementFromPoint(x ?? 0, y ?? 0);
+          return at !== null && (at === td || td.contains(at));
+        },
+        [box.x + box.width / 2, box.y + box.height / 2],
+      );
       expect(hit, `${header} is covered or clipped`).toBe(true);
     }
     await page.close();
@@ -125,7 +138,9 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard layout in Chromium', () => {
     const shown = page.getByTestId('cur-model');
     await expect.poll(() => shown.textContent()).toBe(name);
     expect(await lineCount(page, '[data-testid="cur-model"]')).toEqual([1]);
-    expect(await shown.evaluate((el) => el.scrollWidth > el.clientWidth && getComputedStyle(el).textOverflow === 'ellipsis')).toBe(true);
+    expect(
+      await shown.evaluate((el) => el.scrollWidth > el.clientWidth && getComputedStyle(el).textOverflow === 'ellipsis'),
+    ).toBe(true);
     expect(await shown.getAttribute('title')).toBe(name);
     await page.close();
   });

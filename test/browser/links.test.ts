@@ -45,7 +45,9 @@ describe.skipIf(!HAS_CHROMIUM)('deep links in Chromium', () => {
     await page.reload();
     await expect.poll(() => detailId(page)).toBe(a.session_id);
     // The right session: its own figures, from the API.
-    await expect.poll(() => page.getByTestId('detail').locator('.stat .v').first().textContent()).toBe(fmtTokens(a.saved));
+    await expect
+      .poll(() => page.getByTestId('detail').locator('.stat .v').first().textContent())
+      .toBe(fmtTokens(a.saved));
     // Focus is on its heading, which is in view.
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('detail-h');
     expect(await page.getByTestId('detail').locator('h2').isVisible()).toBe(true);
@@ -55,7 +57,10 @@ describe.skipIf(!HAS_CHROMIUM)('deep links in Chromium', () => {
 
   it('should open a session from a link pasted into a new tab, and walk back and forward', async () => {
     const [a, b] = [row(2), row(3)];
-    const { page, problems } = await openLive(browser, `${s.dash.url}#/session/${encodeURIComponent(a.session_id)}`, { width: 1280, height: 900 });
+    const { page, problems } = await openLive(browser, `${s.dash.url}#/session/${encodeURIComponent(a.session_id)}`, {
+      width: 1280,
+      height: 900,
+    });
     await expect.poll(() => detailId(page)).toBe(a.session_id);
     await page.getByRole('button', { name: `Open session ${b.session_id}` }).click();
     await expect.poll(() => detailId(page)).toBe(b.session_id);
@@ -63,7 +68,9 @@ describe.skipIf(!HAS_CHROMIUM)('deep links in Chromium', () => {
     await expect.poll(() => page.getByTestId('detail').count()).toBe(0);
     expect(await hash(page)).toBe('#/');
     // Close hands focus back to the row the session was opened from.
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(`Open session ${b.session_id}`);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
+      `Open session ${b.session_id}`,
+    );
     await page.goBack();
     await expect.poll(() => detailId(page)).toBe(b.session_id);
     await page.goBack();
@@ -75,7 +82,10 @@ describe.skipIf(!HAS_CHROMIUM)('deep links in Chromium', () => {
   });
 
   it('should say "no such session" for an unknown id, and show an id holding markup as text', async () => {
-    const { page, problems, dialogs } = await openLive(browser, `${s.dash.url}#/session/no-such-session-42`, { width: 1280, height: 900 });
+    const { page, problems, dialogs } = await openLive(browser, `${s.dash.url}#/session/no-such-session-42`, {
+      width: 1280,
+      height: 900,
+    });
     await expect.poll(() => page.getByTestId('no-session').textContent()).toContain('No such session');
     expect(await page.getByTestId('no-session').locator('code').textContent()).toBe('no-such-session-42');
     const evil = '<img src=x onerror=alert(1)>"\'';
@@ -100,15 +110,33 @@ describe.skipIf(!HAS_CHROMIUM)('deep links in Chromium', () => {
     await page.close();
   });
 
-  it('should bring a view\'s card into view from its link, and every card has its link', async () => {
+  it("should bring a view's card into view from its link, and every card has its link", async () => {
     const { page } = await openLive(browser, `${s.dash.url}#/view/projects`, { width: 1280, height: 900 });
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('proj-h');
-    await expect.poll(async () => {
-      const box = await page.locator('#proj-h').boundingBox();
-      return box !== null && box.y >= 0 && box.y < 900;
-    }).toBe(true);
+    await expect
+      .poll(async () => {
+        const box = await page.locator('#proj-h').boundingBox();
+        return box !== null && box.y >= 0 && box.y < 900;
+      })
+      .toBe(true);
     const links = await page.locator('a.view-link').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
-    for (const view of ['current', 'lifetime', 'strategies', 'tools', 'turns', 'phases', 'events', 'inspector', 'range', 'history', 'models', 'outputs', 'work', 'sessions', 'projects']) {
+    for (const view of [
+      'current',
+      'lifetime',
+      'strategies',
+      'tools',
+      'turns',
+      'phases',
+      'events',
+      'inspector',
+      'range',
+      'history',
+      'models',
+      'outputs',
+      'work',
+      'sessions',
+      'projects',
+    ]) {
       expect(links).toContain(`#/view/${view}`);
     }
     await page.getByRole('link', { name: 'Link to the History card' }).click();
@@ -123,14 +151,27 @@ describe.skipIf(!HAS_CHROMIUM)('deep links in Chromium', () => {
     await expect.poll(() => hash(page)).toBe(`#/?project=${encodeURIComponent('/home/ada/src/website')}`);
     await page.reload();
     await expect.poll(() => page.locator('#sess-project').inputValue()).toBe('/home/ada/src/website');
-    await expect.poll(async () => new Set(await page.getByTestId('sessions').locator('tbody td:nth-child(3) [title]').evaluateAll((els) => els.map((e) => e.getAttribute('title')))))
+    await expect
+      .poll(
+        async () =>
+          new Set(
+            await page
+              .getByTestId('sessions')
+              .locator('tbody td:nth-child(3) [title]')
+              .evaluateAll((els) => els.map((e) => e.getAttribute('title'))),
+          ),
+      )
       .toEqual(new Set(['/home/ada/src/website']));
     await page.close();
   });
 
   it('should open an inspected output from its link, after a reload too', async () => {
     const { page } = await openLive(browser, s.dash.url, { width: 1280, height: 900 });
-    await page.getByTestId('log').getByRole('button', { name: /Inspect the output of terminal/ }).first().click();
+    await page
+      .getByTestId('log')
+      .getByRole('button', { name: /Inspect the output of terminal/ })
+      .first()
+      .click();
     await page.getByTestId('diff').waitFor();
     const h = await hash(page);
     expect(h).toMatch(/^#\/inspect\//);
@@ -143,7 +184,7 @@ describe.skipIf(!HAS_CHROMIUM)('deep links in Chromium', () => {
     await page.close();
   });
 
-  it('should copy a session\'s link to the clipboard', async () => {
+  it("should copy a session's link to the clipboard", async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: s.dash.url.replace(/\/$/, '') });
     const page = await context.newPage();

@@ -38,7 +38,10 @@ describe.skipIf(!HAS_CHROMIUM)('session index panel in Chromium', () => {
   it('should list the current session\u2019s phases from the SQLite file, oldest first, with the summary behind a disclosure', async () => {
     await expect.poll(() => panel().locator('ol.phases > li').count()).toBe(2);
     const items = panel().locator('ol.phases > li');
-    expect(await items.locator('.phase-topic').allTextContents()).toEqual(['Set up the build and run the test suite', 'Fix the flaky retention tests']);
+    expect(await items.locator('.phase-topic').allTextContents()).toEqual([
+      'Set up the build and run the test suite',
+      'Fix the flaky retention tests',
+    ]);
     const first = items.first();
     expect(await first.locator('.phase-meta').textContent()).toContain('turns 1–2');
     expect(await first.locator('.phase-meta').textContent()).toContain('18.2K → 1.3K tokens');
@@ -55,12 +58,32 @@ describe.skipIf(!HAS_CHROMIUM)('session index panel in Chromium', () => {
   });
 
   it('should show a phase from its live event at once, then its stored summary', async () => {
-    s.sink.emit({ type: 'phase', session_id: LIVE_SESSION, phase_id: 3, topic: 'Write the release notes', turn_from: 5, turn_to: 6,
-      tokens_before: 9000, tokens_after: 700, recall_id: 'p3333333333', updated: false });
+    s.sink.emit({
+      type: 'phase',
+      session_id: LIVE_SESSION,
+      phase_id: 3,
+      topic: 'Write the release notes',
+      turn_from: 5,
+      turn_to: 6,
+      tokens_before: 9000,
+      tokens_after: 700,
+      recall_id: 'p3333333333',
+      updated: false,
+    });
     const third = panel().locator('li[data-phase-id="3"]');
     await third.locator('.phase-topic').filter({ hasText: 'Write the release notes' }).waitFor({ timeout: 2000 });
-    record({ session_id: LIVE_SESSION, phase_id: 3, topic: 'Write the release notes', turn_from: 5, turn_to: 6, tokens_before: 9000, tokens_after: 700,
-      recall_id: 'p3333333333', summary: '## Goal\nWrite the release notes for 0.2.\n\n## Progress\n- Drafted CHANGELOG entries for the zeppelin feature.' });
+    record({
+      session_id: LIVE_SESSION,
+      phase_id: 3,
+      topic: 'Write the release notes',
+      turn_from: 5,
+      turn_to: 6,
+      tokens_before: 9000,
+      tokens_after: 700,
+      recall_id: 'p3333333333',
+      summary:
+        '## Goal\nWrite the release notes for 0.2.\n\n## Progress\n- Drafted CHANGELOG entries for the zeppelin feature.',
+    });
     await third.locator('summary').click();
     await third.locator('.phase-summary').filter({ hasText: 'zeppelin feature' }).waitFor({ timeout: 4000 });
   });
@@ -89,13 +112,33 @@ describe.skipIf(!HAS_CHROMIUM)('session index panel in Chromium', () => {
 
   it('should show a phase topic and summary holding markup as text, with no dialog', async () => {
     const evil = '<img src=x onerror=alert(1)> Fix <b>bold</b> parsing';
-    record({ session_id: LIVE_SESSION, phase_id: 4, topic: evil, turn_from: 7, turn_to: 7, summary: '<script>alert(2)</script> kept as text' });
-    s.sink.emit({ type: 'phase', session_id: LIVE_SESSION, phase_id: 4, topic: evil, turn_from: 7, turn_to: 7, tokens_before: 5000, tokens_after: 400,
-      recall_id: 'p4444444444', updated: false });
+    record({
+      session_id: LIVE_SESSION,
+      phase_id: 4,
+      topic: evil,
+      turn_from: 7,
+      turn_to: 7,
+      summary: '<script>alert(2)</script> kept as text',
+    });
+    s.sink.emit({
+      type: 'phase',
+      session_id: LIVE_SESSION,
+      phase_id: 4,
+      topic: evil,
+      turn_from: 7,
+      turn_to: 7,
+      tokens_before: 5000,
+      tokens_after: 400,
+      recall_id: 'p4444444444',
+      updated: false,
+    });
     const fourth = panel().locator('li[data-phase-id="4"]');
     await fourth.locator('.phase-topic').filter({ hasText: evil }).waitFor({ timeout: 3000 });
     await fourth.locator('summary').click();
-    await fourth.locator('.phase-summary').filter({ hasText: '<script>alert(2)</script> kept as text' }).waitFor({ timeout: 4000 });
+    await fourth
+      .locator('.phase-summary')
+      .filter({ hasText: '<script>alert(2)</script> kept as text' })
+      .waitFor({ timeout: 4000 });
     await page.locator('#phase-q').fill('parsing');
     await panel().locator('li.hit .phase-topic').filter({ hasText: evil }).waitFor();
     expect(await page.locator('img').count()).toBe(0);

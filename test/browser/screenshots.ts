@@ -28,12 +28,24 @@ export async function takeScreenshots(): Promise<string[]> {
   const written: string[] = [];
   try {
     for (const scheme of ['light', 'dark'] as const) {
-      for (const [name, viewport] of [['desktop', { width: 1440, height: 900 }], ['phone', { width: 390, height: 844 }]] as const) {
-        const page = await browser.newPage({ viewport, colorScheme: scheme, deviceScaleFactor: 1, reducedMotion: 'reduce' });
+      for (const [name, viewport] of [
+        ['desktop', { width: 1440, height: 900 }],
+        ['phone', { width: 390, height: 844 }],
+      ] as const) {
+        const page = await browser.newPage({
+          viewport,
+          colorScheme: scheme,
+          deviceScaleFactor: 1,
+          reducedMotion: 'reduce',
+        });
         await page.goto(s.dash.url);
         await page.getByTestId('conn').filter({ hasText: 'Live' }).waitFor();
         await page.getByTestId('sessions').locator('tbody tr').first().waitFor();
-        await page.getByTestId('log').getByRole('button', { name: /Inspect the output of terminal/ }).first().click();
+        await page
+          .getByTestId('log')
+          .getByRole('button', { name: /Inspect the output of terminal/ })
+          .first()
+          .click();
         await page.getByTestId('diff').waitFor();
         await page.getByTestId('phases').locator('ol.phases > li summary').last().click();
         await page.mouse.wheel(0, -100_000);
@@ -57,17 +69,42 @@ export async function takeScreenshots(): Promise<string[]> {
 /** The inspector on Hermes envelopes: a build log and a source file read, through the real engine. */
 async function inspectorShots(browser: Browser, s: Seeded): Promise<string[]> {
   const e = engine(config(), s.sink);
-  const source = readFileSync(resolve(import.meta.dirname, '..', '..', 'src', 'engine', 'engine.ts'), 'utf8').split('\n');
-  e.postToolCall({ session_id: 'hermes-shot', tool_name: 'terminal', args: { command: 'npm run build' }, result: terminal(longLog(300, 150), 0), tool_call_id: 'shot_t' });
-  e.postToolCall({ session_id: 'hermes-shot', tool_name: 'read_file', args: { path: 'src/engine/engine.ts' }, result: readFile(source), tool_call_id: 'shot_r' });
+  const source = readFileSync(resolve(import.meta.dirname, '..', '..', 'src', 'engine', 'engine.ts'), 'utf8').split(
+    '\n',
+  );
+  e.postToolCall({
+    session_id: 'hermes-shot',
+    tool_name: 'terminal',
+    args: { command: 'npm run build' },
+    result: terminal(longLog(300, 150), 0),
+    tool_call_id: 'shot_t',
+  });
+  e.postToolCall({
+    session_id: 'hermes-shot',
+    tool_name: 'read_file',
+    args: { path: 'src/engine/engine.ts' },
+    result: readFile(source),
+    tool_call_id: 'shot_r',
+  });
   e.settle();
   const written: string[] = [];
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1, reducedMotion: 'reduce' });
+  const page = await browser.newPage({
+    viewport: { width: 1280, height: 800 },
+    deviceScaleFactor: 1,
+    reducedMotion: 'reduce',
+  });
   try {
     await page.goto(s.dash.url);
     await page.getByTestId('conn').filter({ hasText: 'Live' }).waitFor();
-    for (const [tool, name] of [['terminal', 'terminal'], ['read_file', 'read-file']] as const) {
-      await page.getByTestId('log').locator('li', { hasText: 'hermes-shot' }).getByRole('button', { name: `Inspect the output of ${tool}` }).click();
+    for (const [tool, name] of [
+      ['terminal', 'terminal'],
+      ['read_file', 'read-file'],
+    ] as const) {
+      await page
+        .getByTestId('log')
+        .locator('li', { hasText: 'hermes-shot' })
+        .getByRole('button', { name: `Inspect the output of ${tool}` })
+        .click();
       await page.getByTestId('envelope').waitFor();
       const file = join(FIXTURE_OUT, `inspector-${name}.png`);
       await page.getByTestId('inspector').screenshot({ path: file });
@@ -83,7 +120,12 @@ async function inspectorShots(browser: Browser, s: Seeded): Promise<string[]> {
 async function phaseShots(browser: Browser, s: Seeded): Promise<string[]> {
   const written: string[] = [];
   for (const scheme of ['light', 'dark'] as const) {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, colorScheme: scheme, deviceScaleFactor: 1, reducedMotion: 'reduce' });
+    const page = await browser.newPage({
+      viewport: { width: 1280, height: 800 },
+      colorScheme: scheme,
+      deviceScaleFactor: 1,
+      reducedMotion: 'reduce',
+    });
     try {
       await page.goto(s.dash.url);
       const panel = page.getByTestId('phases');
@@ -107,10 +149,13 @@ async function phaseShots(browser: Browser, s: Seeded): Promise<string[]> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  takeScreenshots().then((files) => {
-    for (const f of files) process.stdout.write(`${f}\n`);
-  }, (err: unknown) => {
-    process.stderr.write(`screenshots: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exitCode = 1;
-  });
+  takeScreenshots().then(
+    (files) => {
+      for (const f of files) process.stdout.write(`${f}\n`);
+    },
+    (err: unknown) => {
+      process.stderr.write(`screenshots: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exitCode = 1;
+    },
+  );
 }

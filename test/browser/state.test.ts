@@ -11,7 +11,16 @@ import { ensureBuilt, HAS_CHROMIUM, launch, LIVE_SESSION, openLive, seed, type S
 import { turnPayload } from '../server/helpers.js';
 
 function left(type: 'session_idle' | 'session_end'): EventPayload {
-  return { type, session_id: LIVE_SESSION, turns: 7, tool_calls: 11, total_saved: 20_000, by_strategy: { truncation: 20_000 }, by_tool: { terminal: 20_000 }, input_tokens: { raw: 60_000, hmc: 40_000 } };
+  return {
+    type,
+    session_id: LIVE_SESSION,
+    turns: 7,
+    tool_calls: 11,
+    total_saved: 20_000,
+    by_strategy: { truncation: 20_000 },
+    by_tool: { terminal: 20_000 },
+    input_tokens: { raw: 60_000, hmc: 40_000 },
+  };
 }
 
 describe.skipIf(!HAS_CHROMIUM)('session state badge in Chromium', () => {

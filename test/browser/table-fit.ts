@@ -19,15 +19,19 @@ export interface TableFit {
 
 /** The box is the table's parent; the cue is a `cueClass` element beside that box. */
 export async function tableFits(page: Page, cueClass = 'scroll-cue'): Promise<TableFit[]> {
-  return page.evaluate((cls) => Array.from(document.querySelectorAll('table')).map((t) => {
-    const box = t.parentElement instanceof HTMLElement ? t.parentElement : t;
-    const cue = box.parentElement?.querySelector(`:scope > .${cls}`);
-    return {
-      caption: t.querySelector('caption')?.textContent ?? '?',
-      scrollWidth: box.scrollWidth,
-      clientWidth: box.clientWidth,
-      right: Math.round(Math.min(t.getBoundingClientRect().right, box.getBoundingClientRect().right)),
-      cue: cue instanceof HTMLElement && cue.offsetParent !== null && cue.getBoundingClientRect().height > 0,
-    };
-  }), cueClass);
+  return page.evaluate(
+    (cls) =>
+      Array.from(document.querySelectorAll('table')).map((t) => {
+        const box = t.parentElement instanceof HTMLElement ? t.parentElement : t;
+        const cue = box.parentElement?.querySelector(`:scope > .${cls}`);
+        return {
+          caption: t.querySelector('caption')?.textContent ?? '?',
+          scrollWidth: box.scrollWidth,
+          clientWidth: box.clientWidth,
+          right: Math.round(Math.min(t.getBoundingClientRect().right, box.getBoundingClientRect().right)),
+          cue: cue instanceof HTMLElement && cue.offsetParent !== null && cue.getBoundingClientRect().height > 0,
+        };
+      }),
+    cueClass,
+  );
 }

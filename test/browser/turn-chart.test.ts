@@ -17,7 +17,7 @@ import { sampleRecords } from '../server/fake-store.js';
 
 const SHOTS = resolve(import.meta.dirname, '..', '..', 'test-results', 'screenshots');
 
-describe.skipIf(!HAS_CHROMIUM)('the turn chart\'s summarise line', () => {
+describe.skipIf(!HAS_CHROMIUM)("the turn chart's summarise line", () => {
   let browser: Browser;
   let s: Seeded;
   beforeAll(async () => {
@@ -31,7 +31,10 @@ describe.skipIf(!HAS_CHROMIUM)('the turn chart\'s summarise line', () => {
     await s?.done();
   });
 
-  for (const [name, viewport] of [['desktop', { width: 1440, height: 900 }], ['phone', { width: 390, height: 844 }]] as const) {
+  for (const [name, viewport] of [
+    ['desktop', { width: 1440, height: 900 }],
+    ['phone', { width: 390, height: 844 }],
+  ] as const) {
     it(`${name}: the line is labelled on the chart and in its accessible name`, async () => {
       const { page, problems } = await openLive(browser, s.dash.url, viewport);
       const chart = page.getByRole('img', { name: /^Context used per turn/ });
@@ -40,20 +43,33 @@ describe.skipIf(!HAS_CHROMIUM)('the turn chart\'s summarise line', () => {
       await expect.poll(() => label.count()).toBe(1);
       // The seeded session's turn events: summarise_at 0.4, the host's threshold 0.5.
       expect(await label.textContent()).toBe('40%: HMC summarises from here');
-      expect(await chart.getAttribute('aria-label')).toContain('A dashed line marks 40% of the window: past this context use HMC summarises older turns');
+      expect(await chart.getAttribute('aria-label')).toContain(
+        'A dashed line marks 40% of the window: past this context use HMC summarises older turns',
+      );
       expect(await chart.locator('desc').textContent()).toContain("of the host's own compression threshold, 50%");
       const y = (v: string | null): number => Number(v);
       const [lineY, top, bottom] = await chart.evaluate((svg) => {
         const grid = Array.from(svg.querySelectorAll('line.grid')).map((l) => Number(l.getAttribute('y1')));
-        return [svg.querySelector('line.limit')?.getAttribute('y1') ?? null, String(Math.min(...grid)), String(Math.max(...grid))];
+        return [
+          svg.querySelector('line.limit')?.getAttribute('y1') ?? null,
+          String(Math.min(...grid)),
+          String(Math.max(...grid)),
+        ];
       });
       // 40 % of the way up the 0-100 % axis.
       expect(y(lineY)).toBeCloseTo(y(bottom) - 0.4 * (y(bottom) - y(top)), 1);
       // Inside the chart, right of the value axis' labels, just above its dashed line.
       const geo = await chart.evaluate((svg) => {
         const box = (el: Element | null) => el?.getBoundingClientRect() ?? null;
-        const axis = Array.from(svg.querySelectorAll('text.axis')).map((t) => t.getBoundingClientRect()).filter((r) => r.left < svg.getBoundingClientRect().left + 60);
-        return { svg: box(svg), label: box(svg.querySelector('text.limit-label')), line: box(svg.querySelector('line.limit')), axisRight: Math.max(...axis.map((r) => r.right)) };
+        const axis = Array.from(svg.querySelectorAll('text.axis'))
+          .map((t) => t.getBoundingClientRect())
+          .filter((r) => r.left < svg.getBoundingClientRect().left + 60);
+        return {
+          svg: box(svg),
+          label: box(svg.querySelector('text.limit-label')),
+          line: box(svg.querySelector('line.limit')),
+          axisRight: Math.max(...axis.map((r) => r.right)),
+        };
       });
       if (!geo.svg || !geo.label || !geo.line) throw new Error('chart parts missing');
       expect(geo.label.width).toBeGreaterThan(60);
@@ -73,7 +89,10 @@ describe.skipIf(!HAS_CHROMIUM)('the turn chart\'s summarise line', () => {
 
   it('a stored session whose events never said where layer 1 summarises: no line, and no 80 % claimed', async () => {
     const id = sampleRecords(14)[0]?.session_id ?? '';
-    const { page, problems } = await openLive(browser, `${s.dash.url}#/session/${encodeURIComponent(id)}`, { width: 1440, height: 900 });
+    const { page, problems } = await openLive(browser, `${s.dash.url}#/session/${encodeURIComponent(id)}`, {
+      width: 1440,
+      height: 900,
+    });
     const chart = page.getByTestId('detail').getByRole('img', { name: /^Context used per turn/ });
     await chart.waitFor();
     expect(await chart.locator('line.limit').count()).toBe(0);

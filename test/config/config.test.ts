@@ -12,7 +12,13 @@ describe('config keys', () => {
   it('gives the original defaults for an empty file', () => {
     const { config, issues } = parseConfigText('');
     expect(issues).toEqual([]);
-    expect(config.truncation).toMatchObject({ enabled: true, max_lines: 50, head_lines: 10, tail_lines: 10, min_content_length: 500 });
+    expect(config.truncation).toMatchObject({
+      enabled: true,
+      max_lines: 50,
+      head_lines: 10,
+      tail_lines: 10,
+      min_content_length: 500,
+    });
     expect(config.strategies.purge_errors.turns).toBe(4);
     expect(config.compress.protected_tools).toEqual(['write_file', 'patch']);
     expect(config.analytics).toEqual({ enabled: true, retention_days: 90, db_path: '' });
@@ -102,7 +108,9 @@ describe('config.yaml.example', () => {
 describe('docs/configuration.md', () => {
   it('is exactly what the key table renders (regenerate with `npm run config:example`)', async () => {
     const { renderReference } = await import('../../src/config/reference.js');
-    expect(readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'configuration.md'), 'utf8')).toBe(renderReference());
+    expect(readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'configuration.md'), 'utf8')).toBe(
+      renderReference(),
+    );
   });
 
   it('documents every key with its default and what it accepts', async () => {
@@ -179,12 +187,14 @@ describe('config faults (issue 11)', () => {
     } finally {
       process.stderr.write = write;
     }
-    return new Promise<void>((done) => setImmediate(() => {
-      process.off('warning', onWarning);
-      expect(written).toEqual([]);
-      expect(warnings).toEqual([]);
-      done();
-    }));
+    return new Promise<void>((done) =>
+      setImmediate(() => {
+        process.off('warning', onWarning);
+        expect(written).toEqual([]);
+        expect(warnings).toEqual([]);
+        done();
+      }),
+    );
   });
 
   it('checks code_filter.languages against the languages the code filter knows (regression: [cobol] was accepted)', () => {

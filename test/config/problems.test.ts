@@ -11,7 +11,9 @@ import { problemsLine } from '../../src/config/problems.js';
 import { editDistance, suggestKey } from '../../src/config/suggest.js';
 import { NULL_SINK } from '../../src/events/types.js';
 
-const KNOWN = new Set(CONFIG_KEYS.flatMap((k) => k.path.split('.').map((_, i, parts) => parts.slice(0, i + 1).join('.'))));
+const KNOWN = new Set(
+  CONFIG_KEYS.flatMap((k) => k.path.split('.').map((_, i, parts) => parts.slice(0, i + 1).join('.'))),
+);
 
 describe('did you mean', () => {
   it.each([
@@ -37,7 +39,7 @@ describe('did you mean', () => {
     expect(editDistance('', 'abc')).toBe(3);
   });
 
-  it('puts the suggestion in the unknown key\'s message', () => {
+  it("puts the suggestion in the unknown key's message", () => {
     const { issues } = parseConfigText('enabeld: true\n');
     expect(issues.map((i) => i.message)).toEqual(['enabeld: unknown key, ignored; did you mean `enabled`? (line 1)']);
   });
@@ -58,8 +60,11 @@ describe('problems in file order, in one line', () => {
   it('summarises them: the count, the file and the first problem whole', () => {
     const { issues } = parseConfigText(text);
     expect(problemsLine(issues, '/h/config.yaml')).toBe(
-      'config: 3 problems in /h/config.yaml: truncation.max_lines: expected a whole number from 3 to 1000000, got "lots"; using the default 50 (line 2) (/hmc config lists all)');
-    expect(problemsLine(parseConfigText('debgu: 1\n').issues, null)).toBe('config: 1 problem: debgu: unknown key, ignored; did you mean `debug`? (line 1)');
+      'config: 3 problems in /h/config.yaml: truncation.max_lines: expected a whole number from 3 to 1000000, got "lots"; using the default 50 (line 2) (/hmc config lists all)',
+    );
+    expect(problemsLine(parseConfigText('debgu: 1\n').issues, null)).toBe(
+      'config: 1 problem: debgu: unknown key, ignored; did you mean `debug`? (line 1)',
+    );
     expect(problemsLine([], '/h/config.yaml')).toBeNull();
   });
 
@@ -67,7 +72,9 @@ describe('problems in file order, in one line', () => {
     const loaded = parseConfigText('truncation: [1, 2\nb: }', 'config.yaml');
     expect(loaded.unusable).toBe(true);
     expect(loaded.config).toEqual(defaultConfig());
-    expect(problemsLine(loaded.issues, null)).toMatch(/^config: 1 problem: config\.yaml is not valid YAML at line 2 \(.+\); using the defaults for every key$/);
+    expect(problemsLine(loaded.issues, null)).toMatch(
+      /^config: 1 problem: config\.yaml is not valid YAML at line 2 \(.+\); using the defaults for every key$/,
+    );
   });
 });
 
@@ -86,7 +93,9 @@ describe('the last good config', () => {
     writeFileSync(file, 'truncation:\n  max_lines: 80\n  - broken: [\n');
     source.reload();
     expect(source.config.truncation.max_lines).toBe(40);
-    expect(source.issues[0]?.message).toMatch(/is not valid YAML at line 3 \(.+\); keeping the config in force \(the last one that parsed\) until the file is fixed$/);
+    expect(source.issues[0]?.message).toMatch(
+      /is not valid YAML at line 3 \(.+\); keeping the config in force \(the last one that parsed\) until the file is fixed$/,
+    );
     expect(source.issues[1]?.message).toMatch(/^enabeld: unknown key/);
     expect(lines.some((l) => l.includes('keeping the config in force'))).toBe(true);
 
@@ -120,14 +129,23 @@ describe('/hmc status and hmc_control config', () => {
     const { Engine } = await import('../../src/engine/engine.js');
     const loaded = parseConfigText('enabeld: true\ntruncation:\n  max_lines: lots\n');
     const e = new Engine({
-      config: () => loaded.config, stateDir: dir, log: () => {}, sink: NULL_SINK, recorder: { record: () => {} },
+      config: () => loaded.config,
+      stateDir: dir,
+      log: () => {},
+      sink: NULL_SINK,
+      recorder: { record: () => {} },
       control: { configIssues: () => loaded.issues, configFile: '/p/config.yaml' },
     });
     const status = await e.command({ session_id: 's1', raw_args: 'status' });
     expect(status).toMatch(/^HMC \[auto\] \| no model call in this session yet/);
-    expect(status).toContain('\n  config: 2 problems in /p/config.yaml: enabeld: unknown key, ignored; did you mean `enabled`? (line 1) (/hmc config lists all)');
+    expect(status).toContain(
+      '\n  config: 2 problems in /p/config.yaml: enabeld: unknown key, ignored; did you mean `enabled`? (line 1) (/hmc config lists all)',
+    );
     const answer = await e.control({ session_id: 's1', args: { action: 'config' } });
-    expect(answer).toMatchObject({ issues: [expect.stringMatching(/^enabeld/), expect.stringMatching(/^truncation\.max_lines/)], summary: expect.stringMatching(/^config: 2 problems/) });
+    expect(answer).toMatchObject({
+      issues: [expect.stringMatching(/^enabeld/), expect.stringMatching(/^truncation\.max_lines/)],
+      summary: expect.stringMatching(/^config: 2 problems/),
+    });
     await e.flushSaves();
   });
 });

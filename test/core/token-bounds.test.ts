@@ -29,20 +29,30 @@ function seconds(fn: () => void): number {
 function sourceTexts(): string[] {
   const out: string[] = [];
   for (const dir of ['src/core', 'src/engine', 'docs']) {
-    for (const f of readdirSync(join(ROOT, dir))) if (/\.(ts|md)$/.test(f)) out.push(readFileSync(join(ROOT, dir, f), 'utf8'));
+    for (const f of readdirSync(join(ROOT, dir)))
+      if (/\.(ts|md)$/.test(f)) out.push(readFileSync(join(ROOT, dir, f), 'utf8'));
   }
   return out;
 }
 
 describe('token counting in linear time', () => {
   it('counts half a megabyte of one letter, random letters or binary-looking text in seconds at most (it was quadratic: 11 s for 128 KB)', () => {
-    for (const name of ['one letter', 'random letters', 'binary-looking text', 'spaces then a word', 'one punctuation']) {
+    for (const name of [
+      'one letter',
+      'random letters',
+      'binary-looking text',
+      'spaces then a word',
+      'one punctuation',
+    ]) {
       const text = (PATHOLOGICAL.find((p) => p.name === name) as { make: (n: number) => string }).make(512 * 1024);
-      expect(seconds(() => boundedCount(text)), name).toBeLessThan(10);
+      expect(
+        seconds(() => boundedCount(text)),
+        name,
+      ).toBeLessThan(10);
     }
   });
 
-  it('counts ordinary text exactly: this repository\'s source and docs, whole and in one string', () => {
+  it("counts ordinary text exactly: this repository's source and docs, whole and in one string", () => {
     const texts = sourceTexts();
     for (const text of texts) expect(boundedCount(text)).toBe(plain(text));
     const all = texts.join('\n');
@@ -53,10 +63,14 @@ describe('token counting in linear time', () => {
   it('counts text of short words exactly whatever its stretches (property)', () => {
     const word = fc.stringMatching(/^[A-Za-z0-9_.,;:()'"=\n\t-]{1,12}$/);
     fc.assert(
-      fc.property(fc.array(word, { minLength: 1, maxLength: 6000 }), fc.constantFrom(' ', '\n', ' \n'), (words, sep) => {
-        const text = words.join(sep);
-        expect(boundedCount(text)).toBe(plain(text));
-      }),
+      fc.property(
+        fc.array(word, { minLength: 1, maxLength: 6000 }),
+        fc.constantFrom(' ', '\n', ' \n'),
+        (words, sep) => {
+          const text = words.join(sep);
+          expect(boundedCount(text)).toBe(plain(text));
+        },
+      ),
       { numRuns: 40 },
     );
   });
@@ -64,10 +78,13 @@ describe('token counting in linear time', () => {
   it('counts a table of figures exactly: a line start is a cut point when no word starts for a thousand characters (regression: the price table in docs/configuration.md counted one token too many)', () => {
     const cell = fc.stringMatching(/^[0-9.|/ `-]{1,10}$/);
     fc.assert(
-      fc.property(fc.array(fc.array(cell, { minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 1500 }), (rows) => {
-        const text = rows.map((r) => `| ${r.join(' | ')} |`).join('\n');
-        expect(boundedCount(text)).toBe(plain(text));
-      }),
+      fc.property(
+        fc.array(fc.array(cell, { minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 1500 }),
+        (rows) => {
+          const text = rows.map((r) => `| ${r.join(' | ')} |`).join('\n');
+          expect(boundedCount(text)).toBe(plain(text));
+        },
+      ),
       { numRuns: 40 },
     );
     const prices = Array.from({ length: 400 }, (_, i) => `| \`m-${i}\` | 15 | 1.5 | 18.75 | 75 |`).join('\n');
@@ -91,7 +108,10 @@ describe('token counting in linear time', () => {
   });
 
   it('never hands the tokenizer a pre-token longer than MAX_PIECE + 2 when it takes the fast path (property)', () => {
-    const piece = fc.oneof(fc.string({ maxLength: 4 }), fc.constantFrom('a', ' ', 'A', '=', '\n', '1', ' b', 'é', '\u00a0', '/', '\r\n'));
+    const piece = fc.oneof(
+      fc.string({ maxLength: 4 }),
+      fc.constantFrom('a', ' ', 'A', '=', '\n', '1', ' b', 'é', '\u00a0', '/', '\r\n'),
+    );
     fc.assert(
       fc.property(fc.array(fc.tuple(piece, fc.integer({ min: 1, max: 120 })), { maxLength: 12 }), (parts) => {
         const text = parts.map(([s, n]) => s.repeat(n)).join('');
@@ -109,7 +129,9 @@ describe('token counting in linear time', () => {
   });
 
   it('counts a long text ahead in slices, with the same total as all at once', () => {
-    const text = (PATHOLOGICAL.find((p) => p.name === 'random letters') as { make: (n: number) => string }).make(5 * STRETCH + 17);
+    const text = (PATHOLOGICAL.find((p) => p.name === 'random letters') as { make: (n: number) => string }).make(
+      5 * STRETCH + 17,
+    );
     const counter = new TokenCounter(text);
     let slices = 0;
     while (!counter.advance(0)) slices++;

@@ -17,7 +17,12 @@ function with_(k: number, change: (c: ToolCall) => ToolCall): ToolCall[] {
 
 describe('toolCallsEditProblem', () => {
   it('accepts the same calls with shorter object arguments', () => {
-    expect(toolCallsEditProblem(raw, with_(0, (c) => ({ ...c, function: { name: 'Write', arguments: '{"file_path":"x"}' } })))).toBeNull();
+    expect(
+      toolCallsEditProblem(
+        raw,
+        with_(0, (c) => ({ ...c, function: { name: 'Write', arguments: '{"file_path":"x"}' } })),
+      ),
+    ).toBeNull();
   });
 
   it.each([
@@ -28,7 +33,10 @@ describe('toolCallsEditProblem', () => {
     ['another name', with_(0, (c) => ({ ...c, function: { name: 'Edit', arguments: '{}' } }))],
     ['arguments that are not JSON', with_(0, (c) => ({ ...c, function: { name: 'Write', arguments: '{oops' } }))],
     ['arguments that are a JSON list', with_(0, (c) => ({ ...c, function: { name: 'Write', arguments: '[1]' } }))],
-    ['arguments that are not a string', with_(0, (c) => ({ ...c, function: { name: 'Write', arguments: {} as unknown as string } }))],
+    [
+      'arguments that are not a string',
+      with_(0, (c) => ({ ...c, function: { name: 'Write', arguments: {} as unknown as string } })),
+    ],
     ['a call that is not an object', [raw[0], 'b']],
     ['not a list', { 0: raw[0] }],
   ])('refuses %s', (_what, edited) => {

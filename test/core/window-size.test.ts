@@ -8,9 +8,24 @@ import { fmtWindow as pageFmtWindow } from '../../web/src/format.js';
 
 describe('fmtWindow', () => {
   it.each([
-    [131_072, '128K'], [128_000, '128K'], [200_000, '200K'], [1_048_576, '1M'], [1_000_000, '1M'],
-    [32_768, '32K'], [8_192, '8K'], [163_840, '160K'], [65_536, '64K'], [2_097_152, '2M'], [1_572_864, '1.5M'],
-    [400_000, '400K'], [2_000_000, '2M'], [1_536_000, '1.536M'], [131_100, '131.1K'], [4_096, '4K'], [512, '512'], [999, '999'],
+    [131_072, '128K'],
+    [128_000, '128K'],
+    [200_000, '200K'],
+    [1_048_576, '1M'],
+    [1_000_000, '1M'],
+    [32_768, '32K'],
+    [8_192, '8K'],
+    [163_840, '160K'],
+    [65_536, '64K'],
+    [2_097_152, '2M'],
+    [1_572_864, '1.5M'],
+    [400_000, '400K'],
+    [2_000_000, '2M'],
+    [1_536_000, '1.536M'],
+    [131_100, '131.1K'],
+    [4_096, '4K'],
+    [512, '512'],
+    [999, '999'],
   ])('%d tokens → %s', (tokens, shown) => {
     expect(fmtWindow(tokens)).toBe(shown);
   });
@@ -19,7 +34,7 @@ describe('fmtWindow', () => {
     for (const x of [0, -1, Number.NaN, null, undefined, Infinity]) expect(fmtWindow(x)).toBe('--');
   });
 
-  it('is the page\'s formatter too (one function)', () => {
+  it("is the page's formatter too (one function)", () => {
     expect(pageFmtWindow).toBe(fmtWindow);
   });
 });

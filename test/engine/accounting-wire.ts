@@ -9,12 +9,36 @@ import type { ModelCallEdit } from '../../src/core/host-api.js';
 import { requestTokens } from '../../src/core/tokens.js';
 import type { Message } from '../../src/core/message.js';
 import type { TurnEvent } from '../../src/events/types.js';
-import { assistantCall, config, longLog, readFile, RecordingSink, reply, terminal, toolResult, user } from '../helpers/conversation.js';
+import {
+  assistantCall,
+  config,
+  longLog,
+  readFile,
+  RecordingSink,
+  reply,
+  terminal,
+  toolResult,
+  user,
+} from '../helpers/conversation.js';
 
 export const SYSTEM = 'You are Hermes, a coding agent. Use the tools to read files and run commands.';
 export const TOOLS = [
-  { type: 'function', function: { name: 'terminal', description: 'Run a shell command.', parameters: { type: 'object', properties: { command: { type: 'string' } } } } },
-  { type: 'function', function: { name: 'read_file', description: 'Read a file.', parameters: { type: 'object', properties: { path: { type: 'string' } } } } },
+  {
+    type: 'function',
+    function: {
+      name: 'terminal',
+      description: 'Run a shell command.',
+      parameters: { type: 'object', properties: { command: { type: 'string' } } },
+    },
+  },
+  {
+    type: 'function',
+    function: {
+      name: 'read_file',
+      description: 'Read a file.',
+      parameters: { type: 'object', properties: { path: { type: 'string' } } },
+    },
+  },
 ];
 
 export function newEngine(sink = new RecordingSink(), stateDir: string | null = null): Engine {
@@ -23,7 +47,10 @@ export function newEngine(sink = new RecordingSink(), stateDir: string | null = 
 }
 
 /** A request as a host sends it: the system prompt, then the messages with the view applied. */
-export function request(messages: readonly Message[], edits: readonly ModelCallEdit[]): { messages: Message[]; tools: unknown[] } {
+export function request(
+  messages: readonly Message[],
+  edits: readonly ModelCallEdit[],
+): { messages: Message[]; tools: unknown[] } {
   const view = messages.map((m) => ({ ...m }));
   for (const e of edits) {
     if (e.content !== undefined) (view[e.index] as Message).content = e.content;
@@ -39,14 +66,26 @@ export type Step = { kind: 'read'; lines: number } | { kind: 'log'; lines: numbe
  * turn, pre_model_call before every model call (its edits applied to that request only), tools
  * around it, on_session_end after the turn. Returns the wire: every request, raw and as sent.
  */
-export function runTurns(e: Engine, sid: string, history: Message[], turns: Step[][], first: number): { raw: number; sent: number; turn: number }[] {
+export function runTurns(
+  e: Engine,
+  sid: string,
+  history: Message[],
+  turns: Step[][],
+  first: number,
+): { raw: number; sent: number; turn: number }[] {
   const wire: { raw: number; sent: number; turn: number }[] = [];
   turns.forEach((steps, t) => {
     const turn = first + t;
     history.push(user(`turn ${turn}: do it`));
     e.preLlmCall({ session_id: sid, messages: history });
     const call = (): void => {
-      const { edits } = e.preModelCall({ session_id: sid, messages: history, system: SYSTEM, tools: TOOLS, call_id: `${turn}:${wire.length}` });
+      const { edits } = e.preModelCall({
+        session_id: sid,
+        messages: history,
+        system: SYSTEM,
+        tools: TOOLS,
+        call_id: `${turn}:${wire.length}`,
+      });
       wire.push({ raw: requestTokens(request(history, [])), sent: requestTokens(request(history, edits)), turn });
     };
     steps.forEach((step, k) => {
@@ -56,7 +95,11 @@ export function runTurns(e: Engine, sid: string, history: Message[], turns: Step
       const args = step.kind === 'read' ? { path: `src/mod${k}.py` } : { command: `make step${k}` };
       const output =
         step.kind === 'read'
-          ? readFile(Array.from({ length: step.lines }, (_, i) => (i % 7 === 0 ? `def function_${i}(value):` : `    total = value * ${i}`)))
+          ? readFile(
+              Array.from({ length: step.lines }, (_, i) =>
+                i % 7 === 0 ? `def function_${i}(value):` : `    total = value * ${i}`,
+              ),
+            )
           : terminal(longLog(step.lines, step.error ? Math.floor(step.lines / 2) : -1), step.error ? 1 : 0);
       history.push(assistantCall(id, name, args));
       e.preToolCall({ session_id: sid, tool_name: name, args, tool_call_id: id });
@@ -79,7 +122,10 @@ export function runTurns(e: Engine, sid: string, history: Message[], turns: Step
 export async function processPerTurn(
   dir: string,
   turnOf: (e: Engine, history: Message[], turn: number) => { raw: number; sent: number; turn: number }[],
-): Promise<{ events: Omit<TurnEvent, 'id' | 'source' | 'time'>[]; wire: { raw: number; sent: number; turn: number }[] }> {
+): Promise<{
+  events: Omit<TurnEvent, 'id' | 'source' | 'time'>[];
+  wire: { raw: number; sent: number; turn: number }[];
+}> {
   const history: Message[] = [];
   const events: Omit<TurnEvent, 'id' | 'source' | 'time'>[] = [];
   const wire: { raw: number; sent: number; turn: number }[] = [];
@@ -94,12 +140,23 @@ export async function processPerTurn(
   return { events, wire };
 }
 
-export function nudgedTurn(e: Engine, sid: string, history: Message[], turn: number): { raw: number; sent: number; turn: number }[] {
+export function nudgedTurn(
+  e: Engine,
+  sid: string,
+  history: Message[],
+  turn: number,
+): { raw: number; sent: number; turn: number }[] {
   const wire: { raw: number; sent: number; turn: number }[] = [];
   const live = [...history, user(`turn ${turn}: fix it`)];
   e.preLlmCall({ session_id: sid, messages: live });
   const call = (): void => {
-    const { edits } = e.preModelCall({ session_id: sid, messages: live, system: SYSTEM, tools: TOOLS, call_id: `${turn}:${wire.length}` });
+    const { edits } = e.preModelCall({
+      session_id: sid,
+      messages: live,
+      system: SYSTEM,
+      tools: TOOLS,
+      call_id: `${turn}:${wire.length}`,
+    });
     wire.push({ raw: requestTokens(request(live, [])), sent: requestTokens(request(live, edits)), turn });
   };
   call();
@@ -107,17 +164,30 @@ export function nudgedTurn(e: Engine, sid: string, history: Message[], turn: num
   const output = terminal(longLog(300, -1), 0);
   live.push(assistantCall(id, 'terminal', { command: 'make test' }));
   e.preToolCall({ session_id: sid, tool_name: 'terminal', args: { command: 'make test' }, tool_call_id: id });
-  e.postToolCall({ session_id: sid, tool_name: 'terminal', args: { command: 'make test' }, result: output, tool_call_id: id, status: 'ok' });
+  e.postToolCall({
+    session_id: sid,
+    tool_name: 'terminal',
+    args: { command: 'make test' },
+    result: output,
+    tool_call_id: id,
+    status: 'ok',
+  });
   live.push(toolResult(id, 'terminal', output));
   call();
   live.push(reply('fixed'));
   for (let n = 0; n < 2; n++) {
-    live.push(user('[System: You edited code in this turn, but the workspace does not have fresh passing verification evidence yet.]'));
+    live.push(
+      user(
+        '[System: You edited code in this turn, but the workspace does not have fresh passing verification evidence yet.]',
+      ),
+    );
     call();
     live.push(reply('fixed, and the tests pass'));
   }
   e.onSessionEnd({ session_id: sid });
-  history.push(...live.filter((m) => !(m.role === 'user' && String(m.content).startsWith('[System:'))).slice(history.length));
+  history.push(
+    ...live.filter((m) => !(m.role === 'user' && String(m.content).startsWith('[System:'))).slice(history.length),
+  );
   return wire;
 }
 

@@ -29,7 +29,10 @@ describe('model calls counted when sent', () => {
         expect(ledger?.calls.map((c) => ({ raw: c.raw, sent: c.hmc, turn: c.turn }))).toEqual(wire);
         for (const point of ledger?.timeline ?? []) {
           const calls = wire.filter((w) => w.turn === point.turn);
-          expect([point.input_raw, point.input_hmc]).toEqual([calls.reduce((a, w) => a + w.raw, 0), calls.reduce((a, w) => a + w.sent, 0)]);
+          expect([point.input_raw, point.input_hmc]).toEqual([
+            calls.reduce((a, w) => a + w.raw, 0),
+            calls.reduce((a, w) => a + w.sent, 0),
+          ]);
         }
         expect(ledger?.modelCalls).toBe(wire.length);
       }),
@@ -41,7 +44,8 @@ describe('model calls counted when sent', () => {
     const e = newEngine();
     const messages = [user('go')];
     e.preLlmCall({ session_id: 'S', messages });
-    const ledger = (): NonNullable<ReturnType<typeof e.sessions.get>>['ledger'] => e.sessions.get('S')?.ledger as NonNullable<ReturnType<typeof e.sessions.get>>['ledger'];
+    const ledger = (): NonNullable<ReturnType<typeof e.sessions.get>>['ledger'] =>
+      e.sessions.get('S')?.ledger as NonNullable<ReturnType<typeof e.sessions.get>>['ledger'];
     e.preModelCall({ session_id: 'S', messages, system: SYSTEM, tools: TOOLS, call_id: 'c1' });
     e.settle();
     const fixed = ledger().totals();
@@ -49,7 +53,13 @@ describe('model calls counted when sent', () => {
     e.preModelCall({ session_id: 'S', messages, system: SYSTEM, tools: structuredClone(TOOLS), call_id: 'c2' });
     expect(ledger().pending).toBe(1);
     e.settle();
-    const more = [...TOOLS, { type: 'function', function: { name: 'write_file', description: 'Write a file.', parameters: { type: 'object', properties: {} } } }];
+    const more = [
+      ...TOOLS,
+      {
+        type: 'function',
+        function: { name: 'write_file', description: 'Write a file.', parameters: { type: 'object', properties: {} } },
+      },
+    ];
     e.preModelCall({ session_id: 'S', messages, system: SYSTEM, tools: more, call_id: 'c3' });
     expect(ledger().pending).toBe(2);
     e.settle();
@@ -74,7 +84,18 @@ describe('model calls counted when sent', () => {
   it('regression: savings lag a turn — after the turn ends, all its calls are counted, the last one too', () => {
     const sink = new RecordingSink();
     const e = newEngine(sink);
-    const wire = runTurns(e, 'S', [], [[{ kind: 'log', lines: 400, error: false }, { kind: 'read', lines: 300 }]], 1);
+    const wire = runTurns(
+      e,
+      'S',
+      [],
+      [
+        [
+          { kind: 'log', lines: 400, error: false },
+          { kind: 'read', lines: 300 },
+        ],
+      ],
+      1,
+    );
     // No further hook: what the user reads after turn 1 must already hold turn 1's three calls.
     const stats = e.sessions.get('S')?.ledger.totals();
     expect(stats?.modelCalls).toBe(3);
@@ -86,12 +107,28 @@ describe('model calls counted when sent', () => {
 
   it('regression: one process per turn (-q) — each turn event says what that turn saved, not the session total', async () => {
     dir = mkdtempSync(join(tmpdir(), 'hmc-turns-'));
-    const { events, wire } = await processPerTurn(dir, (e, history, turn) => runTurns(e, 'S', history, [[{ kind: 'log', lines: 300, error: false }, { kind: 'read', lines: 200 }]], turn));
+    const { events, wire } = await processPerTurn(dir, (e, history, turn) =>
+      runTurns(
+        e,
+        'S',
+        history,
+        [
+          [
+            { kind: 'log', lines: 300, error: false },
+            { kind: 'read', lines: 200 },
+          ],
+        ],
+        turn,
+      ),
+    );
     const perTurn = [1, 2, 3].map((t) => wire.filter((w) => w.turn === t).reduce((a, w) => a + w.raw - w.sent, 0));
     expect(events.map((x) => x.turn)).toEqual([1, 2, 3]);
     expect(events.map((x) => x.delta_saved)).toEqual(perTurn);
     expect(events.at(-1)?.cumulative_saved).toBe(perTurn.reduce((a, b) => a + b, 0));
-    expect(events.at(-1)?.input_tokens).toEqual({ raw: wire.reduce((a, w) => a + w.raw, 0), hmc: wire.reduce((a, w) => a + w.sent, 0) });
+    expect(events.at(-1)?.input_tokens).toEqual({
+      raw: wire.reduce((a, w) => a + w.raw, 0),
+      hmc: wire.reduce((a, w) => a + w.sent, 0),
+    });
   });
 
   it('regression: a nudge the host adds inside a turn (Hermes verify-on-stop) belongs to that turn, in one process per turn', async () => {
@@ -100,7 +137,20 @@ describe('model calls counted when sent', () => {
     // stores the nudge. Counted as user turns, turn 2 became 4 and turns 3–4 were never reported.
     dir = mkdtempSync(join(tmpdir(), 'hmc-nudge-'));
     const { events, wire } = await processPerTurn(dir, (e, history, turn) =>
-      turn === 2 ? nudgedTurn(e, 'S', history, turn) : runTurns(e, 'S', history, [[{ kind: 'log', lines: 300, error: false }, { kind: 'read', lines: 200 }]], turn),
+      turn === 2
+        ? nudgedTurn(e, 'S', history, turn)
+        : runTurns(
+            e,
+            'S',
+            history,
+            [
+              [
+                { kind: 'log', lines: 300, error: false },
+                { kind: 'read', lines: 200 },
+              ],
+            ],
+            turn,
+          ),
     );
     const perTurn = [1, 2, 3].map((t) => wire.filter((w) => w.turn === t).reduce((a, w) => a + w.raw - w.sent, 0));
     expect(events.map((x) => x.turn)).toEqual([1, 2, 3]);
@@ -118,7 +168,9 @@ describe('model calls counted when sent', () => {
     e.settle();
     const turns = sink.events.filter((x): x is Extract<typeof x, { type: 'turn' }> => x.type === 'turn');
     expect(turns.map((t) => t.turn)).toEqual([1, 2, 3]);
-    expect(turns.map((t) => t.delta_saved)).toEqual([1, 2, 3].map((t) => wire.filter((w) => w.turn === t).reduce((a, w) => a + w.raw - w.sent, 0)));
+    expect(turns.map((t) => t.delta_saved)).toEqual(
+      [1, 2, 3].map((t) => wire.filter((w) => w.turn === t).reduce((a, w) => a + w.raw - w.sent, 0)),
+    );
     expect(e.sessions.get('S')?.ledger.calls.map((c) => c.turn)).toEqual(wire.map((w) => w.turn));
   });
 
@@ -126,7 +178,11 @@ describe('model calls counted when sent', () => {
     const e = newEngine();
     const messages: Message[] = [user('go')];
     e.preLlmCall({ session_id: 'S', messages });
-    messages.push(assistantCall('c1', 'terminal', { command: 'make' }), toolResult('c1', 'terminal', terminal(longLog(300))), reply('done'));
+    messages.push(
+      assistantCall('c1', 'terminal', { command: 'make' }),
+      toolResult('c1', 'terminal', terminal(longLog(300))),
+      reply('done'),
+    );
     e.onSessionEnd({ session_id: 'S', messages });
     expect(e.sessions.get('S')?.ledger.totals().modelCalls).toBe(2);
   });
@@ -139,14 +195,19 @@ describe('the end of a session', () => {
     runTurns(e, 'A', [], [[{ kind: 'log', lines: 100, error: false }]], 1);
     runTurns(e, 'B', [], [[{ kind: 'log', lines: 100, error: false }]], 1);
     e.onSessionFinalize({ session_id: '', reason: 'shutdown' });
-    expect(sink.events.filter((x) => x.type === 'session_idle').map((x) => x.session_id).sort()).toEqual(['A', 'B']);
+    expect(
+      sink.events
+        .filter((x) => x.type === 'session_idle')
+        .map((x) => x.session_id)
+        .sort(),
+    ).toEqual(['A', 'B']);
     expect(sink.events.filter((x) => x.type === 'session_end')).toEqual([]);
     expect(e.sessions.size).toBe(0);
   });
 });
 
 describe('/hmc status', () => {
-  it('regression: in a brand-new session it does not show the previous session\'s figures', async () => {
+  it("regression: in a brand-new session it does not show the previous session's figures", async () => {
     dir = mkdtempSync(join(tmpdir(), 'hmc-status-'));
     const before = newEngine(new RecordingSink(), dir);
     runTurns(before, 'OLD', [], [[{ kind: 'log', lines: 400, error: false }]], 1);
@@ -159,7 +220,9 @@ describe('/hmc status', () => {
     expect(text).toContain('no model call in this session yet');
     expect(text).not.toMatch(/saved: [1-9]/);
     // Hermes' CLI names its brand-new session before the first message (issue 17, finding 2): nothing held or saved yet.
-    expect(await fresh.command({ session_id: 'BRAND-NEW', raw_args: 'status' })).toContain('no model call in this session yet');
+    expect(await fresh.command({ session_id: 'BRAND-NEW', raw_args: 'status' })).toContain(
+      'no model call in this session yet',
+    );
     // …and a resumed one: its saved figures at once.
     expect(await fresh.command({ session_id: 'OLD', raw_args: 'status' })).toMatch(/saved: [1-9]/);
   });
@@ -168,31 +231,36 @@ describe('/hmc status', () => {
 describe('pre_model_call views', () => {
   it('answered as deltas rebuild the complete view at every call', () => {
     fc.assert(
-      fc.property(fc.array(fc.array(step, { maxLength: 3 }), { minLength: 1, maxLength: 4 }), fc.integer({ min: 0, max: 3 }), (turns, sweepAt) => {
-        const e = newEngine();
-        const twin = newEngine();
-        const history: Message[] = [];
-        const held = new Map<number, string | undefined>();
-        let view = 0;
-        turns.forEach((steps, t) => {
-          history.push(user(`turn ${t}`));
-          for (const x of [e, twin]) x.preLlmCall({ session_id: 'S', messages: history });
-          if (t === sweepAt) for (const x of [e, twin]) void x.control({ session_id: 'S', args: { action: 'sweep', count: 1 } });
-          steps.forEach((s, k) => {
-            const answer = e.preModelCall({ session_id: 'S', messages: history, view });
-            if (answer.since === undefined) held.clear();
-            else expect(answer.since).toBe(view);
-            for (const i of answer.removed ?? []) held.delete(i);
-            for (const edit of answer.edits) held.set(edit.index, edit.content);
-            view = answer.view ?? 0;
-            const complete = twin.preModelCall({ session_id: 'S', messages: history }).edits;
-            expect([...held].sort((a, b) => a[0] - b[0])).toEqual(complete.map((x) => [x.index, x.content]));
-            const id = `c${t}_${k}`;
-            const output = terminal(longLog(s.lines, 3), 1);
-            history.push(assistantCall(id, 'terminal', { command: 'make' }), toolResult(id, 'terminal', output));
+      fc.property(
+        fc.array(fc.array(step, { maxLength: 3 }), { minLength: 1, maxLength: 4 }),
+        fc.integer({ min: 0, max: 3 }),
+        (turns, sweepAt) => {
+          const e = newEngine();
+          const twin = newEngine();
+          const history: Message[] = [];
+          const held = new Map<number, string | undefined>();
+          let view = 0;
+          turns.forEach((steps, t) => {
+            history.push(user(`turn ${t}`));
+            for (const x of [e, twin]) x.preLlmCall({ session_id: 'S', messages: history });
+            if (t === sweepAt)
+              for (const x of [e, twin]) void x.control({ session_id: 'S', args: { action: 'sweep', count: 1 } });
+            steps.forEach((s, k) => {
+              const answer = e.preModelCall({ session_id: 'S', messages: history, view });
+              if (answer.since === undefined) held.clear();
+              else expect(answer.since).toBe(view);
+              for (const i of answer.removed ?? []) held.delete(i);
+              for (const edit of answer.edits) held.set(edit.index, edit.content);
+              view = answer.view ?? 0;
+              const complete = twin.preModelCall({ session_id: 'S', messages: history }).edits;
+              expect([...held].sort((a, b) => a[0] - b[0])).toEqual(complete.map((x) => [x.index, x.content]));
+              const id = `c${t}_${k}`;
+              const output = terminal(longLog(s.lines, 3), 1);
+              history.push(assistantCall(id, 'terminal', { command: 'make' }), toolResult(id, 'terminal', output));
+            });
           });
-        });
-      }),
+        },
+      ),
       { numRuns: 25 },
     );
   });

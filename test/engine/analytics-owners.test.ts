@@ -44,8 +44,25 @@ async function gateway(across = false, dir = mkdtempSync(join(tmpdir(), 'hmc-ana
     const out = 'x\n'.repeat(4000);
     rt.api.preLlmCall({ session_id: id, messages: [user(`hello from ${id}`)], ...who });
     rt.api.preToolCall({ session_id: id, tool_name: 'terminal', args: { command: 'ls' }, tool_call_id: `${id}-c1` });
-    rt.api.postToolCall({ session_id: id, tool_name: 'terminal', args: { command: 'ls' }, tool_call_id: `${id}-c1`, result: out });
-    rt.api.updateFromResponse?.({ session_id: id, model: who.model, provider: 'p', usage: { prompt_tokens: 100, completion_tokens: 5, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0 } });
+    rt.api.postToolCall({
+      session_id: id,
+      tool_name: 'terminal',
+      args: { command: 'ls' },
+      tool_call_id: `${id}-c1`,
+      result: out,
+    });
+    rt.api.updateFromResponse?.({
+      session_id: id,
+      model: who.model,
+      provider: 'p',
+      usage: {
+        prompt_tokens: 100,
+        completion_tokens: 5,
+        cache_read_tokens: 0,
+        cache_write_tokens: 0,
+        reasoning_tokens: 0,
+      },
+    });
     await rt.api.onSessionEnd({ session_id: id });
   }
   await rt.flush();
@@ -66,7 +83,10 @@ describe('analytics across gateway users', () => {
         const text = JSON.stringify(answer);
         for (const secret of ALICE) expect(text, `${period} ${scope}: ${secret}`).not.toContain(secret);
         if (text.includes('/srv/bob') || text.includes('bob-model-y') || text.includes('"bob"')) ownRows++;
-        const slash = await rt.api.command({ session_id: 'bob', raw_args: `analytics period=${period} scope=${scope}` });
+        const slash = await rt.api.command({
+          session_id: 'bob',
+          raw_args: `analytics period=${period} scope=${scope}`,
+        });
         for (const secret of ALICE) expect(slash, `/hmc ${period} ${scope}: ${secret}`).not.toContain(secret);
       }
     }

@@ -28,7 +28,12 @@ function history(turns: number, distinct = false): Message[] {
     const command = t % 5 === 4 ? 'make test' : `make step${t}`;
     // `distinct`: every log different (only the repeated command is a duplicate).
     const log = distinct ? longLog(120 + t, 5 + t) : longLog(120, 60 + (t % 7));
-    messages.push(user(`turn ${t}`), assistantCall(`c${t}`, 'terminal', { command }), toolResult(`c${t}`, 'terminal', terminal(log)), reply(`done ${t}`));
+    messages.push(
+      user(`turn ${t}`),
+      assistantCall(`c${t}`, 'terminal', { command }),
+      toolResult(`c${t}`, 'terminal', terminal(log)),
+      reply(`done ${t}`),
+    );
   }
   return messages;
 }
@@ -36,7 +41,16 @@ function history(turns: number, distinct = false): Message[] {
 const c = config();
 // No time budget unless a test sets one: what a call compresses must not depend on the machine's load.
 const make = (opts: Partial<ConstructorParameters<typeof Engine>[0]> = {}): Engine =>
-  new Engine({ config: () => c, stateDir: null, sink: NULL_SINK, recorder: null, log: () => {}, autoSettle: false, callBudgetMs: Number.POSITIVE_INFINITY, ...opts });
+  new Engine({
+    config: () => c,
+    stateDir: null,
+    sink: NULL_SINK,
+    recorder: null,
+    log: () => {},
+    autoSettle: false,
+    callBudgetMs: Number.POSITIVE_INFINITY,
+    ...opts,
+  });
 const byIndex = (edits: Edit[]): Map<number, string> => new Map(edits.map((e) => [e.index, e.content]));
 const outputBytes = (messages: Message[], indices: Iterable<number>): number =>
   [...indices].reduce((n, i) => n + String(messages[i]?.content ?? '').length, 0);
@@ -94,7 +108,15 @@ describe('a first call over the call budget', () => {
     const s = live.sessions.get('S');
     expect(s?.ledger.pending).toBeGreaterThan(1);
     // A hook arriving meanwhile is answered at once.
-    expect(live.postToolCall({ session_id: 'S', tool_name: 'terminal', tool_call_id: 'x', args: {}, result: terminal('ok') })).toEqual({});
+    expect(
+      live.postToolCall({
+        session_id: 'S',
+        tool_name: 'terminal',
+        tool_call_id: 'x',
+        args: {},
+        result: terminal('ok'),
+      }),
+    ).toEqual({});
     const end = Date.now() + 20_000;
     while ((s?.ledger.pending ?? 0) > 0 && Date.now() < end) await new Promise((r) => setImmediate(r));
     expect(s?.ledger.pending).toBe(0);
@@ -106,8 +128,16 @@ describe('a first call over the call budget', () => {
     const dir = mkdtempSync(join(tmpdir(), 'hmc-big-'));
     dirs.push(dir);
     const recorded: string[] = [];
-    const live = new Engine({ config: () => c, stateDir: dir, sink: NULL_SINK, recorder: { record: (r) => recorded.push(r.session_id) }, log: () => {},
-      callBudgetBytes: 30_000, callBudgetMs: Number.POSITIVE_INFINITY, endBudgetMs: 0 });
+    const live = new Engine({
+      config: () => c,
+      stateDir: dir,
+      sink: NULL_SINK,
+      recorder: { record: (r) => recorded.push(r.session_id) },
+      log: () => {},
+      callBudgetBytes: 30_000,
+      callBudgetMs: Number.POSITIVE_INFINITY,
+      endBudgetMs: 0,
+    });
     const messages = history(60);
     live.preLlmCall({ session_id: 'S', messages });
     live.onSessionEnd({ session_id: 'S' });
@@ -116,7 +146,9 @@ describe('a first call over the call budget', () => {
     while (recorded.length === 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
     expect(recorded).toEqual(['S']);
     await live.flushSaves();
-    const saved = JSON.parse(readFileSync(join(dir, 'sessions', 'S.json'), 'utf8')) as { ledger: { modelCalls: number } };
+    const saved = JSON.parse(readFileSync(join(dir, 'sessions', 'S.json'), 'utf8')) as {
+      ledger: { modelCalls: number };
+    };
     expect(saved.ledger.modelCalls).toBe(120); // two assistant messages per turn
     // The catch-up goes on in the background (recall copies of the outputs it compresses): finish
     // it and its writes before the folder is removed (ENOTEMPTY under load, issue 19).
@@ -131,9 +163,15 @@ describe('a first call over the call budget', () => {
     const streamed = make();
     whole.preLlmCall({ session_id: 'S', messages });
     const cuts = [40, 100, 170];
-    expect(streamed.preLlmCall({ session_id: 'S', messages: messages.slice(0, cuts[0]), partial: true }).edits).toEqual([]);
-    expect(streamed.preLlmCall({ session_id: 'S', base: 40, append: messages.slice(40, 100), partial: true }).edits).toEqual([]);
-    expect(streamed.preLlmCall({ session_id: 'S', base: 100, append: messages.slice(100, 170), partial: true })).toEqual({ edits: [] });
+    expect(streamed.preLlmCall({ session_id: 'S', messages: messages.slice(0, cuts[0]), partial: true }).edits).toEqual(
+      [],
+    );
+    expect(
+      streamed.preLlmCall({ session_id: 'S', base: 40, append: messages.slice(40, 100), partial: true }).edits,
+    ).toEqual([]);
+    expect(
+      streamed.preLlmCall({ session_id: 'S', base: 100, append: messages.slice(100, 170), partial: true }),
+    ).toEqual({ edits: [] });
     // The real call: single-output compressions at once; the first batch over it all between hooks.
     const real = byIndex(streamed.preLlmCall({ session_id: 'S', base: 170, append: messages.slice(170) }).edits);
     expect([...real.values()].some((v) => v.includes('Output removed'))).toBe(false);
@@ -162,7 +200,9 @@ describe('a first call over the call budget', () => {
     const before = [...s.held.messages];
     // The bridge lost what it sent (a resync) and streams the whole list again.
     expect(engine.preLlmCall({ session_id: 'S', messages: messages.slice(0, 40), partial: true }).edits).toEqual([]);
-    expect(engine.preLlmCall({ session_id: 'S', base: 40, append: messages.slice(40, 100), partial: true }).edits).toEqual([]);
+    expect(
+      engine.preLlmCall({ session_id: 'S', base: 40, append: messages.slice(40, 100), partial: true }).edits,
+    ).toEqual([]);
     const again = byIndex(engine.preLlmCall({ session_id: 'S', base: 100, append: messages.slice(100) }).edits);
     // The same held messages (a cut drops them and makes new ones, each output compressed anew).
     expect(s.held.messages.length).toBe(before.length);
@@ -176,7 +216,16 @@ describe('a first call over the call budget', () => {
     const dir = mkdtempSync(join(tmpdir(), 'hmc-big-'));
     dirs.push(dir);
     const messages = history(60);
-    const first = new Engine({ config: () => c, stateDir: dir, sink: NULL_SINK, recorder: null, log: () => {}, autoSettle: false, callBudgetBytes: 30_000, callBudgetMs: Number.POSITIVE_INFINITY });
+    const first = new Engine({
+      config: () => c,
+      stateDir: dir,
+      sink: NULL_SINK,
+      recorder: null,
+      log: () => {},
+      autoSettle: false,
+      callBudgetBytes: 30_000,
+      callBudgetMs: Number.POSITIVE_INFINITY,
+    });
     first.preLlmCall({ session_id: 'S', messages });
     // The exit deadline has passed at once: save what is settled.
     expect(first.settle(performance.now())).toBe(false);
@@ -192,7 +241,7 @@ describe('a first call over the call budget', () => {
     await second.flushSaves();
   });
 
-  it('stops compressing past 256 KB of output when the call\'s time is up, so a loaded machine keeps a call short (issue 19)', () => {
+  it("stops compressing past 256 KB of output when the call's time is up, so a loaded machine keeps a call short (issue 19)", () => {
     const messages = history(120, true);
     const outputs = messages.flatMap((m, i) => (m.role === 'tool' ? [i] : []));
     expect(outputBytes(messages, outputs)).toBeGreaterThan(2 * UNTIMED_BYTES);
@@ -209,6 +258,8 @@ describe('a first call over the call budget', () => {
     whole.preLlmCall({ session_id: 'S', messages });
     whole.settle();
     const next = [...messages, user('next')];
-    expect(byIndex(timed.preLlmCall({ session_id: 'S', messages: next }).edits)).toEqual(byIndex(whole.preLlmCall({ session_id: 'S', messages: next }).edits));
+    expect(byIndex(timed.preLlmCall({ session_id: 'S', messages: next }).edits)).toEqual(
+      byIndex(whole.preLlmCall({ session_id: 'S', messages: next }).edits),
+    );
   });
 });

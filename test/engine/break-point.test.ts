@@ -36,7 +36,13 @@ function facts(big: Record<number, number>, patch: Partial<PassFacts> = {}): Pas
   };
 }
 
-const change = (index: number, before: number, after: number, whole = false): ViewChange<string> => ({ index, before, after, change: `m${index}`, ...(whole ? { whole } : {}) });
+const change = (index: number, before: number, after: number, whole = false): ViewChange<string> => ({
+  index,
+  before,
+  after,
+  change: `m${index}`,
+  ...(whole ? { whole } : {}),
+});
 
 describe('the break point of a pass', () => {
   // Two old 40,000-character outputs cleared at 90 and 95, and a 75-token stale read far back at 60.
@@ -78,13 +84,21 @@ describe('the break point of a pass', () => {
 
   it('property: a costly pass makes every free change and a suffix of the costly ones that holds every summary and every lengthening change; it is as big as the rules ask', () => {
     const arb = fc.array(
-      fc.record({ index: fc.integer({ min: 0, max: 109 }), before: fc.integer({ min: 0, max: 40_000 }), after: fc.integer({ min: 0, max: 40_000 }), whole: fc.boolean() }),
+      fc.record({
+        index: fc.integer({ min: 0, max: 109 }),
+        before: fc.integer({ min: 0, max: 40_000 }),
+        after: fc.integer({ min: 0, max: 40_000 }),
+        whole: fc.boolean(),
+      }),
       { maxLength: 12 },
     );
     fc.assert(
       fc.property(arb, fc.integer({ min: 35, max: 300 }), (raw, calls) => {
         const list = raw.map((c) => change(c.index, c.before, c.after, c.whole && c.index % 7 === 0));
-        const f = facts(Object.fromEntries(list.filter((c) => c.index < 100).map((c) => [c.index, Math.max(c.before, 400)])), { callsSoFar: calls });
+        const f = facts(
+          Object.fromEntries(list.filter((c) => c.index < 100).map((c) => [c.index, Math.max(c.before, 400)])),
+          { callsSoFar: calls },
+        );
         const d = decidePass(list, f);
         const applied = new Set(d.apply);
         for (const c of list) if (c.index >= 100) expect(applied.has(c)).toBe(true);
@@ -94,7 +108,8 @@ describe('the break point of a pass', () => {
         for (const c of costly) expect(applied.has(c)).toBe(c.index >= from);
         for (const c of costly) if (c.whole || c.after >= c.before) expect(applied.has(c)).toBe(true);
         const removed = d.apply.filter((c) => c.index < 100).reduce((n, c) => n + c.before - c.after, 0) / 4;
-        if (d.reason === 'pays') expect(removed).toBeGreaterThanOrEqual(Math.max(2000, 0.3 * (f.sentFrom(from) / 4) - 1e-9));
+        if (d.reason === 'pays')
+          expect(removed).toBeGreaterThanOrEqual(Math.max(2000, 0.3 * (f.sentFrom(from) / 4) - 1e-9));
       }),
       { numRuns: 300 },
     );
@@ -108,10 +123,15 @@ function session(calls: number): Message[] {
     const id = `c${i}`;
     if (i % 3 === 0) {
       const file = `src/mod${i % 4}.py`;
-      const lines = Array.from({ length: 60 + (i % 5) * 20 }, (_, k) => `def f${k}(x):  # ${file} step ${i}\n    return x + ${k}`);
+      const lines = Array.from(
+        { length: 60 + (i % 5) * 20 },
+        (_, k) => `def f${k}(x):  # ${file} step ${i}\n    return x + ${k}`,
+      );
       out.push(assistantCall(id, 'read_file', { path: file }), toolResult(id, 'read_file', readFile(lines)));
     } else {
-      const page = Array.from({ length: 30 + (i % 7) * 15 }, (_, k) => `step ${i}.${k} ${'detail '.repeat(10)}`).join('\n');
+      const page = Array.from({ length: 30 + (i % 7) * 15 }, (_, k) => `step ${i}.${k} ${'detail '.repeat(10)}`).join(
+        '\n',
+      );
       out.push(assistantCall(id, 'terminal', { command: `make step${i}` }), toolResult(id, 'terminal', terminal(page)));
     }
   }
@@ -126,11 +146,24 @@ function replay(busy: boolean): { views: string[]; breaks: number; cost: unknown
     vi.spyOn(Date, 'now').mockImplementation(() => 1_800_000_000_000 + (t += 20));
   }
   const c = config();
-  const e = new Engine({ config: () => c, stateDir: null, sink: NULL_SINK, recorder: null, log: () => {}, autoSettle: false });
+  const e = new Engine({
+    config: () => c,
+    stateDir: null,
+    sink: NULL_SINK,
+    recorder: null,
+    log: () => {},
+    autoSettle: false,
+  });
   const views: string[] = [];
   const live: Message[] = [];
   for (const m of session(140)) {
-    if (m.role === 'assistant') views.push(safeJson(e.preModelCall({ session_id: 'P', messages: live, context_length: 32_000, call_id: `k${views.length}` }).edits));
+    if (m.role === 'assistant')
+      views.push(
+        safeJson(
+          e.preModelCall({ session_id: 'P', messages: live, context_length: 32_000, call_id: `k${views.length}` })
+            .edits,
+        ),
+      );
     live.push(m);
   }
   e.settle();

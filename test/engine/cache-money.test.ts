@@ -19,7 +19,16 @@ import { openStore } from '../../src/store/index.js';
 import { priceModels } from '../../src/store/pricing.js';
 import type { UsageRecord } from '../../src/store/usage.js';
 import { moneyLine, sessionMoney } from '../../src/engine/control/money.js';
-import { assistantCall, config, longLog, readFile, reply, terminal, toolResult, user } from '../helpers/conversation.js';
+import {
+  assistantCall,
+  config,
+  longLog,
+  readFile,
+  reply,
+  terminal,
+  toolResult,
+  user,
+} from '../helpers/conversation.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -30,8 +39,14 @@ afterEach(() => {
 function loop(n: number): Message[] {
   const out: Message[] = [user('fix the build')];
   for (let i = 0; i < n; i++) {
-    out.push(assistantCall(`r${i}`, 'read_file', { path: `src/${i}.ts` }), toolResult(`r${i}`, 'read_file', readFile(Array.from({ length: 40 }, (_, k) => `const v${i}_${k} = ${k};`))));
-    out.push(assistantCall(`t${i}`, 'terminal', { command: `make step${i}` }), toolResult(`t${i}`, 'terminal', terminal(longLog(200, 100 + i))));
+    out.push(
+      assistantCall(`r${i}`, 'read_file', { path: `src/${i}.ts` }),
+      toolResult(`r${i}`, 'read_file', readFile(Array.from({ length: 40 }, (_, k) => `const v${i}_${k} = ${k};`))),
+    );
+    out.push(
+      assistantCall(`t${i}`, 'terminal', { command: `make step${i}` }),
+      toolResult(`t${i}`, 'terminal', terminal(longLog(200, 100 + i))),
+    );
   }
   return out;
 }
@@ -40,7 +55,15 @@ let clock = Date.UTC(2026, 10, 28, 12);
 function make(usage: UsageRecord[] = []): Engine {
   const c = config();
   const recorder = { record: () => {}, recordUsage: (row: UsageRecord) => usage.push(row) };
-  return new Engine({ config: () => c, stateDir: null, sink: NULL_SINK, recorder, log: () => {}, autoSettle: false, now: () => clock });
+  return new Engine({
+    config: () => c,
+    stateDir: null,
+    sink: NULL_SINK,
+    recorder,
+    log: () => {},
+    autoSettle: false,
+    now: () => clock,
+  });
 }
 
 /** The tool loop's model calls, each sending what the loop holds by then (the system prompt and tools with the first). */
@@ -48,8 +71,18 @@ function run(e: Engine, id: string, messages: readonly Message[], calls: number)
   const step = Math.floor(messages.length / calls);
   for (let k = 1; k <= calls; k++) {
     const upto = k === calls ? messages.length : 1 + step * k;
-    e.preModelCall({ session_id: id, messages: messages.slice(0, upto), call_id: `${id}-${k}`, model: 'claude-sonnet-4',
-      ...(k === 1 ? { system: 'You are a coding agent. '.repeat(40), tools: [{ name: 'read_file', description: 'reads a file', parameters: {} }] } : {}) });
+    e.preModelCall({
+      session_id: id,
+      messages: messages.slice(0, upto),
+      call_id: `${id}-${k}`,
+      model: 'claude-sonnet-4',
+      ...(k === 1
+        ? {
+            system: 'You are a coding agent. '.repeat(40),
+            tools: [{ name: 'read_file', description: 'reads a file', parameters: {} }],
+          }
+        : {}),
+    });
   }
   e.settle();
 }
@@ -75,7 +108,12 @@ describe('the cache model fills the cached figures, and cost is priced with it',
     const store = openStore(join(dir, 'a.db'));
     store.recordSession(rec);
     const [row] = store.byModel();
-    expect(row).toMatchObject({ cached_input: rec.cached_raw, cached_sent: rec.cached_hmc, plain_input: 0, plain_sent: 0 });
+    expect(row).toMatchObject({
+      cached_input: rec.cached_raw,
+      cached_sent: rec.cached_hmc,
+      plain_input: 0,
+      plain_sent: 0,
+    });
     const pricing = config().pricing;
     const [priced] = priceModels(store.byModel(), pricing);
     store.close();
@@ -111,7 +149,13 @@ describe('the cache model fills the cached figures, and cost is priced with it',
     run(e, 'T', messages, 2);
     // Hermes' /compress replaces two messages in the middle by one; the next turn opens with
     // pre_llm_call (it sees the rewrite), then its first model call.
-    const compacted = [...messages.slice(0, 4), user('[CONTEXT COMPACTION] earlier work'), ...messages.slice(6), reply('All done.'), user('next')];
+    const compacted = [
+      ...messages.slice(0, 4),
+      user('[CONTEXT COMPACTION] earlier work'),
+      ...messages.slice(6),
+      reply('All done.'),
+      user('next'),
+    ];
     e.preLlmCall({ session_id: 'T', messages: compacted });
     e.preModelCall({ session_id: 'T', messages: compacted, call_id: 'T-3', model: 'claude-sonnet-4' });
     e.settle();
@@ -124,7 +168,13 @@ describe('the cache model fills the cached figures, and cost is priced with it',
     const e = make();
     const messages = loop(2);
     run(e, 'M', messages, 2);
-    e.preModelCall({ session_id: 'M', messages, call_id: 'M-3', model: 'claude-sonnet-4', tools: [{ name: 'terminal', description: 'runs', parameters: {} }] });
+    e.preModelCall({
+      session_id: 'M',
+      messages,
+      call_id: 'M-3',
+      model: 'claude-sonnet-4',
+      tools: [{ name: 'terminal', description: 'runs', parameters: {} }],
+    });
     e.settle();
     const last = e.sessions.get('M')!.ledger.calls.at(-1)!;
     expect(last).toMatchObject({ id: 'M-3', cause: 'hermes', cached: 0, cached_raw: 0 });
@@ -132,7 +182,13 @@ describe('the cache model fills the cached figures, and cost is priced with it',
 });
 
 describe('provider usage matched to HMC\u2019s record of the call', () => {
-  const u = (prompt: number, read: number, write: number) => ({ prompt_tokens: prompt, completion_tokens: 20, cache_read_tokens: read, cache_write_tokens: write, reasoning_tokens: 0 });
+  const u = (prompt: number, read: number, write: number) => ({
+    prompt_tokens: prompt,
+    completion_tokens: 20,
+    cache_read_tokens: read,
+    cache_write_tokens: write,
+    reasoning_tokens: 0,
+  });
 
   it('matches by the host\u2019s call id, records a call HMC never saw as unseen, and attributes the breaks', () => {
     const usage: UsageRecord[] = [];
@@ -140,25 +196,71 @@ describe('provider usage matched to HMC\u2019s record of the call', () => {
     const messages = loop(4);
     run(e, 'U', messages, 2);
     // Out of order and with an auxiliary call HMC never saw between them.
-    e.updateFromResponse({ session_id: 'U', model: 'claude-sonnet-4', provider: 'anthropic', usage: u(3000, 0, 3000), call_id: 'U-1', source: 'hook' });
-    e.updateFromResponse({ session_id: 'U', model: 'claude-haiku-4-5', provider: 'anthropic', usage: u(400, 0, 0), call_id: 'title-1', source: 'hook' });
-    e.updateFromResponse({ session_id: 'U', model: 'claude-sonnet-4', provider: 'anthropic', usage: u(6000, 2990, 3010), call_id: 'U-2', source: 'hook' });
+    e.updateFromResponse({
+      session_id: 'U',
+      model: 'claude-sonnet-4',
+      provider: 'anthropic',
+      usage: u(3000, 0, 3000),
+      call_id: 'U-1',
+      source: 'hook',
+    });
+    e.updateFromResponse({
+      session_id: 'U',
+      model: 'claude-haiku-4-5',
+      provider: 'anthropic',
+      usage: u(400, 0, 0),
+      call_id: 'title-1',
+      source: 'hook',
+    });
+    e.updateFromResponse({
+      session_id: 'U',
+      model: 'claude-sonnet-4',
+      provider: 'anthropic',
+      usage: u(6000, 2990, 3010),
+      call_id: 'U-2',
+      source: 'hook',
+    });
     e.settle();
-    expect(usage.map((r) => [r.call_id, r.seen])).toEqual([['U-1', true], ['title-1', false], ['U-2', true]]);
+    expect(usage.map((r) => [r.call_id, r.seen])).toEqual([
+      ['U-1', true],
+      ['title-1', false],
+      ['U-2', true],
+    ]);
     const calls = e.sessions.get('U')!.ledger.calls;
-    expect(usage[0]).toMatchObject({ hmc_input: calls[0]!.hmc, raw_input: calls[0]!.raw, hmc_cached: calls[0]!.cached, raw_cached: calls[0]!.cached_raw, turn: calls[0]!.turn });
+    expect(usage[0]).toMatchObject({
+      hmc_input: calls[0]!.hmc,
+      raw_input: calls[0]!.raw,
+      hmc_cached: calls[0]!.cached,
+      raw_cached: calls[0]!.cached_raw,
+      turn: calls[0]!.turn,
+    });
     expect(usage[1]).toMatchObject({ hmc_input: null, raw_input: null, turn: null });
     expect(usage[2]).toMatchObject({ hmc_input: calls[1]!.hmc, break_cause: '' });
 
     // The host's compaction: the provider reads only the head again.
     const compacted = [messages[0]!, user('[summary]'), reply('Continuing.')];
     e.preModelCall({ session_id: 'U', messages: compacted, call_id: 'U-3', model: 'claude-sonnet-4' });
-    e.updateFromResponse({ session_id: 'U', model: 'claude-sonnet-4', provider: 'anthropic', usage: u(1500, 900, 600), call_id: 'U-3', source: 'hook' });
+    e.updateFromResponse({
+      session_id: 'U',
+      model: 'claude-sonnet-4',
+      provider: 'anthropic',
+      usage: u(1500, 900, 600),
+      call_id: 'U-3',
+      source: 'hook',
+    });
     // A pause past the cache's lifetime, nothing changed: the provider reads nothing.
     e.settle();
     clock += 6 * 60_000;
     e.preModelCall({ session_id: 'U', messages: compacted, call_id: 'U-4', model: 'claude-sonnet-4' });
-    e.updateFromResponse({ session_id: 'U', model: 'claude-sonnet-4', provider: 'anthropic', usage: u(1500, 0, 1500), call_id: 'U-4', source: 'hook', at: clock });
+    e.updateFromResponse({
+      session_id: 'U',
+      model: 'claude-sonnet-4',
+      provider: 'anthropic',
+      usage: u(1500, 0, 1500),
+      call_id: 'U-4',
+      source: 'hook',
+      at: clock,
+    });
     e.settle();
     expect(usage[3]).toMatchObject({ call_id: 'U-3', break_cause: 'hermes', break_tokens: 6000 - 900 });
     expect(usage[4]).toMatchObject({ call_id: 'U-4', break_cause: 'ttl', break_tokens: 1500 });
@@ -176,8 +278,15 @@ describe('/hmc status and stats: the session\u2019s money', () => {
     expect(m.modelled.saved).toBeCloseTo(cost(t.inputRaw, t.cachedRaw) - cost(t.inputHmc, t.cachedHmc), 7);
     expect(m.measured).toBeNull();
     expect(moneyLine(m)).toMatch(/saved [0-9.]+ \(modelled, with the prompt cache\)$/);
-    const measured = sessionMoney(s, config().pricing, { calls: 4, cost: { measured_input: 0.02, measured_output: 0.001, saved: 0.01 }, cached_share: { measured: 0.7 }, breaks: { count: 0 } });
-    expect(moneyLine(measured)).toContain('provider: input 0.0200 + output 0.0010 over 4 calls, saved 0.0100 (measured sent side)');
+    const measured = sessionMoney(s, config().pricing, {
+      calls: 4,
+      cost: { measured_input: 0.02, measured_output: 0.001, saved: 0.01 },
+      cached_share: { measured: 0.7 },
+      breaks: { count: 0 },
+    });
+    expect(moneyLine(measured)).toContain(
+      'provider: input 0.0200 + output 0.0010 over 4 calls, saved 0.0100 (measured sent side)',
+    );
     s.meta.takeHints({ model: 'my-local-llama' });
     expect(moneyLine(sessionMoney(s, config().pricing, null))).toContain('unknown model: priced at pricing.default_*');
   });

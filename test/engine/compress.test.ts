@@ -32,6 +32,10 @@ describe('planWeights', () => {
     const weights = planWeights(first, 11);
     // A later strategy cuts view lines 1..2 (the marker and line 9): 9 original lines.
     expect((weights[1] ?? 0) + (weights[2] ?? 0)).toBe(9);
-    expect(compose(first, [0, { marker: '... (9 lines omitted)' }, 3])).toEqual([0, { marker: '... (9 lines omitted)' }, 10]);
+    expect(compose(first, [0, { marker: '... (9 lines omitted)' }, 3])).toEqual([
+      0,
+      { marker: '... (9 lines omitted)' },
+      10,
+    ]);
   });
 });

@@ -23,13 +23,23 @@ class NoteSummariser implements Summariser {
   constructor(private readonly fail = false) {}
   async summarise(request: SummaryRequest): Promise<SummaryResult> {
     this.requests.push(request);
-    if (this.fail) return { ok: false, reason: 'the summariser did not answer within 120 s', retryable: true, tokensIn: 300 };
+    if (this.fail)
+      return { ok: false, reason: 'the summariser did not answer within 120 s', retryable: true, tokensIn: 300 };
     const text = `## Goal\nsurvey the notes\n## Done\n${request.messages.length} messages${request.previous ? ' (updated)' : ''}${request.focus ? `\n## Facts\nfocus: ${request.focus}` : ''}`;
-    return { ok: true, text, topic: 'survey the notes', model: 'note-model', tokensIn: 900, tokensOut: 30, redactions: 0 };
+    return {
+      ok: true,
+      text,
+      topic: 'survey the notes',
+      model: 'note-model',
+      tokensIn: 900,
+      tokensOut: 30,
+      redactions: 0,
+    };
   }
 }
 
-const DOC = (i: number): string => readFile(Array.from({ length: 60 }, (_, k) => `doc ${i} line ${k}: ${'prose about the service '.repeat(4)}`));
+const DOC = (i: number): string =>
+  readFile(Array.from({ length: 60 }, (_, k) => `doc ${i} line ${k}: ${'prose about the service '.repeat(4)}`));
 
 /** `turns` user turns, each reading `reads` documents, then answering. Wire form, no system prompt. */
 function conversation(turns: number, reads: number): Message[] {
@@ -51,7 +61,16 @@ function make(summariser: Summariser | null, extra: { phases?: PhaseIndex; usage
     x.strategies.clearing.enabled = false;
   });
   const recorder = { record: () => {}, recordUsage: (row: UsageRecord) => extra.usage?.push(row) };
-  return new Engine({ config: () => c, stateDir: null, sink: NULL_SINK, recorder, log: () => {}, autoSettle: false, summariser: () => summariser, ...(extra.phases ? { phases: extra.phases } : {}) });
+  return new Engine({
+    config: () => c,
+    stateDir: null,
+    sink: NULL_SINK,
+    recorder,
+    log: () => {},
+    autoSettle: false,
+    summariser: () => summariser,
+    ...(extra.phases ? { phases: extra.phases } : {}),
+  });
 }
 
 function apply(messages: readonly Message[], plan: readonly PlanItem[]): Message[] {
@@ -61,7 +80,12 @@ function apply(messages: readonly Message[], plan: readonly PlanItem[]): Message
 describe('should_compress, in the host\u2019s units', () => {
   it('takes what HMC sends off the host\u2019s rough measure, and the provider\u2019s figure as it is', () => {
     const e = make(null);
-    const messages = [user('run it'), assistantCall('c1', 'terminal', { command: 'make' }), toolResult('c1', 'terminal', terminal('ok\n'.repeat(4000))), reply('done')];
+    const messages = [
+      user('run it'),
+      assistantCall('c1', 'terminal', { command: 'make' }),
+      toolResult('c1', 'terminal', terminal('ok\n'.repeat(4000))),
+      reply('done'),
+    ];
     e.preModelCall({ session_id: 'S', messages });
     const s = e.sessions.get('S');
     const taken = s?.hostReduction() ?? 0;
@@ -69,11 +93,31 @@ describe('should_compress, in the host\u2019s units', () => {
     const host = e.shouldCompress({ session_id: 'S', tokens: 10_000, measure: 'host', threshold_tokens: 9_000 });
     expect(host).toMatchObject({ compress: false, tokens: 10_000 - taken });
     // The turn's in-place edits were in the history the host measured: not taken off twice.
-    expect(e.shouldCompress({ session_id: 'S', tokens: 10_000, measure: 'host', threshold_tokens: 9_000, in_place_tokens: taken }).compress).toBe(true);
-    expect(e.shouldCompress({ session_id: 'S', tokens: 10_000, measure: 'provider', threshold_tokens: 9_000 })).toMatchObject({ compress: true, tokens: 10_000 });
-    expect(e.shouldCompress({ session_id: 'S', tokens: 99_000, measure: 'host', threshold_tokens: 9_000, awaiting_usage: true }).compress).toBe(false);
+    expect(
+      e.shouldCompress({
+        session_id: 'S',
+        tokens: 10_000,
+        measure: 'host',
+        threshold_tokens: 9_000,
+        in_place_tokens: taken,
+      }).compress,
+    ).toBe(true);
+    expect(
+      e.shouldCompress({ session_id: 'S', tokens: 10_000, measure: 'provider', threshold_tokens: 9_000 }),
+    ).toMatchObject({ compress: true, tokens: 10_000 });
+    expect(
+      e.shouldCompress({
+        session_id: 'S',
+        tokens: 99_000,
+        measure: 'host',
+        threshold_tokens: 9_000,
+        awaiting_usage: true,
+      }).compress,
+    ).toBe(false);
     // A session HMC does not hold: the host's figure decides.
-    expect(e.shouldCompress({ session_id: 'other', tokens: 10_000, measure: 'host', threshold_tokens: 9_000 }).compress).toBe(true);
+    expect(
+      e.shouldCompress({ session_id: 'other', tokens: 10_000, measure: 'host', threshold_tokens: 9_000 }).compress,
+    ).toBe(true);
   });
 });
 
@@ -83,7 +127,12 @@ describe('compress', () => {
     const recorded: PhaseEntry[] = [];
     const e = make(summariser, { phases: { ...NULL_PHASE_INDEX, record: (x) => recorded.push(x) } });
     const messages = conversation(5, 3);
-    const result = await e.compress({ session_id: 'S', messages, threshold_tokens: 20_000, focus_topic: 'the ledger service' });
+    const result = await e.compress({
+      session_id: 'S',
+      messages,
+      threshold_tokens: 20_000,
+      focus_topic: 'the ledger service',
+    });
     expect(result.plan).not.toBeNull();
     const out = apply(messages, result.plan ?? []);
     expect(out.length).toBeLessThan(messages.length);
@@ -100,7 +149,9 @@ describe('compress', () => {
     // Nothing is lost: the replaced messages come back byte for byte.
     const replaced = messages.slice(1, messages.length - out.length + 2);
     expect(safeJson(await recallAll(e, 'S', id))).toBe(safeJson(replaced));
-    expect(recorded).toEqual([expect.objectContaining({ session_id: 'S', phase_id: 1, recall_id: id, message_from: 1 })]);
+    expect(recorded).toEqual([
+      expect.objectContaining({ session_id: 'S', phase_id: 1, recall_id: id, message_from: 1 }),
+    ]);
     expect(result.summariser_tokens).toEqual({ in: 900, out: 30 });
   });
 
@@ -116,8 +167,24 @@ describe('compress', () => {
     const e = make(summariser);
     e.preModelCall({ session_id: 'R', messages });
     e.sessions.get('R')?.layer1.putInForce({
-      id: 1, from: 1, to, digest: rangeDigest(messages.map((m) => ({ role: m.role, raw: m.content })), 1, to), recallId: 'r0123456789', topic: 't',
-      summary: '## Goal\nheld', tokensBefore: 1, tokensAfter: 1, updates: 0, model: 'm', createdAt: 1, turnFrom: 1, turnTo: 4,
+      id: 1,
+      from: 1,
+      to,
+      digest: rangeDigest(
+        messages.map((m) => ({ role: m.role, raw: m.content })),
+        1,
+        to,
+      ),
+      recallId: 'r0123456789',
+      topic: 't',
+      summary: '## Goal\nheld',
+      tokensBefore: 1,
+      tokensAfter: 1,
+      updates: 0,
+      model: 'm',
+      createdAt: 1,
+      turnFrom: 1,
+      turnTo: 4,
     });
     const asked = summariser.requests.length;
     const again: CompressResult = await e.compress({ session_id: 'R', messages, threshold_tokens: 20_000 });
@@ -131,9 +198,15 @@ describe('compress', () => {
     const failed = await failing.compress({ session_id: 'S', messages: conversation(5, 3), threshold_tokens: 20_000 });
     expect(failed.plan).toBeNull();
     expect(failed.reason).toContain('did not answer within 120 s');
-    const short = await make(new NoteSummariser()).compress({ session_id: 'S', messages: conversation(1, 2), threshold_tokens: 20_000 });
+    const short = await make(new NoteSummariser()).compress({
+      session_id: 'S',
+      messages: conversation(1, 2),
+      threshold_tokens: 20_000,
+    });
     expect(short.plan).toBeNull();
-    expect((await make(null).compress({ session_id: 'S', messages: conversation(5, 3), threshold_tokens: 20_000 })).reason).toContain('no summariser');
+    expect(
+      (await make(null).compress({ session_id: 'S', messages: conversation(5, 3), threshold_tokens: 20_000 })).reason,
+    ).toContain('no summariser');
   });
 });
 
@@ -156,15 +229,34 @@ describe('update_from_response', () => {
     const usage: UsageRecord[] = [];
     const e = make(null, { usage });
     const messages = conversation(1, 2);
-    const u = { prompt_tokens: 5000, completion_tokens: 40, cache_read_tokens: 3000, cache_write_tokens: 1500, reasoning_tokens: 0 };
+    const u = {
+      prompt_tokens: 5000,
+      completion_tokens: 40,
+      cache_read_tokens: 3000,
+      cache_write_tokens: 1500,
+      reasoning_tokens: 0,
+    };
     e.preModelCall({ session_id: 'S', messages: messages.slice(0, 3), call_id: 'a' });
     e.updateFromResponse({ session_id: 'S', model: 'claude-x', provider: 'anthropic', usage: u });
     e.preModelCall({ session_id: 'S', messages: messages.slice(0, 5), call_id: 'b' });
-    e.updateFromResponse({ session_id: 'S', model: 'claude-x', provider: 'anthropic', usage: { ...u, cache_read_tokens: 4000 } });
+    e.updateFromResponse({
+      session_id: 'S',
+      model: 'claude-x',
+      provider: 'anthropic',
+      usage: { ...u, cache_read_tokens: 4000 },
+    });
     e.updateFromResponse({ session_id: 'S', model: 'claude-x', provider: 'anthropic', usage: u }); // no call counted since
     e.settle();
     expect(usage.map((r) => r.seq)).toEqual([1, 2, 3]);
-    expect(usage[0]).toMatchObject({ session_id: 'S', model: 'claude-x', provider: 'anthropic', prompt_tokens: 5000, cache_read_tokens: 3000, cache_write_tokens: 1500, hmc_cached: 0 });
+    expect(usage[0]).toMatchObject({
+      session_id: 'S',
+      model: 'claude-x',
+      provider: 'anthropic',
+      prompt_tokens: 5000,
+      cache_read_tokens: 3000,
+      cache_write_tokens: 1500,
+      hmc_cached: 0,
+    });
     expect(usage[0]?.hmc_input).toBeGreaterThan(0);
     // The second call sent the first call's messages again unchanged: HMC's model reads them from the cache.
     expect(usage[1]?.hmc_cached).toBeGreaterThan(0);

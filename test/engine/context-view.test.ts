@@ -12,20 +12,42 @@ const S = 'ctx';
 const SYSTEM = 'You are a coding agent. Be brief.';
 
 function schema(name: string, words: number): Record<string, unknown> {
-  return { type: 'function', function: { name, description: `${name} `.repeat(words), parameters: { type: 'object', properties: { path: { type: 'string' } } } } };
+  return {
+    type: 'function',
+    function: {
+      name,
+      description: `${name} `.repeat(words),
+      parameters: { type: 'object', properties: { path: { type: 'string' } } },
+    },
+  };
 }
 
-const TOOLS = [schema('terminal', 40), schema('read_file', 20), schema('browser_navigate', 60), schema('<img src=x onerror=alert(1)>', 5), schema('hmc_control', 10)];
+const TOOLS = [
+  schema('terminal', 40),
+  schema('read_file', 20),
+  schema('browser_navigate', 60),
+  schema('<img src=x onerror=alert(1)>', 5),
+  schema('hmc_control', 10),
+];
 
 function turn(n: number): Message[] {
   const out: Message[] = [user('fix the build')];
-  for (let i = 0; i < n; i++) out.push(assistantCall(`c${i}`, 'terminal', { command: `make step${i}` }), toolResult(`c${i}`, 'terminal', terminal(longLog(200, 100 + i))));
+  for (let i = 0; i < n; i++)
+    out.push(
+      assistantCall(`c${i}`, 'terminal', { command: `make step${i}` }),
+      toolResult(`c${i}`, 'terminal', terminal(longLog(200, 100 + i))),
+    );
   out.push({ role: 'assistant', content: 'Done: the build passes.' });
   return out;
 }
 
-async function contextOf(e: Engine, args: Record<string, unknown> = {}): Promise<Record<string, unknown> & { breakdown: ContextView | null }> {
-  return (await e.control({ session_id: S, args: { action: 'context', ...args } })) as Record<string, unknown> & { breakdown: ContextView | null };
+async function contextOf(
+  e: Engine,
+  args: Record<string, unknown> = {},
+): Promise<Record<string, unknown> & { breakdown: ContextView | null }> {
+  return (await e.control({ session_id: S, args: { action: 'context', ...args } })) as Record<string, unknown> & {
+    breakdown: ContextView | null;
+  };
 }
 
 describe('hmc_control context: where the context goes', () => {
@@ -64,20 +86,43 @@ describe('hmc_control context: where the context goes', () => {
     e.preModelCall({ session_id: S, messages: turn(1), system: SYSTEM, tools: TOOLS });
     const b = (await contextOf(e)).breakdown as ContextView;
     expect([...b.unused_tools].sort()).toEqual(['<img src=x onerror=alert(1)>', 'browser_navigate', 'read_file']);
-    expect(b.unused_tokens).toBe(b.tools.filter((t) => b.unused_tools.includes(t.name)).reduce((n, t) => n + t.tokens, 0));
+    expect(b.unused_tokens).toBe(
+      b.tools.filter((t) => b.unused_tools.includes(t.name)).reduce((n, t) => n + t.tokens, 0),
+    );
     expect(b.advice).toHaveLength(1);
-    expect(b.advice[0]).toMatch(/^tool schemas are [\d.]+ % of each request; these 3 tools were never called in this session/);
+    expect(b.advice[0]).toMatch(
+      /^tool schemas are [\d.]+ % of each request; these 3 tools were never called in this session/,
+    );
     expect(b.advice[0]).toContain('hermes tools disable <toolset>');
     expect(b.advice[0]).not.toContain('hmc_control');
     expect(b.period_note).toMatch(/analytics is off/);
   });
 
   it('counts calls over the period from the analytics store when it answers', () => {
-    const b = { session_id: S, at: 0, model: '', context_window: null, total: { raw: 100, sent: 100 }, parts: [{ part: 'tool_schemas' as const, raw: 60, sent: 60 }, { part: 'user' as const, raw: 40, sent: 40 }], tools: [{ name: 'a', tokens: 30, calls_session: 0 }, { name: 'b', tokens: 30, calls_session: 0 }], tool_schemas_joints: 0, request_seen: true, problems: [] };
+    const b = {
+      session_id: S,
+      at: 0,
+      model: '',
+      context_window: null,
+      total: { raw: 100, sent: 100 },
+      parts: [
+        { part: 'tool_schemas' as const, raw: 60, sent: 60 },
+        { part: 'user' as const, raw: 40, sent: 40 },
+      ],
+      tools: [
+        { name: 'a', tokens: 30, calls_session: 0 },
+        { name: 'b', tokens: 30, calls_session: 0 },
+      ],
+      tool_schemas_joints: 0,
+      request_seen: true,
+      problems: [],
+    };
     const v = contextView(b, new Map([['a', 3]]), 30);
     expect(v.tools.map((t) => t.calls_period)).toEqual([3, 0]);
     expect(v.unused_tools).toEqual(['b']);
-    expect(v.advice[0]).toMatch(/^tool schemas are 60 % of each request; this tool was never called in 30 days and cost 30 tokens a call \(b\)/);
+    expect(v.advice[0]).toMatch(
+      /^tool schemas are 60 % of each request; this tool was never called in 30 days and cost 30 tokens a call \(b\)/,
+    );
   });
 
   it('says so when no request was seen, and names a session it will not show', async () => {
@@ -90,8 +135,20 @@ describe('hmc_control context: where the context goes', () => {
     expect((await contextOf(e, { session: 'another' })).error).toMatch(/context shows this session only/);
     expect((await contextOf(e, { days: 'lots' })).error).toBe('days must be a whole number from 1 to 3650, got "lots"');
     // A session id the engine never saw is a new session of the host's: nothing to show yet.
-    expect((await engine().control({ session_id: 'nobody', args: { action: 'context' } })).breakdown_note).toMatch(/no request seen/);
-    expect((await new Engine({ config: () => config(), stateDir: null, sink: { emit() {}, inspect() {} } as never, recorder: null, log: () => {} }).control({ args: { action: 'context' } })).error).toMatch(/Could not determine session/);
+    expect((await engine().control({ session_id: 'nobody', args: { action: 'context' } })).breakdown_note).toMatch(
+      /no request seen/,
+    );
+    expect(
+      (
+        await new Engine({
+          config: () => config(),
+          stateDir: null,
+          sink: { emit() {}, inspect() {} } as never,
+          recorder: null,
+          log: () => {},
+        }).control({ args: { action: 'context' } })
+      ).error,
+    ).toMatch(/Could not determine session/);
   });
 
   it('names a tool schema that is not an object, and counts it as sent', async () => {
@@ -111,8 +168,13 @@ describe('hmc_control context: where the context goes', () => {
     e.preModelCall({ session_id: S, messages: turn(2), system: SYSTEM, tools: TOOLS, context_length: 128_000 });
     const text = await e.command({ session_id: S, raw_args: 'context days=7' });
     const lines = text.split('\n');
-    expect(lines.find((l) => l.startsWith('Latest request:'))).toMatch(/^Latest request: [\d.]+K? tokens sent \([\d.]+K? without HMC\) of a 128K window, [\d.]+ %$/);
-    const parts = lines.slice(lines.findIndex((l) => l.trim().startsWith('part')), lines.findIndex((l) => l.trim().startsWith('total')) + 1);
+    expect(lines.find((l) => l.startsWith('Latest request:'))).toMatch(
+      /^Latest request: [\d.]+K? tokens sent \([\d.]+K? without HMC\) of a 128K window, [\d.]+ %$/,
+    );
+    const parts = lines.slice(
+      lines.findIndex((l) => l.trim().startsWith('part')),
+      lines.findIndex((l) => l.trim().startsWith('total')) + 1,
+    );
     expect(parts.length).toBe(8);
     // Right-aligned figures: each row ends its sent column where the header's does.
     const end = (parts[0] as string).indexOf('sent') + 4;
@@ -149,9 +211,18 @@ describe('hmc_control context: where the context goes', () => {
 describe('a tool schema shown cut short', () => {
   it('says the counts are short when the host showed the schemas depth-limited (Hermes 0.16 hooks)', async () => {
     const e = engine();
-    const cut = { type: 'function', function: { name: 'terminal', description: 'Runs a command.', parameters: { type: 'object', properties: { command: '<dict depth limit>' } } } };
+    const cut = {
+      type: 'function',
+      function: {
+        name: 'terminal',
+        description: 'Runs a command.',
+        parameters: { type: 'object', properties: { command: '<dict depth limit>' } },
+      },
+    };
     e.preModelCall({ session_id: S, messages: turn(1), system: SYSTEM, tools: [cut, schema('read_file', 3)] });
     const b = (await contextOf(e)).breakdown as ContextView;
-    expect(b.problems).toEqual(['1 tool schema was shown to HMC cut short (values below a depth replaced by "<… depth limit>", as Hermes 0.16\'s hooks show them): their tokens here are fewer than were sent']);
+    expect(b.problems).toEqual([
+      '1 tool schema was shown to HMC cut short (values below a depth replaced by "<… depth limit>", as Hermes 0.16\'s hooks show them): their tokens here are fewer than were sent',
+    ]);
   });
 });

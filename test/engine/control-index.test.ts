@@ -29,14 +29,39 @@ async function started(analytics = true): Promise<Runtime> {
   config.analytics.enabled = analytics;
   runtime = await createRuntime({ stateDir: dir, config, log: () => {} });
   runtime.api.preLlmCall({ session_id: 'me', messages: [user('hello')] });
-  runtime.phases.record(phase({ session_id: 'me', phase_id: 1, topic: 'Repo set-up', summary: 'Goal: clone and build.\nDone: npm install, npm run build.', tokens_before: 14_200, tokens_after: 950 }));
-  runtime.phases.record(phase({ session_id: 'me', phase_id: 2, topic: 'Flaky payment test', summary: 'Goal: fix the flaky payment test.\nDone: pinned the clock in payment.test.ts.', updates: 2 }));
-  runtime.phases.record(phase({ session_id: 'other', phase_id: 1, topic: 'Payment gateway', summary: 'Goal: switch the payment gateway to the new API.' }));
+  runtime.phases.record(
+    phase({
+      session_id: 'me',
+      phase_id: 1,
+      topic: 'Repo set-up',
+      summary: 'Goal: clone and build.\nDone: npm install, npm run build.',
+      tokens_before: 14_200,
+      tokens_after: 950,
+    }),
+  );
+  runtime.phases.record(
+    phase({
+      session_id: 'me',
+      phase_id: 2,
+      topic: 'Flaky payment test',
+      summary: 'Goal: fix the flaky payment test.\nDone: pinned the clock in payment.test.ts.',
+      updates: 2,
+    }),
+  );
+  runtime.phases.record(
+    phase({
+      session_id: 'other',
+      phase_id: 1,
+      topic: 'Payment gateway',
+      summary: 'Goal: switch the payment gateway to the new API.',
+    }),
+  );
   await runtime.flush();
   return runtime;
 }
 
-const control = (rt: Runtime, args: Record<string, unknown>, session = 'me') => rt.api.control({ session_id: session, args: { action: 'index', ...args } });
+const control = (rt: Runtime, args: Record<string, unknown>, session = 'me') =>
+  rt.api.control({ session_id: session, args: { action: 'index', ...args } });
 
 describe('hmc_control index', () => {
   it('lists this session\u2019s phases, newest last, without their summaries', async () => {
@@ -44,8 +69,24 @@ describe('hmc_control index', () => {
     const answer = await control(rt, {});
     expect(answer).toMatchObject({ session_id: 'me', count: 2 });
     expect(answer.entries).toEqual([
-      { phase_id: 1, turns: '1-2', topic: 'Repo set-up', tokens_before: 14_200, tokens_after: 950, recall_id: 'p0000000001', updates: 0 },
-      { phase_id: 2, turns: '3-4', topic: 'Flaky payment test', tokens_before: 10_000, tokens_after: 800, recall_id: 'p0000000002', updates: 2 },
+      {
+        phase_id: 1,
+        turns: '1-2',
+        topic: 'Repo set-up',
+        tokens_before: 14_200,
+        tokens_after: 950,
+        recall_id: 'p0000000001',
+        updates: 0,
+      },
+      {
+        phase_id: 2,
+        turns: '3-4',
+        topic: 'Flaky payment test',
+        tokens_before: 10_000,
+        tokens_after: 800,
+        recall_id: 'p0000000002',
+        updates: 2,
+      },
     ]);
     expect(JSON.stringify(answer)).not.toContain('npm install');
     expect(String(answer.how)).toContain('recall id=');
@@ -54,14 +95,34 @@ describe('hmc_control index', () => {
   it('answers one phase with its whole summary', async () => {
     const rt = await started();
     const answer = await control(rt, { phase: '1' });
-    expect(answer).toMatchObject({ session_id: 'me', phase: { phase_id: 1, turns: '1-2', summary: 'Goal: clone and build.\nDone: npm install, npm run build.', recall_id: 'p0000000001', message_from: 10, message_to: 19 } });
-    expect(await control(rt, { phase: 1, session: 'other' })).toMatchObject({ session_id: 'other', phase: { topic: 'Payment gateway' } });
+    expect(answer).toMatchObject({
+      session_id: 'me',
+      phase: {
+        phase_id: 1,
+        turns: '1-2',
+        summary: 'Goal: clone and build.\nDone: npm install, npm run build.',
+        recall_id: 'p0000000001',
+        message_from: 10,
+        message_to: 19,
+      },
+    });
+    expect(await control(rt, { phase: 1, session: 'other' })).toMatchObject({
+      session_id: 'other',
+      phase: { topic: 'Payment gateway' },
+    });
   });
 
   it('searches this session by default and every session with scope=global, through SQLite\u2019s FTS5', async () => {
     const rt = await started();
     const mine = await control(rt, { query: 'payment' });
-    expect(mine).toMatchObject({ query: 'payment', scope: 'session', session_id: 'me', search: 'scan', count: 1, hits: [{ session_id: 'me', phase_id: 2, turns: '3-4' }] });
+    expect(mine).toMatchObject({
+      query: 'payment',
+      scope: 'session',
+      session_id: 'me',
+      search: 'scan',
+      count: 1,
+      hits: [{ session_id: 'me', phase_id: 2, turns: '3-4' }],
+    });
     const all = await control(rt, { query: 'payment', scope: 'global' });
     expect(all).toMatchObject({ scope: 'global', search: 'fts', count: 2 });
     expect((all.hits as { session_id: string }[]).map((h) => h.session_id).sort()).toEqual(['me', 'other']);
@@ -72,7 +133,11 @@ describe('hmc_control index', () => {
 
   it('searches every session\u2019s index file when analytics is off', async () => {
     const rt = await started(false);
-    expect(await control(rt, { query: 'gateway', scope: 'global' })).toMatchObject({ search: 'scan', count: 1, hits: [{ session_id: 'other' }] });
+    expect(await control(rt, { query: 'gateway', scope: 'global' })).toMatchObject({
+      search: 'scan',
+      count: 1,
+      hits: [{ session_id: 'other' }],
+    });
   });
 
   it('answers a bad argument with an error naming it', async () => {
@@ -90,22 +155,45 @@ describe('hmc_control index', () => {
       [{ query: '*** ---' }, /^query has no word to search for, got "\*\*\* ---"$/],
       [{ query: 'x'.repeat(501) }, /^query must be at most 500 characters, got 501$/],
     ];
-    for (const [args, error] of cases) expect(String((await control(rt, args)).error), JSON.stringify(args).slice(0, 80)).toMatch(error);
+    for (const [args, error] of cases)
+      expect(String((await control(rt, args)).error), JSON.stringify(args).slice(0, 80)).toMatch(error);
   });
 
   it('searches all sessions before any session has started in this process, and says what it needs otherwise', async () => {
     const rt = await started();
-    const fresh = new Engine({ config: () => defaultConfig(), stateDir: rt.stateDir, sink: NULL_SINK, recorder: null, log: () => {}, phases: rt.phases });
-    expect(await fresh.control({ args: { action: 'index', query: 'gateway', scope: 'global' } })).toMatchObject({ count: 1 });
-    expect(await fresh.control({ args: { action: 'index' } })).toMatchObject({ error: expect.stringContaining('Could not determine session') });
-    expect(await fresh.control({ args: { action: 'index', query: 'gateway' } })).toMatchObject({ error: expect.stringContaining('scope=global') });
+    const fresh = new Engine({
+      config: () => defaultConfig(),
+      stateDir: rt.stateDir,
+      sink: NULL_SINK,
+      recorder: null,
+      log: () => {},
+      phases: rt.phases,
+    });
+    expect(await fresh.control({ args: { action: 'index', query: 'gateway', scope: 'global' } })).toMatchObject({
+      count: 1,
+    });
+    expect(await fresh.control({ args: { action: 'index' } })).toMatchObject({
+      error: expect.stringContaining('Could not determine session'),
+    });
+    expect(await fresh.control({ args: { action: 'index', query: 'gateway' } })).toMatchObject({
+      error: expect.stringContaining('scope=global'),
+    });
   });
 
   it('reads the state dir\u2019s index files in a bare engine (no runtime), in the original\u2019s {entries, count} shape', async () => {
     const rt = await started();
-    const bare = new Engine({ config: () => defaultConfig(), stateDir: rt.stateDir, sink: NULL_SINK, recorder: null, log: () => {} });
+    const bare = new Engine({
+      config: () => defaultConfig(),
+      stateDir: rt.stateDir,
+      sink: NULL_SINK,
+      recorder: null,
+      log: () => {},
+    });
     bare.preLlmCall({ session_id: 'me', messages: [user('hello')] });
-    expect(await bare.control({ session_id: 'me', args: { action: 'index' } })).toMatchObject({ count: 2, entries: [{ phase_id: 1 }, { phase_id: 2 }] });
+    expect(await bare.control({ session_id: 'me', args: { action: 'index' } })).toMatchObject({
+      count: 2,
+      entries: [{ phase_id: 1 }, { phase_id: 2 }],
+    });
   });
 });
 
@@ -113,16 +201,18 @@ describe('/hmc index', () => {
   it('lists, searches with bare words, shows a phase, and names a bad argument, as text', async () => {
     const rt = await started();
     const command = (raw: string) => rt.api.command({ session_id: 'me', raw_args: raw });
-    expect(await command('index')).toBe([
-      'HMC index: 2 phases summarised in this session',
-      '',
-      'phase  turns  tokens before  after  recall id    topic',
-      '-----  -----  -------------  -----  -----------  ------------------',
-      '    1  1-2           14,200    950  p0000000001  Repo set-up',
-      '    2  3-4           10,000    800  p0000000002  Flaky payment test',
-      '',
-      '/hmc index phase=N shows a summary; /hmc index <words> searches; /hmc recall id=… gives the original back',
-    ].join('\n'));
+    expect(await command('index')).toBe(
+      [
+        'HMC index: 2 phases summarised in this session',
+        '',
+        'phase  turns  tokens before  after  recall id    topic',
+        '-----  -----  -------------  -----  -----------  ------------------',
+        '    1  1-2           14,200    950  p0000000001  Repo set-up',
+        '    2  3-4           10,000    800  p0000000002  Flaky payment test',
+        '',
+        '/hmc index phase=N shows a summary; /hmc index <words> searches; /hmc recall id=… gives the original back',
+      ].join('\n'),
+    );
     const found = await command('index flaky test');
     expect(found.split('\n')).toEqual([
       'HMC index: 1 phase matches "flaky test" in this session',
@@ -135,14 +225,22 @@ describe('/hmc index', () => {
       '',
       '/hmc index phase=N shows a summary (session=ID for another session)',
     ]);
-    expect(JSON.parse(await command('index flaky test --json'))).toMatchObject({ query: 'flaky test', count: 1, hits: [{ phase_id: 2, recall_id: 'p0000000002' }] });
-    expect((await command('index query=payment scope=global')).split('\n')[0]).toBe('HMC index: 2 phases match "payment" in all sessions');
-    expect(await command('index phase=2')).toBe([
-      'Phase 2 of session me: turns 3-4, 10.0K → 800 tokens, updated 2×, recall id=p0000000002',
-      'Topic: Flaky payment test',
-      '',
-      'Goal: fix the flaky payment test.\nDone: pinned the clock in payment.test.ts.',
-    ].join('\n'));
+    expect(JSON.parse(await command('index flaky test --json'))).toMatchObject({
+      query: 'flaky test',
+      count: 1,
+      hits: [{ phase_id: 2, recall_id: 'p0000000002' }],
+    });
+    expect((await command('index query=payment scope=global')).split('\n')[0]).toBe(
+      'HMC index: 2 phases match "payment" in all sessions',
+    );
+    expect(await command('index phase=2')).toBe(
+      [
+        'Phase 2 of session me: turns 3-4, 10.0K → 800 tokens, updated 2×, recall id=p0000000002',
+        'Topic: Flaky payment test',
+        '',
+        'Goal: fix the flaky payment test.\nDone: pinned the clock in payment.test.ts.',
+      ].join('\n'),
+    );
     expect(await command('index phase=9')).toBe('hmc: no phase 9 in session "me": its phases are 1, 2');
     expect(await command('index zzzz')).toBe('HMC index: no phase matches "zzzz" in this session');
   });

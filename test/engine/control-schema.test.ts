@@ -9,7 +9,8 @@ const BUILT_SCHEMA = new URL('../../dist/hmc_control.schema.json', import.meta.u
 const README = new URL('../../README.md', import.meta.url);
 
 /** The `period=a|b|…` lists a text names (in a Markdown table the bars are escaped: `a\\|b`). */
-const periodLists = (text: string): string[][] => [...text.matchAll(/period=([a-z]+(?:\\?\|[a-z]+)+)/g)].map((m) => (m[1] ?? '').split(/\\?\|/));
+const periodLists = (text: string): string[][] =>
+  [...text.matchAll(/period=([a-z]+(?:\\?\|[a-z]+)+)/g)].map((m) => (m[1] ?? '').split(/\\?\|/));
 
 describe('the hmc_control tool schema', () => {
   it('offers exactly the actions control answers, help and config aside (they are for people)', () => {
@@ -46,7 +47,10 @@ describe('the hmc_control tool schema', () => {
     expect(engine().hello({ host: 't', protocol: 1 }).control_schema).toEqual(CONTROL_TOOL_SCHEMA);
   });
 
-  it.skipIf(!existsSync(BUILT_SCHEMA))('is the file the build writes for the bridge (dist/hmc_control.schema.json)', () => {
-    expect(JSON.parse(readFileSync(BUILT_SCHEMA, 'utf8'))).toEqual(CONTROL_TOOL_SCHEMA);
-  });
+  it.skipIf(!existsSync(BUILT_SCHEMA))(
+    'is the file the build writes for the bridge (dist/hmc_control.schema.json)',
+    () => {
+      expect(JSON.parse(readFileSync(BUILT_SCHEMA, 'utf8'))).toEqual(CONTROL_TOOL_SCHEMA);
+    },
+  );
 });

@@ -11,7 +11,8 @@ import type { Message } from '../../src/core/message.js';
 
 const CORPUS = join(import.meta.dirname, '..', '..', '..', 'shared', 'corpus', 'swe-agent');
 const files = existsSync(CORPUS) ? readdirSync(CORPUS).filter((f) => f.endsWith('.json')) : [];
-if (files.length === 0) console.warn(`corpus tests skipped: no sessions at ${CORPUS} (they come with ../shared beside the repo)`);
+if (files.length === 0)
+  console.warn(`corpus tests skipped: no sessions at ${CORPUS} (they come with ../shared beside the repo)`);
 
 describe.skipIf(files.length === 0)('the corpus', () => {
   it.each(files)('%s replays exactly with every invariant held', (file) => {

@@ -34,19 +34,40 @@ function eager(patch: (c: HmcConfig) => void = () => {}): HmcConfig {
 }
 
 function newEngine(c: HmcConfig, stateDir: string | null = null): Engine {
-  const e = new Engine({ config: () => c, stateDir, sink: NULL_SINK, recorder: null, log: () => {}, autoSettle: false });
+  const e = new Engine({
+    config: () => c,
+    stateDir,
+    sink: NULL_SINK,
+    recorder: null,
+    log: () => {},
+    autoSettle: false,
+  });
   e.hello({ host: 'replay-bench', protocol: 1 });
   return e;
 }
 
-const head = (path: string): string => `The file ${path} has been updated. Here's the result of running \`cat -n\` on a snippet of the edited file:`;
+const head = (path: string): string =>
+  `The file ${path} has been updated. Here's the result of running \`cat -n\` on a snippet of the edited file:`;
 /** Claude Code's answer to an Edit: the success line, then 60 numbered lines of the file (enough that a pass pays). */
 function echo(path: string, n: number, lines = 60): string {
-  return [head(path), ...Array.from({ length: lines }, (_, i) => `${String(40 + i).padStart(6)}→  const value_${n}_${i} = compute(${i}); // step ${n}`)].join('\n');
+  return [
+    head(path),
+    ...Array.from(
+      { length: lines },
+      (_, i) => `${String(40 + i).padStart(6)}→  const value_${n}_${i} = compute(${i}); // step ${n}`,
+    ),
+  ].join('\n');
 }
 
 function edit(id: string, path: string): ToolCall {
-  return { id, type: 'function', function: { name: 'Edit', arguments: JSON.stringify({ file_path: path, old_string: `old ${id}`, new_string: `new ${id}` }) } };
+  return {
+    id,
+    type: 'function',
+    function: {
+      name: 'Edit',
+      arguments: JSON.stringify({ file_path: path, old_string: `old ${id}`, new_string: `new ${id}` }),
+    },
+  };
 }
 
 interface Step {
@@ -66,9 +87,27 @@ function run(e: Engine, steps: readonly Step[], session = 'S'): { history: Messa
       const args = JSON.parse(c.function?.arguments ?? '{}') as { file_path: string };
       const result = step.results?.[k] ?? echo(args.file_path, s);
       const isError = step.errors?.[k] === true;
-      e.preToolCall({ session_id: session, tool_name: c.function?.name ?? '', args: c.function?.arguments, tool_call_id: c.id });
-      e.postToolCall({ session_id: session, tool_name: c.function?.name ?? '', args: c.function?.arguments, result, tool_call_id: c.id, is_error: isError });
-      history.push({ role: 'tool', tool_call_id: c.id, name: c.function?.name, content: result, ...(isError ? { is_error: true } : {}) });
+      e.preToolCall({
+        session_id: session,
+        tool_name: c.function?.name ?? '',
+        args: c.function?.arguments,
+        tool_call_id: c.id,
+      });
+      e.postToolCall({
+        session_id: session,
+        tool_name: c.function?.name ?? '',
+        args: c.function?.arguments,
+        result,
+        tool_call_id: c.id,
+        is_error: isError,
+      });
+      history.push({
+        role: 'tool',
+        tool_call_id: c.id,
+        name: c.function?.name,
+        content: result,
+        ...(isError ? { is_error: true } : {}),
+      });
     });
   });
   views.push(e.preModelCall({ session_id: session, messages: history }).edits);
@@ -77,7 +116,9 @@ function run(e: Engine, steps: readonly Step[], session = 'S'): { history: Messa
 
 /** The tool_call_ids whose output a view sends without its snippet. */
 function echoed(history: readonly Message[], edits: readonly ModelCallEdit[]): string[] {
-  return edits.filter((x) => x.content?.includes('Snippet of the edited file')).map((x) => history[x.index]?.tool_call_id ?? '');
+  return edits
+    .filter((x) => x.content?.includes('Snippet of the edited file'))
+    .map((x) => history[x.index]?.tool_call_id ?? '');
 }
 
 const last = <T>(xs: readonly T[]): T => xs[xs.length - 1] as T;
@@ -91,7 +132,12 @@ describe('edit echoes through the hooks', () => {
     expect(echoed(history, last(views))).toEqual(['e0', 'e1', 'e2', 'e3']);
     expect(checkView(history, last(views), c)).toEqual([]);
     const sent = last(views).find((x) => history[x.index]?.tool_call_id === 'e0')?.content as string;
-    expect(sent.split('\n')).toEqual([head('/repo/src/f0.ts'), expect.stringMatching(/^\[Snippet of the edited file \(lines 40-99\) left out to save context; read the file for its current text \(recall id=r[0-9a-f]{10}\)\]$/)]);
+    expect(sent.split('\n')).toEqual([
+      head('/repo/src/f0.ts'),
+      expect.stringMatching(
+        /^\[Snippet of the edited file \(lines 40-99\) left out to save context; read the file for its current text \(recall id=r[0-9a-f]{10}\)\]$/,
+      ),
+    ]);
   });
 
   it('a later edit of the same file supersedes an earlier one within the calls kept whole', () => {
@@ -99,7 +145,12 @@ describe('edit echoes through the hooks', () => {
     // The first output is big, the later ones small: the pass pays for its break at once.
     const big = [echo('/repo/x.ts', 0, 400)];
     const small = (path: string): string[] => [echo(path, 1, 4)];
-    const steps = [{ calls: [edit('a', '/repo/x.ts')], results: big }, { calls: [edit('b', '/repo/y.ts')], results: small('/repo/y.ts') }, { calls: [edit('c', '/repo/x.ts')], results: small('/repo/x.ts') }, { calls: [edit('d', '/repo/z.ts')], results: small('/repo/z.ts') }];
+    const steps = [
+      { calls: [edit('a', '/repo/x.ts')], results: big },
+      { calls: [edit('b', '/repo/y.ts')], results: small('/repo/y.ts') },
+      { calls: [edit('c', '/repo/x.ts')], results: small('/repo/x.ts') },
+      { calls: [edit('d', '/repo/z.ts')], results: small('/repo/z.ts') },
+    ];
     const { history, views } = run(newEngine(c), steps);
     expect(echoed(history, last(views))).toEqual(['a']);
   });
@@ -107,7 +158,9 @@ describe('edit echoes through the hooks', () => {
   it('never takes a failed edit, whether the host or its output says so', () => {
     const c = eager();
     const failedWords = `Error: the edit was rejected\n${echo('/repo/src/f1.ts', 1)}`;
-    const steps = SIX.map((s, i) => (i === 0 ? { ...s, errors: [true] } : i === 1 ? { ...s, results: [failedWords] } : s));
+    const steps = SIX.map((s, i) =>
+      i === 0 ? { ...s, errors: [true] } : i === 1 ? { ...s, results: [failedWords] } : s,
+    );
     const { history, views } = run(newEngine(c), steps);
     expect(echoed(history, last(views))).toEqual(['e2', 'e3']);
     expect(checkView(history, last(views), c)).toEqual([]);
@@ -115,11 +168,35 @@ describe('edit echoes through the hooks', () => {
 
   it("never takes SWE-agent's failed edit (its windows echo the file, its words say the edit was not applied)", () => {
     const c = eager();
-    const window = (from: number): string[] => ['[File: /repo/t.py (80 lines total)]', ...Array.from({ length: 40 }, (_, i) => `${from + i}:    value_${i} = compute(${i})`)];
-    const rejected = ['Your proposed edit has introduced new syntax error(s). Please read this error message carefully and then retry editing the file.', 'ERRORS:', "- E999 IndentationError: unexpected indent", 'This is how your edit would have looked if applied', '-------------------------------------------------', ...window(1), '-------------------------------------------------', 'Your changes have NOT been applied. Please fix your edit command and try again.'].join('\n');
-    const applied = ['Replaced 1 occurrences. Please review the changes and make sure they are correct', ...window(1), '(Open file: /repo/t.py)', 'bash-$'].join('\n');
-    const swe = (id: string): ToolCall => ({ id, type: 'function', function: { name: 'edit', arguments: JSON.stringify({ command: `edit 3:4 ${id}` }) } });
-    const steps = Array.from({ length: 6 }, (_, i) => ({ calls: [swe(`s${i}`)], results: [i % 2 === 0 ? rejected : applied.replace('compute', `compute_${i}`)] }));
+    const window = (from: number): string[] => [
+      '[File: /repo/t.py (80 lines total)]',
+      ...Array.from({ length: 40 }, (_, i) => `${from + i}:    value_${i} = compute(${i})`),
+    ];
+    const rejected = [
+      'Your proposed edit has introduced new syntax error(s). Please read this error message carefully and then retry editing the file.',
+      'ERRORS:',
+      '- E999 IndentationError: unexpected indent',
+      'This is how your edit would have looked if applied',
+      '-------------------------------------------------',
+      ...window(1),
+      '-------------------------------------------------',
+      'Your changes have NOT been applied. Please fix your edit command and try again.',
+    ].join('\n');
+    const applied = [
+      'Replaced 1 occurrences. Please review the changes and make sure they are correct',
+      ...window(1),
+      '(Open file: /repo/t.py)',
+      'bash-$',
+    ].join('\n');
+    const swe = (id: string): ToolCall => ({
+      id,
+      type: 'function',
+      function: { name: 'edit', arguments: JSON.stringify({ command: `edit 3:4 ${id}` }) },
+    });
+    const steps = Array.from({ length: 6 }, (_, i) => ({
+      calls: [swe(`s${i}`)],
+      results: [i % 2 === 0 ? rejected : applied.replace('compute', `compute_${i}`)],
+    }));
     const { history, views } = run(newEngine(c), steps);
     expect(echoed(history, last(views))).toEqual(['s1', 's3']);
     expect(checkView(history, last(views), c)).toEqual([]);
@@ -128,7 +205,8 @@ describe('edit echoes through the hooks', () => {
   it("takes an edit whose snippet mentions errors: the file's text is no report of the edit's", () => {
     // Failed before: any failure word in the output kept it whole (138 of 252 of the development corpus' echoing Claude Code edits).
     const c = eager();
-    const code = (path: string): string => `${echo(path, 0)}\n   100→  if (!ok) throw new Error('parse failed: ' + path);\n   101→  return ok;`;
+    const code = (path: string): string =>
+      `${echo(path, 0)}\n   100→  if (!ok) throw new Error('parse failed: ' + path);\n   101→  return ok;`;
     const steps = SIX.map((s, i) => ({ ...s, results: [code(`/repo/src/f${i}.ts`)] }));
     const { history, views } = run(newEngine(c), steps);
     expect(echoed(history, last(views))).toEqual(['e0', 'e1', 'e2', 'e3']);
@@ -137,7 +215,13 @@ describe('edit echoes through the hooks', () => {
 
   it('never takes the current step, even when a later call of it edited the same file', () => {
     const c = eager((x) => (x.strategies.edit_echo.keep_calls = 0));
-    const steps = [{ calls: [edit('a', '/repo/x.ts')], results: [echo('/repo/x.ts', 0, 400)] }, { calls: [edit('b', '/repo/x.ts'), edit('c', '/repo/x.ts')], results: [echo('/repo/x.ts', 1, 4), echo('/repo/x.ts', 2, 4)] }];
+    const steps = [
+      { calls: [edit('a', '/repo/x.ts')], results: [echo('/repo/x.ts', 0, 400)] },
+      {
+        calls: [edit('b', '/repo/x.ts'), edit('c', '/repo/x.ts')],
+        results: [echo('/repo/x.ts', 1, 4), echo('/repo/x.ts', 2, 4)],
+      },
+    ];
     const { history, views } = run(newEngine(c), steps);
     expect(echoed(history, last(views))).toEqual(['a']);
   });
@@ -146,7 +230,12 @@ describe('edit echoes through the hooks', () => {
     const mine = eager((x) => (x.compress.protected_tools = ['write_file', 'patch', 'Edit']));
     const a = run(newEngine(mine), SIX);
     expect(echoed(a.history, last(a.views))).toEqual([]);
-    const multi = SIX.map((s) => ({ calls: s.calls.map((call) => ({ ...call, function: { name: 'MultiEdit', arguments: call.function?.arguments ?? '' } })) }));
+    const multi = SIX.map((s) => ({
+      calls: s.calls.map((call) => ({
+        ...call,
+        function: { name: 'MultiEdit', arguments: call.function?.arguments ?? '' },
+      })),
+    }));
     const b = run(newEngine(eager()), multi);
     expect(last(b.views)).toEqual([]);
   });
@@ -154,8 +243,18 @@ describe('edit echoes through the hooks', () => {
   it("never takes a shell command's output, even one that wrote a file: its numbered lines may be its program's own", () => {
     // Failed before: `cat > f.py << EOF … EOF && python f.py` is a write, and its program's numbered output was called the file's.
     const c = eager();
-    const program = Array.from({ length: 300 }, (_, i) => `${i + 1}: result ${i * i} of the simulation, converged`).join('\n');
-    const bash = (id: string): ToolCall => ({ id, type: 'function', function: { name: 'bash', arguments: JSON.stringify({ command: `cat > /repo/${id}.py << 'EOF'\nprint(1)\nEOF\npython /repo/${id}.py` }) } });
+    const program = Array.from(
+      { length: 300 },
+      (_, i) => `${i + 1}: result ${i * i} of the simulation, converged`,
+    ).join('\n');
+    const bash = (id: string): ToolCall => ({
+      id,
+      type: 'function',
+      function: {
+        name: 'bash',
+        arguments: JSON.stringify({ command: `cat > /repo/${id}.py << 'EOF'\nprint(1)\nEOF\npython /repo/${id}.py` }),
+      },
+    });
     const steps = Array.from({ length: 6 }, (_, i) => ({ calls: [bash(`b${i}`)], results: [`${program}\nrun ${i}`] }));
     const { history, views } = run(newEngine(c), steps);
     expect(echoed(history, last(views))).toEqual([]);
@@ -164,7 +263,10 @@ describe('edit echoes through the hooks', () => {
   it('with edit_echo off, or when it would not be shorter, the output stays whole', () => {
     const off = run(newEngine(eager((x) => (x.strategies.edit_echo.enabled = false))), SIX);
     expect(echoed(off.history, last(off.views))).toEqual([]);
-    const tiny = SIX.map((s) => ({ ...s, results: [[head('/repo/a.ts'), '     1→a', '     2→b', '     3→c'].join('\n')] }));
+    const tiny = SIX.map((s) => ({
+      ...s,
+      results: [[head('/repo/a.ts'), '     1→a', '     2→b', '     3→c'].join('\n')],
+    }));
     const small = run(newEngine(eager()), tiny);
     expect(echoed(small.history, last(small.views))).toEqual([]);
   });
@@ -200,7 +302,11 @@ describe('edit echoes through the hooks', () => {
   });
 
   it('the same conversation gives the same views, call after call', () => {
-    const steps = [...SIX, { calls: [edit('x', '/repo/src/f2.ts')] }, ...SIX.map((s) => ({ calls: s.calls.map((call) => ({ ...call, id: `${call.id}b` })) }))];
+    const steps = [
+      ...SIX,
+      { calls: [edit('x', '/repo/src/f2.ts')] },
+      ...SIX.map((s) => ({ calls: s.calls.map((call) => ({ ...call, id: `${call.id}b` })) })),
+    ];
     const a = run(newEngine(eager()), steps);
     const b = run(newEngine(eager()), steps);
     expect(a.views).toEqual(b.views);

@@ -19,14 +19,47 @@ afterEach(() => {
 });
 
 const S = 'loop';
-const source = (v: number, n = 300) => JSON.stringify({ content: Array.from({ length: n }, (_, i) => `${i + 1}|value_${i} = ${i * v}`).join('\n'), total_lines: n });
+const source = (v: number, n = 300) =>
+  JSON.stringify({
+    content: Array.from({ length: n }, (_, i) => `${i + 1}|value_${i} = ${i * v}`).join('\n'),
+    total_lines: n,
+  });
 const make = (c: HmcConfig, stateDir: string | null = null, now?: () => number): Engine =>
-  new Engine({ config: () => c, stateDir, sink: NULL_SINK, recorder: null, log: () => {}, autoSettle: false, ...(now ? { now } : {}) });
+  new Engine({
+    config: () => c,
+    stateDir,
+    sink: NULL_SINK,
+    recorder: null,
+    log: () => {},
+    autoSettle: false,
+    ...(now ? { now } : {}),
+  });
 
-const WORDS = ['river', 'copper', 'lantern', 'orbit', 'meadow', 'cipher', 'harbor', 'violet', 'summit', 'ember', 'quartz', 'willow', 'falcon', 'tundra'];
+const WORDS = [
+  'river',
+  'copper',
+  'lantern',
+  'orbit',
+  'meadow',
+  'cipher',
+  'harbor',
+  'violet',
+  'summit',
+  'ember',
+  'quartz',
+  'willow',
+  'falcon',
+  'tundra',
+];
 /** A page of prose that single-output compression leaves whole (no log shape, nothing repeated). */
 const wide = (i: number) =>
-  JSON.stringify({ content: Array.from({ length: 40 }, (_, k) => Array.from({ length: 24 }, (_, w) => WORDS[(i * 31 + k * 7 + w * w) % WORDS.length]).join(' ') + ` (${i}.${k})`).join('\n') });
+  JSON.stringify({
+    content: Array.from(
+      { length: 40 },
+      (_, k) =>
+        Array.from({ length: 24 }, (_, w) => WORDS[(i * 31 + k * 7 + w * w) % WORDS.length]).join(' ') + ` (${i}.${k})`,
+    ).join('\n'),
+  });
 
 /** The loop so far, one model call per step: returns the edits of the last call. */
 function run(e: Engine, messages: Message[], from = 0, extra: Record<string, unknown> = {}) {
@@ -39,7 +72,10 @@ function run(e: Engine, messages: Message[], from = 0, extra: Record<string, unk
 }
 
 function filler(count: number, offset = 0): Message[] {
-  return Array.from({ length: count }, (_, i) => [assistantCall(`f${offset + i}`, 'terminal', { command: `echo ${offset + i}` }), toolResult(`f${offset + i}`, 'terminal', terminal(`step ${offset + i}`))]).flat();
+  return Array.from({ length: count }, (_, i) => [
+    assistantCall(`f${offset + i}`, 'terminal', { command: `echo ${offset + i}` }),
+    toolResult(`f${offset + i}`, 'terminal', terminal(`step ${offset + i}`)),
+  ]).flat();
 }
 
 describe('inside one long tool loop', () => {
@@ -60,7 +96,9 @@ describe('inside one long tool loop', () => {
     const e = make(c);
     const edits = run(e, messages).edits;
     const marker = edits.find((x) => x.index === 3)?.content ?? '';
-    expect(JSON.parse(marker).content).toBe('[Earlier read of src/values.py (lines 1-300): out of date, the file was patched later in call p1; read it again with read_file for its current text]');
+    expect(JSON.parse(marker).content).toBe(
+      '[Earlier read of src/values.py (lines 1-300): out of date, the file was patched later in call p1; read it again with read_file for its current text]',
+    );
     expect(JSON.parse(marker).total_lines).toBe(300);
     expect(e.sessions.get(S)?.counts.cacheBreaks).toBe(1);
   });
@@ -72,7 +110,14 @@ describe('inside one long tool loop', () => {
       // One break per 10 calls: the first is earned at call 10, so the usual share applies.
       x.cache.max_breaks_per_100_calls = 10;
     });
-    const messages: Message[] = [{ role: 'system', content: 'agent' }, user('go'), assistantCall('r1', 'read_file', { path: 'a.py' }), toolResult('r1', 'read_file', source(1)), assistantCall('r2', 'read_file', { path: 'a.py', limit: 500 }), toolResult('r2', 'read_file', source(2))];
+    const messages: Message[] = [
+      { role: 'system', content: 'agent' },
+      user('go'),
+      assistantCall('r1', 'read_file', { path: 'a.py' }),
+      toolResult('r1', 'read_file', source(1)),
+      assistantCall('r2', 'read_file', { path: 'a.py', limit: 500 }),
+      toolResult('r2', 'read_file', source(2)),
+    ];
     const e = make(c);
     // Call 3: the first read is stale, but no break is allowed before call 10.
     expect(run(e, messages).edits.some((x) => x.index === 3)).toBe(false);
@@ -88,7 +133,11 @@ describe('inside one long tool loop', () => {
       x.strategies.clearing.keep = 2;
     });
     const messages: Message[] = [{ role: 'system', content: 'agent' }, user('go')];
-    for (let i = 0; i < 8; i++) messages.push(assistantCall(`t${i}`, 'web_extract', { url: `https://example.org/${i}` }), toolResult(`t${i}`, 'web_extract', wide(i)));
+    for (let i = 0; i < 8; i++)
+      messages.push(
+        assistantCall(`t${i}`, 'web_extract', { url: `https://example.org/${i}` }),
+        toolResult(`t${i}`, 'web_extract', wide(i)),
+      );
     const e = make(c);
     const edits = run(e, messages, 0, { context_length: 30_000 }).edits;
     const cleared = edits.filter((x) => x.content?.includes('cleared to save context')).map((x) => x.index);
@@ -108,9 +157,21 @@ describe('inside one long tool loop', () => {
       x.strategies.clearing.keep = 1;
     });
     const messages: Message[] = [{ role: 'system', content: 'agent' }, user('go')];
-    for (let i = 0; i < 4; i++) messages.push(assistantCall(`t${i}`, 'web_extract', { url: `https://example.org/${i}` }), toolResult(`t${i}`, 'web_extract', wide(i)));
+    for (let i = 0; i < 4; i++)
+      messages.push(
+        assistantCall(`t${i}`, 'web_extract', { url: `https://example.org/${i}` }),
+        toolResult(`t${i}`, 'web_extract', wide(i)),
+      );
     const parallel = [4, 5, 6].map((i) => `t${i}`);
-    messages.push({ role: 'assistant', content: '', tool_calls: parallel.map((id, k) => ({ id, type: 'function', function: { name: 'web_extract', arguments: JSON.stringify({ url: `https://example.org/${k + 4}` }) } })) });
+    messages.push({
+      role: 'assistant',
+      content: '',
+      tool_calls: parallel.map((id, k) => ({
+        id,
+        type: 'function',
+        function: { name: 'web_extract', arguments: JSON.stringify({ url: `https://example.org/${k + 4}` }) },
+      })),
+    });
     parallel.forEach((id, k) => {
       messages.push(toolResult(id, 'web_extract', wide(k + 4)));
     });
@@ -130,14 +191,32 @@ describe('inside one long tool loop', () => {
       x.strategies.clearing.keep = 1;
     });
     // Plain prose lines (no log shape): single-output compression leaves them whole.
-    const prose = (tokens: number, seed: number) => terminal(Array.from({ length: Math.ceil((tokens * 4) / 60) }, (_, k) => `${WORDS[(seed + k) % WORDS.length]} ${WORDS[(seed * 3 + k * 5) % WORDS.length]} note ${seed}.${k} about the ${WORDS[(k * 7) % WORDS.length]} value`).join('\n'));
+    const prose = (tokens: number, seed: number) =>
+      terminal(
+        Array.from(
+          { length: Math.ceil((tokens * 4) / 60) },
+          (_, k) =>
+            `${WORDS[(seed + k) % WORDS.length]} ${WORDS[(seed * 3 + k * 5) % WORDS.length]} note ${seed}.${k} about the ${WORDS[(k * 7) % WORDS.length]} value`,
+        ).join('\n'),
+      );
     const messages: Message[] = [{ role: 'system', content: 'agent' }, user('go')];
-    messages.push(assistantCall('big', 'terminal', { command: 'cat notes' }), toolResult('big', 'terminal', prose(MIN_CLEAR_TOKENS * 1.3, 1)));
-    messages.push(assistantCall('small', 'terminal', { command: 'cat short' }), toolResult('small', 'terminal', prose(MIN_CLEAR_TOKENS * 0.6, 2)));
-    for (let i = 0; i < 6; i++) messages.push(assistantCall(`t${i}`, 'web_extract', { url: `https://example.org/${i}` }), toolResult(`t${i}`, 'web_extract', wide(i)));
+    messages.push(
+      assistantCall('big', 'terminal', { command: 'cat notes' }),
+      toolResult('big', 'terminal', prose(MIN_CLEAR_TOKENS * 1.3, 1)),
+    );
+    messages.push(
+      assistantCall('small', 'terminal', { command: 'cat short' }),
+      toolResult('small', 'terminal', prose(MIN_CLEAR_TOKENS * 0.6, 2)),
+    );
+    for (let i = 0; i < 6; i++)
+      messages.push(
+        assistantCall(`t${i}`, 'web_extract', { url: `https://example.org/${i}` }),
+        toolResult(`t${i}`, 'web_extract', wide(i)),
+      );
     const e = make(c);
     const edits = e.preModelCall({ session_id: S, messages, context_length: 30_000 }).edits;
-    const cleared = (i: number) => edits.find((x) => x.index === i)?.content?.includes('cleared to save context') === true;
+    const cleared = (i: number) =>
+      edits.find((x) => x.index === i)?.content?.includes('cleared to save context') === true;
     expect(cleared(3)).toBe(true);
     expect(cleared(5)).toBe(false);
   });
@@ -197,8 +276,19 @@ describe('inside one long tool loop', () => {
       x.cache.max_breaks_per_100_calls = 100;
       x.strategies.clearing.keep = 1;
     });
-    const messages: Message[] = [{ role: 'system', content: 'agent' }, user('go'), assistantCall('r1', 'read_file', { path: 'a.py' }), toolResult('r1', 'read_file', source(1)), assistantCall('p1', 'patch', { path: 'a.py' }), toolResult('p1', 'patch', '{"success": true}')];
-    for (let i = 0; i < 6; i++) messages.push(assistantCall(`t${i}`, 'web_extract', { url: `https://example.org/${i}` }), toolResult(`t${i}`, 'web_extract', wide(i)));
+    const messages: Message[] = [
+      { role: 'system', content: 'agent' },
+      user('go'),
+      assistantCall('r1', 'read_file', { path: 'a.py' }),
+      toolResult('r1', 'read_file', source(1)),
+      assistantCall('p1', 'patch', { path: 'a.py' }),
+      toolResult('p1', 'patch', '{"success": true}'),
+    ];
+    for (let i = 0; i < 6; i++)
+      messages.push(
+        assistantCall(`t${i}`, 'web_extract', { url: `https://example.org/${i}` }),
+        toolResult(`t${i}`, 'web_extract', wide(i)),
+      );
     const first = make(c, dir);
     const sent = run(first, messages, 0, { context_length: 20_000 }).edits;
     expect(sent.some((x) => x.content?.includes('cleared to save context'))).toBe(true);

@@ -42,14 +42,25 @@ async function gateway(across = false, analytics = true): Promise<{ rt: Runtime;
   const dir = mkdtempSync(join(tmpdir(), 'hmc-owners-'));
   dirs.push(dir);
   const rt = await start(dir, across, analytics);
-  for (const [id, who] of Object.entries(PEOPLE)) rt.api.preLlmCall({ session_id: id, messages: [user(`hello from ${id}`)], ...who });
-  rt.phases.record(phase({ session_id: 'alice', phase_id: 1, topic: 'Alice payroll export', summary: 'Goal: export the payroll of ACME.\nFacts: salary file at /srv/payroll.csv' }));
-  rt.phases.record(phase({ session_id: 'cli1', phase_id: 1, topic: 'CLI payroll build', summary: 'Goal: build the payroll tool.' }));
+  for (const [id, who] of Object.entries(PEOPLE))
+    rt.api.preLlmCall({ session_id: id, messages: [user(`hello from ${id}`)], ...who });
+  rt.phases.record(
+    phase({
+      session_id: 'alice',
+      phase_id: 1,
+      topic: 'Alice payroll export',
+      summary: 'Goal: export the payroll of ACME.\nFacts: salary file at /srv/payroll.csv',
+    }),
+  );
+  rt.phases.record(
+    phase({ session_id: 'cli1', phase_id: 1, topic: 'CLI payroll build', summary: 'Goal: build the payroll tool.' }),
+  );
   await rt.flush();
   return { rt, dir };
 }
 
-const index = (rt: Runtime, from: string, args: Record<string, unknown>) => rt.api.control({ session_id: from, args: { action: 'index', ...args } });
+const index = (rt: Runtime, from: string, args: Record<string, unknown>) =>
+  rt.api.control({ session_id: from, args: { action: 'index', ...args } });
 
 describe('the session index across users', () => {
   it('answers nothing of another user\u2019s session, by name or by search', async () => {
@@ -60,22 +71,36 @@ describe('the session index across users', () => {
     expect(await index(rt, 'bob', { session: 'alice' })).toMatchObject({ session_id: 'alice', count: 0, entries: [] });
     const global = await index(rt, 'bob', { query: 'payroll', scope: 'global' });
     expect(global).toMatchObject({ count: 0, hits: [] });
-    expect(await index(rt, 'bob', { query: 'payroll', scope: 'session', session: 'alice' })).toMatchObject({ count: 0 });
+    expect(await index(rt, 'bob', { query: 'payroll', scope: 'session', session: 'alice' })).toMatchObject({
+      count: 0,
+    });
     // Nor the machine's own (CLI) sessions, nor does the CLI read Alice's.
-    expect(await index(rt, 'cli2', { query: 'payroll', scope: 'global' })).toMatchObject({ count: 1, hits: [{ session_id: 'cli1' }] });
-    expect(await index(rt, 'cli2', { session: 'alice', phase: 1 })).toMatchObject({ error: expect.stringContaining('no phase 1') });
+    expect(await index(rt, 'cli2', { query: 'payroll', scope: 'global' })).toMatchObject({
+      count: 1,
+      hits: [{ session_id: 'cli1' }],
+    });
+    expect(await index(rt, 'cli2', { session: 'alice', phase: 1 })).toMatchObject({
+      error: expect.stringContaining('no phase 1'),
+    });
   });
 
   it('lets a user read their own sessions, and a CLI its own, as before', async () => {
     const { rt } = await gateway();
-    expect(await index(rt, 'alice', { query: 'payroll', scope: 'global' })).toMatchObject({ count: 1, hits: [{ session_id: 'alice' }] });
+    expect(await index(rt, 'alice', { query: 'payroll', scope: 'global' })).toMatchObject({
+      count: 1,
+      hits: [{ session_id: 'alice' }],
+    });
     expect(await index(rt, 'alice', { phase: 1 })).toMatchObject({ phase: { topic: 'Alice payroll export' } });
-    expect(await index(rt, 'cli2', { session: 'cli1', phase: 1 })).toMatchObject({ phase: { topic: 'CLI payroll build' } });
+    expect(await index(rt, 'cli2', { session: 'cli1', phase: 1 })).toMatchObject({
+      phase: { topic: 'CLI payroll build' },
+    });
   });
 
   it('reads across users when background_compression.index_across_users is true', async () => {
     const { rt } = await gateway(true);
-    expect(await index(rt, 'bob', { session: 'alice', phase: 1 })).toMatchObject({ phase: { topic: 'Alice payroll export' } });
+    expect(await index(rt, 'bob', { session: 'alice', phase: 1 })).toMatchObject({
+      phase: { topic: 'Alice payroll export' },
+    });
     expect((await index(rt, 'bob', { query: 'payroll', scope: 'global' })).count).toBe(2);
   });
 
@@ -86,10 +111,15 @@ describe('the session index across users', () => {
     await rt.flush();
     await rt.close();
     runtimes.splice(runtimes.indexOf(rt), 1);
-    expect(JSON.parse(readFileSync(join(dir, 'sessions', 'alice.json'), 'utf8'))).toMatchObject({ platform: 'telegram', user: '1001' });
+    expect(JSON.parse(readFileSync(join(dir, 'sessions', 'alice.json'), 'utf8'))).toMatchObject({
+      platform: 'telegram',
+      user: '1001',
+    });
     const next = await start(dir);
     // Bob's first call in the new process is the control call: his owner comes from his file too.
-    expect(await index(next, 'bob', { session: 'alice', phase: 1 })).toMatchObject({ error: expect.stringContaining('no phase 1') });
+    expect(await index(next, 'bob', { session: 'alice', phase: 1 })).toMatchObject({
+      error: expect.stringContaining('no phase 1'),
+    });
     expect(await index(next, 'alice', { phase: 1 })).toMatchObject({ phase: { topic: 'Alice payroll export' } });
   });
 });

@@ -17,7 +17,8 @@ import { Engine } from '../../src/engine/engine.js';
 import { NULL_SINK } from '../../src/events/types.js';
 import { config, user } from '../helpers/conversation.js';
 
-const BODY = (n: number): string => Array.from({ length: 40 }, (_, i) => `export const value_${n}_${i} = ${i}; // line ${i}`).join('\n');
+const BODY = (n: number): string =>
+  Array.from({ length: 40 }, (_, i) => `export const value_${n}_${i} = ${i}; // line ${i}`).join('\n');
 const dirs: string[] = [];
 afterEach(() => {
   // Retries: an engine's recall copies are written in the background, and a write landing while the
@@ -36,8 +37,19 @@ function eager(patch: (c: HmcConfig) => void = () => {}): HmcConfig {
   });
 }
 
-function newEngine(c: HmcConfig, hello: Parameters<Engine['hello']>[0] = { host: 'replay-bench', protocol: 1 }, stateDir: string | null = null): Engine {
-  const e = new Engine({ config: () => c, stateDir, sink: NULL_SINK, recorder: null, log: () => {}, autoSettle: false });
+function newEngine(
+  c: HmcConfig,
+  hello: Parameters<Engine['hello']>[0] = { host: 'replay-bench', protocol: 1 },
+  stateDir: string | null = null,
+): Engine {
+  const e = new Engine({
+    config: () => c,
+    stateDir,
+    sink: NULL_SINK,
+    recorder: null,
+    log: () => {},
+    autoSettle: false,
+  });
   e.hello(hello);
   return e;
 }
@@ -51,7 +63,11 @@ function write(i: number): ToolCall {
 }
 
 /** Runs `steps` (each an assistant message's calls and their results) through the hooks; returns every view. */
-function run(e: Engine, steps: { calls: ToolCall[]; results?: string[]; errors?: boolean[] }[], session = 'S'): { history: Message[]; views: ModelCallEdit[][]; turn: ModelCallEdit[][] } {
+function run(
+  e: Engine,
+  steps: { calls: ToolCall[]; results?: string[]; errors?: boolean[] }[],
+  session = 'S',
+): { history: Message[]; views: ModelCallEdit[][]; turn: ModelCallEdit[][] } {
   const history: Message[] = [{ role: 'system', content: 'agent' }, user('build it')];
   const views: ModelCallEdit[][] = [];
   const turn = [e.preLlmCall({ session_id: session, messages: history }).edits];
@@ -61,9 +77,27 @@ function run(e: Engine, steps: { calls: ToolCall[]; results?: string[]; errors?:
     step.calls.forEach((c, k) => {
       const result = step.results?.[k] ?? `File created successfully at: ${c.id}`;
       const isError = step.errors?.[k] === true;
-      e.preToolCall({ session_id: session, tool_name: c.function?.name ?? '', args: c.function?.arguments, tool_call_id: c.id });
-      e.postToolCall({ session_id: session, tool_name: c.function?.name ?? '', args: c.function?.arguments, result, tool_call_id: c.id, is_error: isError });
-      history.push({ role: 'tool', tool_call_id: c.id, name: c.function?.name, content: result, ...(isError ? { is_error: true } : {}) });
+      e.preToolCall({
+        session_id: session,
+        tool_name: c.function?.name ?? '',
+        args: c.function?.arguments,
+        tool_call_id: c.id,
+      });
+      e.postToolCall({
+        session_id: session,
+        tool_name: c.function?.name ?? '',
+        args: c.function?.arguments,
+        result,
+        tool_call_id: c.id,
+        is_error: isError,
+      });
+      history.push({
+        role: 'tool',
+        tool_call_id: c.id,
+        name: c.function?.name,
+        content: result,
+        ...(isError ? { is_error: true } : {}),
+      });
     });
   }
   views.push(e.preModelCall({ session_id: session, messages: history }).edits);
@@ -93,13 +127,22 @@ describe('input clearing through the hooks', () => {
     expect(checkView(history, last, eager())).toEqual([]);
     // pre_llm_call's edits are applied in place on the stored history: never a call's arguments.
     for (const edits of turn) for (const edit of edits) expect(edit).not.toHaveProperty('tool_calls');
-    const short = JSON.parse(last.find((x) => x.tool_calls)?.tool_calls?.[0]?.function?.arguments ?? '{}') as Record<string, unknown>;
-    expect(short).toMatchObject({ file_path: '/repo/src/f0.ts', cleared: { content: `40 lines, ${BODY(0).length} characters` } });
+    const short = JSON.parse(last.find((x) => x.tool_calls)?.tool_calls?.[0]?.function?.arguments ?? '{}') as Record<
+      string,
+      unknown
+    >;
+    expect(short).toMatchObject({
+      file_path: '/repo/src/f0.ts',
+      cleared: { content: `40 lines, ${BODY(0).length} characters` },
+    });
   });
 
   it('keeps every call of a multi-call message in its place, with its id, type and name', () => {
     const e = newEngine(eager());
-    const steps = [{ calls: [write(0), call('r0', 'Read', { file_path: '/repo/x.ts' }), write(1)], results: ['ok', '1→x', 'ok'] }, ...STEPS.slice(2)];
+    const steps = [
+      { calls: [write(0), call('r0', 'Read', { file_path: '/repo/x.ts' }), write(1)], results: ['ok', '1→x', 'ok'] },
+      ...STEPS.slice(2),
+    ];
     const { history, views } = run(e, steps);
     const last = views[views.length - 1] as ModelCallEdit[];
     const edit = last.find((x) => x.index === 2) as ModelCallEdit;
@@ -110,7 +153,9 @@ describe('input clearing through the hooks', () => {
 
   it('never clears a failed call, whether the host or its output says so', () => {
     const e = newEngine(eager());
-    const steps = STEPS.map((s, i) => (i === 0 ? { ...s, errors: [true] } : i === 1 ? { ...s, results: ['Error: EACCES: permission denied'] } : s));
+    const steps = STEPS.map((s, i) =>
+      i === 0 ? { ...s, errors: [true] } : i === 1 ? { ...s, results: ['Error: EACCES: permission denied'] } : s,
+    );
     const { history, views } = run(e, steps);
     const ids = cleared(history, views[views.length - 1] as ModelCallEdit[]);
     expect(ids).not.toContain('w0');
@@ -120,7 +165,10 @@ describe('input clearing through the hooks', () => {
 
   it('never clears the current step, even when a later call of it superseded an earlier one', () => {
     const e = newEngine(eager((c) => (c.strategies.input_clearing.keep_calls = 0)));
-    const { history, views } = run(e, [{ calls: [write(0)] }, { calls: [write(1), call('w1b', 'Write', { file_path: '/repo/src/f1.ts', content: BODY(9) })] }]);
+    const { history, views } = run(e, [
+      { calls: [write(0)] },
+      { calls: [write(1), call('w1b', 'Write', { file_path: '/repo/src/f1.ts', content: BODY(9) })] },
+    ]);
     const ids = cleared(history, views[views.length - 1] as ModelCallEdit[]);
     expect(ids).toEqual(['w0']);
   });
@@ -131,7 +179,10 @@ describe('input clearing through the hooks', () => {
     const { history, views } = run(e, [{ calls: [write(0)] }, { calls: [again] }, { calls: [write(3)] }]);
     const last = views[views.length - 1] as ModelCallEdit[];
     expect(cleared(history, last)).toEqual(['w0']);
-    const short = JSON.parse(last.find((x) => x.tool_calls)?.tool_calls?.[0]?.function?.arguments ?? '{}') as Record<string, unknown>;
+    const short = JSON.parse(last.find((x) => x.tool_calls)?.tool_calls?.[0]?.function?.arguments ?? '{}') as Record<
+      string,
+      unknown
+    >;
     expect(short.superseded_by).toBe('w0b');
   });
 
@@ -140,20 +191,32 @@ describe('input clearing through the hooks', () => {
     const a = run(mine, STEPS);
     expect(cleared(a.history, a.views[a.views.length - 1] as ModelCallEdit[])).toEqual([]);
     const hermes = newEngine(eager());
-    const steps = Array.from({ length: 6 }, (_, i) => ({ calls: [call(`h${i}`, 'write_file', { path: `f${i}.py`, content: BODY(i) })], results: ['{"bytes_written": 900}'] }));
+    const steps = Array.from({ length: 6 }, (_, i) => ({
+      calls: [call(`h${i}`, 'write_file', { path: `f${i}.py`, content: BODY(i) })],
+      results: ['{"bytes_written": 900}'],
+    }));
     const b = run(hermes, steps);
     expect(cleared(b.history, b.views[b.views.length - 1] as ModelCallEdit[])).toEqual(['h0', 'h1', 'h2', 'h3']);
   });
 
   it('clears the here-document of a shell write, keeping its outline', () => {
     const e = newEngine(eager());
-    const steps = Array.from({ length: 5 }, (_, i) => ({ calls: [call(`b${i}`, 'bash', { command: `cd /t && cat > t${i}.py << 'EOF'\n${BODY(i)}\nEOF\npython t${i}.py` })], results: ['<returncode>0</returncode>\n<output>ok</output>'] }));
+    const steps = Array.from({ length: 5 }, (_, i) => ({
+      calls: [call(`b${i}`, 'bash', { command: `cd /t && cat > t${i}.py << 'EOF'\n${BODY(i)}\nEOF\npython t${i}.py` })],
+      results: ['<returncode>0</returncode>\n<output>ok</output>'],
+    }));
     const { history, views } = run(e, steps);
     const last = views[views.length - 1] as ModelCallEdit[];
     // The newest calls whose clearing would not pay for its cache break wait (the price rule).
     expect(cleared(history, last).slice(0, 2)).toEqual(['b0', 'b1']);
-    const short = JSON.parse(last.find((x) => x.tool_calls)?.tool_calls?.[0]?.function?.arguments ?? '{}') as Record<string, unknown>;
-    expect(short).toMatchObject({ outline: "cd /t && cat > t0.py << 'EOF'\n…\nEOF\npython t0.py", writes: { 't0.py': `40 lines, ${BODY(0).length + 1} characters` } });
+    const short = JSON.parse(last.find((x) => x.tool_calls)?.tool_calls?.[0]?.function?.arguments ?? '{}') as Record<
+      string,
+      unknown
+    >;
+    expect(short).toMatchObject({
+      outline: "cd /t && cat > t0.py << 'EOF'\n…\nEOF\npython t0.py",
+      writes: { 't0.py': `40 lines, ${BODY(0).length + 1} characters` },
+    });
   });
 
   it.each([
@@ -211,7 +274,14 @@ describe('input clearing through the hooks', () => {
       const complete = twin.preModelCall({ session_id: 'S', messages: history }).edits;
       expect([...held.values()].sort((x, y) => x.index - y.index)).toEqual(complete);
       history.push({ role: 'assistant', content: '', tool_calls: step.calls });
-      for (const x of [e, twin]) x.postToolCall({ session_id: 'S', tool_name: 'Write', args: step.calls[0]?.function?.arguments, result: 'ok', tool_call_id: step.calls[0]?.id });
+      for (const x of [e, twin])
+        x.postToolCall({
+          session_id: 'S',
+          tool_name: 'Write',
+          args: step.calls[0]?.function?.arguments,
+          result: 'ok',
+          tool_call_id: step.calls[0]?.id,
+        });
       history.push({ role: 'tool', tool_call_id: step.calls[0]?.id, content: 'ok' });
     }
     expect([...held.values()].some((x) => x.tool_calls)).toBe(true);

@@ -21,17 +21,30 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const NOTE = ['## Goal', 'fix the build', '## Done', 'ran the steps', '## Files', 'Makefile', '## Commands', 'make', '## Open', 'none'].join('\n');
+const NOTE = [
+  '## Goal',
+  'fix the build',
+  '## Done',
+  'ran the steps',
+  '## Files',
+  'Makefile',
+  '## Commands',
+  'make',
+  '## Open',
+  'none',
+].join('\n');
 
 function loop(calls: number): Message[] {
   const out: Message[] = [{ role: 'system', content: 'You are a coding agent.' }, user('fix the build')];
   for (let i = 0; i < calls; i++) {
     const page = Array.from({ length: 40 }, (_, k) => `step ${i}.${k} ${'detail '.repeat(12)}`).join('\n');
-    out.push(assistantCall(`c${i}`, 'terminal', { command: `make step${i}` }), toolResult(`c${i}`, 'terminal', terminal(page)));
+    out.push(
+      assistantCall(`c${i}`, 'terminal', { command: `make step${i}` }),
+      toolResult(`c${i}`, 'terminal', terminal(page)),
+    );
   }
   return out;
 }
-
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -50,7 +63,15 @@ async function replay(busy: boolean): Promise<{ views: string[]; asked: number }
   };
   const summariser = createSummariser({ complete, timeoutMs: 120_000, log: () => {} });
   const c = layer1Config();
-  const e = new Engine({ config: () => c, stateDir: null, sink: NULL_SINK, recorder: null, log: () => {}, autoSettle: false, summariser: () => summariser });
+  const e = new Engine({
+    config: () => c,
+    stateDir: null,
+    sink: NULL_SINK,
+    recorder: null,
+    log: () => {},
+    autoSettle: false,
+    summariser: () => summariser,
+  });
   const host = new InProcessHost(e);
   const answerPending = (): void => {
     for (const answer of pending.splice(0)) answer();

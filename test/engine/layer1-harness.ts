@@ -20,22 +20,37 @@ export class ListingSummariser implements Summariser {
   async summarise(request: SummaryRequest): Promise<SummaryResult> {
     this.requests.push(request);
     if (this.fail) return { ok: false, reason: 'timeout after 120 s', retryable: true, tokensIn: 100 };
-    const commands = request.messages.flatMap((m) => (m.tool_calls ?? []).map((c) => String(c.function?.arguments ?? '')));
+    const commands = request.messages.flatMap((m) =>
+      (m.tool_calls ?? []).map((c) => String(c.function?.arguments ?? '')),
+    );
     const text = `## Goal\nfix the build\n## Done\n${commands.length} commands${request.previous ? ' (updated)' : ''}`;
     return { ok: true, text, topic: 'fix the build', model: 'listing', tokensIn: 500, tokensOut: 20, redactions: 0 };
   }
 }
 
-export const PAGE = (i: number) => terminal(Array.from({ length: 40 }, (_, k) => `step ${i}.${k} ${'detail '.repeat(12)}`).join('\n'));
+export const PAGE = (i: number) =>
+  terminal(Array.from({ length: 40 }, (_, k) => `step ${i}.${k} ${'detail '.repeat(12)}`).join('\n'));
 
 export function loop(calls: number): Message[] {
   const out: Message[] = [{ role: 'system', content: 'You are a coding agent.' }, user('fix the build')];
-  for (let i = 0; i < calls; i++) out.push(assistantCall(`c${i}`, 'terminal', { command: `make step${i}` }), toolResult(`c${i}`, 'terminal', PAGE(i)));
+  for (let i = 0; i < calls; i++)
+    out.push(
+      assistantCall(`c${i}`, 'terminal', { command: `make step${i}` }),
+      toolResult(`c${i}`, 'terminal', PAGE(i)),
+    );
   return out;
 }
 
 export function make(c: HmcConfig, summariser: Summariser | null, stateDir: string | null = null): Engine {
-  return new Engine({ config: () => c, stateDir, sink: NULL_SINK, recorder: null, log: () => {}, autoSettle: false, summariser: () => summariser });
+  return new Engine({
+    config: () => c,
+    stateDir,
+    sink: NULL_SINK,
+    recorder: null,
+    log: () => {},
+    autoSettle: false,
+    summariser: () => summariser,
+  });
 }
 
 /** Drives a tool loop call by call as an ideal host would, awaiting between calls (summaries come back then). */

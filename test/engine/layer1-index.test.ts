@@ -30,11 +30,20 @@ afterEach(() => {
 class CountingSummariser implements Summariser {
   async summarise(request: SummaryRequest): Promise<SummaryResult> {
     const commands = request.messages.flatMap((m) => m.tool_calls ?? []).length;
-    return { ok: true, text: `## Goal\nget the widget build green\n## Done\n${commands} make steps`, topic: 'Widget build', model: 'counting', tokensIn: 500, tokensOut: 20, redactions: 0 };
+    return {
+      ok: true,
+      text: `## Goal\nget the widget build green\n## Done\n${commands} make steps`,
+      topic: 'Widget build',
+      model: 'counting',
+      tokensIn: 500,
+      tokensOut: 20,
+      redactions: 0,
+    };
   }
 }
 
-const PAGE = (i: number) => terminal(Array.from({ length: 40 }, (_, k) => `step ${i}.${k} ${'detail '.repeat(12)}`).join('\n'));
+const PAGE = (i: number) =>
+  terminal(Array.from({ length: 40 }, (_, k) => `step ${i}.${k} ${'detail '.repeat(12)}`).join('\n'));
 
 describe('layer 1 with the real session index', () => {
   it('keeps one entry per phase in the file and in SQLite as the phase is updated, and hmc_control index lists, finds and recalls it', async () => {
@@ -51,9 +60,22 @@ describe('layer 1 with the real session index', () => {
       k.background_compression.cooldown_calls = 3;
       k.background_compression.min_return = 0;
     });
-    const e = new Engine({ config: () => c, stateDir: dir, sink: NULL_SINK, recorder: null, log: () => {}, autoSettle: false, summariser: () => new CountingSummariser(), phases: index });
+    const e = new Engine({
+      config: () => c,
+      stateDir: dir,
+      sink: NULL_SINK,
+      recorder: null,
+      log: () => {},
+      autoSettle: false,
+      summariser: () => new CountingSummariser(),
+      phases: index,
+    });
     const messages: Message[] = [{ role: 'system', content: 'You are a coding agent.' }, user('fix the widget build')];
-    for (let i = 0; i < 60; i++) messages.push(assistantCall(`c${i}`, 'terminal', { command: `make step${i}` }), toolResult(`c${i}`, 'terminal', PAGE(i)));
+    for (let i = 0; i < 60; i++)
+      messages.push(
+        assistantCall(`c${i}`, 'terminal', { command: `make step${i}` }),
+        toolResult(`c${i}`, 'terminal', PAGE(i)),
+      );
     const host = new InProcessHost(e);
     const live: Message[] = [];
     for (const m of messages) {
@@ -71,9 +93,18 @@ describe('layer 1 with the real session index', () => {
     index.flush();
     await recorder.close();
 
-    const lines = readFileSync(phaseFilePath(dir, 'W'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = readFileSync(phaseFilePath(dir, 'W'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ session_id: 'W', phase_id: 1, updates: phases[0]?.updates, topic: 'Widget build', message_to: phases[0]?.to });
+    expect(lines[0]).toMatchObject({
+      session_id: 'W',
+      phase_id: 1,
+      updates: phases[0]?.updates,
+      topic: 'Widget build',
+      message_to: phases[0]?.to,
+    });
     expect(JSON.stringify(lines)).not.toContain('detail detail');
     const db = openStore(join(dir, 'analytics.db'), { readonly: true });
     expect(db.phases('W')).toEqual([expect.objectContaining({ phase_id: 1, updates: phases[0]?.updates })]);
@@ -81,9 +112,17 @@ describe('layer 1 with the real session index', () => {
     db.close();
 
     const listed = await e.control({ session_id: 'W', args: { action: 'index' } });
-    expect(listed).toMatchObject({ count: 1, entries: [{ phase_id: 1, topic: 'Widget build', recall_id: phases[0]?.recallId }] });
-    expect(await e.control({ session_id: 'W', args: { action: 'index', query: 'make steps' } })).toMatchObject({ count: 1, hits: [{ phase_id: 1 }] });
-    expect(safeJson(await recallAll(e, 'W', String(phases[0]?.recallId)))).toBe(safeJson(messages.slice(phases[0]?.from, (phases[0]?.to ?? 0) + 1)));
+    expect(listed).toMatchObject({
+      count: 1,
+      entries: [{ phase_id: 1, topic: 'Widget build', recall_id: phases[0]?.recallId }],
+    });
+    expect(await e.control({ session_id: 'W', args: { action: 'index', query: 'make steps' } })).toMatchObject({
+      count: 1,
+      hits: [{ phase_id: 1 }],
+    });
+    expect(safeJson(await recallAll(e, 'W', String(phases[0]?.recallId)))).toBe(
+      safeJson(messages.slice(phases[0]?.from, (phases[0]?.to ?? 0) + 1)),
+    );
     index.close();
   });
 });

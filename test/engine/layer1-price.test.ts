@@ -51,7 +51,9 @@ describe('summaryVerdict', () => {
   });
 
   it('never asks for a summary that takes nothing out, whatever its price', () => {
-    expect(summaryVerdict({ ...base, breaksSoFar: 0, replaceable: 1_000, price: { input: 0, output: 0 } }).pays).toBe(false);
+    expect(summaryVerdict({ ...base, breaksSoFar: 0, replaceable: 1_000, price: { input: 0, output: 0 } }).pays).toBe(
+      false,
+    );
     expect(summaryVerdict({ ...base, breaksPer100: 0, breaksSoFar: 0, callsSoFar: 10 }).pays).toBe(false);
   });
 
@@ -65,7 +67,10 @@ describe('summaryVerdict', () => {
       breaksSoFar: fc.integer({ min: 0, max: 30 }),
       breaksPer100: fc.double({ min: 0, max: 5, noNaN: true }),
       firstAfter: fc.integer({ min: 0, max: 200 }),
-      price: fc.record({ input: fc.double({ min: 0, max: 20, noNaN: true }), output: fc.double({ min: 0, max: 80, noNaN: true }) }),
+      price: fc.record({
+        input: fc.double({ min: 0, max: 20, noNaN: true }),
+        output: fc.double({ min: 0, max: 80, noNaN: true }),
+      }),
       margin: fc.double({ min: 0, max: 5, noNaN: true }),
     });
     fc.assert(

@@ -21,8 +21,17 @@ class Echo implements Summariser {
   constructor(private readonly failEvery: number) {}
   async summarise(r: SummaryRequest): Promise<SummaryResult> {
     this.count++;
-    if (this.failEvery > 0 && this.count % this.failEvery === 0) return { ok: false, reason: 'HTTP 500', retryable: true, tokensIn: 10 };
-    return { ok: true, text: `## Goal\nwork of ${r.messages.length} messages`, topic: 'work', model: 'echo', tokensIn: 100, tokensOut: 10, redactions: 0 };
+    if (this.failEvery > 0 && this.count % this.failEvery === 0)
+      return { ok: false, reason: 'HTTP 500', retryable: true, tokensIn: 10 };
+    return {
+      ok: true,
+      text: `## Goal\nwork of ${r.messages.length} messages`,
+      topic: 'work',
+      model: 'echo',
+      tokensIn: 100,
+      tokensOut: 10,
+      redactions: 0,
+    };
   }
 }
 
@@ -38,15 +47,32 @@ const turn = fc.record({
   ),
 });
 
-function conversation(turns: readonly { user: string; calls: readonly { tool: string; lines: number; reply: string | undefined }[] }[]): Message[] {
+function conversation(
+  turns: readonly { user: string; calls: readonly { tool: string; lines: number; reply: string | undefined }[] }[],
+): Message[] {
   const out: Message[] = [{ role: 'system', content: 'agent' }];
   let n = 0;
   for (const t of turns) {
     out.push({ role: 'user', content: t.user });
     for (const c of t.calls) {
       const id = `c${n++}`;
-      out.push({ role: 'assistant', content: c.reply ?? '', tool_calls: [{ id, type: 'function', function: { name: c.tool, arguments: JSON.stringify({ command: `x ${n}`, path: `f${n % 3}.py` }) } }] });
-      out.push({ role: 'tool', tool_call_id: id, name: c.tool, content: terminal(Array.from({ length: c.lines }, (_, k) => `${n}:${k} ${'word '.repeat(10)}`).join('\n')) });
+      out.push({
+        role: 'assistant',
+        content: c.reply ?? '',
+        tool_calls: [
+          {
+            id,
+            type: 'function',
+            function: { name: c.tool, arguments: JSON.stringify({ command: `x ${n}`, path: `f${n % 3}.py` }) },
+          },
+        ],
+      });
+      out.push({
+        role: 'tool',
+        tool_call_id: id,
+        name: c.tool,
+        content: terminal(Array.from({ length: c.lines }, (_, k) => `${n}:${k} ${'word '.repeat(10)}`).join('\n')),
+      });
     }
     out.push({ role: 'assistant', content: 'done' });
   }
@@ -59,7 +85,12 @@ describe('layer 1 on random conversations', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(turn, { minLength: 1, maxLength: 5 }),
-        fc.record({ window: fc.integer({ min: 8_000, max: 80_000 }), turns: fc.integer({ min: 1, max: 3 }), calls: fc.integer({ min: 2, max: 10 }), failEvery: fc.constantFrom(0, 2, 3) }),
+        fc.record({
+          window: fc.integer({ min: 8_000, max: 80_000 }),
+          turns: fc.integer({ min: 1, max: 3 }),
+          calls: fc.integer({ min: 2, max: 10 }),
+          failEvery: fc.constantFrom(0, 2, 3),
+        }),
         async (turns, k) => {
           const c = config((x) => {
             x.cache.first_break_after = 0;
@@ -74,7 +105,15 @@ describe('layer 1 on random conversations', () => {
             x.background_compression.max_summary_tokens = 200;
             x.background_compression.min_savings = 0.1;
           });
-          const e = new Engine({ config: () => c, stateDir: null, sink: NULL_SINK, recorder: null, log: () => {}, autoSettle: false, summariser: () => new Echo(k.failEvery) });
+          const e = new Engine({
+            config: () => c,
+            stateDir: null,
+            sink: NULL_SINK,
+            recorder: null,
+            log: () => {},
+            autoSettle: false,
+            summariser: () => new Echo(k.failEvery),
+          });
           const host = new InProcessHost(e);
           const messages = conversation(turns);
           const before = messages.map((m) => safeJson(m));
@@ -82,7 +121,10 @@ describe('layer 1 on random conversations', () => {
           for (const m of messages) {
             if (m.role === 'assistant' || m.role === 'user') {
               host.restore('P');
-              const view = m.role === 'user' ? e.preLlmCall({ session_id: 'P', messages: [...live, m], context_length: k.window }) : e.preModelCall({ session_id: 'P', messages: live, context_length: k.window });
+              const view =
+                m.role === 'user'
+                  ? e.preLlmCall({ session_id: 'P', messages: [...live, m], context_length: k.window })
+                  : e.preModelCall({ session_id: 'P', messages: live, context_length: k.window });
               expect(checkView(m.role === 'user' ? [...live, m] : live, view.edits, c)).toEqual([]);
               host.apply('P', m.role === 'user' ? [...live, m] : live, view.edits);
               await new Promise((resolve) => setImmediate(resolve));

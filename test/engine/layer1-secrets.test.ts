@@ -42,7 +42,9 @@ function storedText(dir: string): string {
 }
 
 function leaked(text: string, secrets: readonly FakeSecret[]): string[] {
-  return secrets.filter((s) => text.includes(s.secret) || (s.secret.length >= 16 && text.includes(s.secret.slice(2, 14)))).map((s) => `${s.kind}: ${s.secret}`);
+  return secrets
+    .filter((s) => text.includes(s.secret) || (s.secret.length >= 16 && text.includes(s.secret.slice(2, 14))))
+    .map((s) => `${s.kind}: ${s.secret}`);
 }
 
 describe('layer 1 on a session full of secrets', () => {
@@ -54,13 +56,30 @@ describe('layer 1 on a session full of secrets', () => {
     const recorder = createRecorder({ path: join(dir, 'analytics.db'), retentionDays: 90, log: () => {} });
     const index = createPhaseIndex({ stateDir: dir, log: () => {}, mirror: () => (e) => recorder.recordPhase(e) });
     const requests: string[] = [];
-    const note = ['## Goal', 'Mail and cache configured', '## Done', '1. Wrote the .env.', '## Files', '- .env', '## Commands', '- make deploy', '## Facts', ...secrets.map((s, i) => `- ${proseForm(s, 500 + i)}`)].join('\n');
+    const note = [
+      '## Goal',
+      'Mail and cache configured',
+      '## Done',
+      '1. Wrote the .env.',
+      '## Files',
+      '- .env',
+      '## Commands',
+      '- make deploy',
+      '## Facts',
+      ...secrets.map((s, i) => `- ${proseForm(s, 500 + i)}`),
+    ].join('\n');
     const summariser = createSummariser({
       complete: async (ms) => {
         const request = ms.map((m) => String(m.content)).join('\n');
         requests.push(request);
         // It knows every secret some other way, and it echoes what it read.
-        return { text: `${note}\n${request.split('\n').map((l) => `- ${l}`).join('\n')}`, model: 'leaky' };
+        return {
+          text: `${note}\n${request
+            .split('\n')
+            .map((l) => `- ${l}`)
+            .join('\n')}`,
+          model: 'leaky',
+        };
       },
       timeoutMs: 10_000,
       log: () => {},
@@ -72,12 +91,31 @@ describe('layer 1 on a session full of secrets', () => {
       k.strategies.clearing.enabled = false;
       k.background_compression.protect_recent_calls = 5;
     });
-    const e = new Engine({ config: () => c, stateDir: dir, sink: NULL_SINK, recorder, log: () => {}, autoSettle: false, summariser: () => summariser, phases: index });
-    const messages: Message[] = [{ role: 'system', content: 'You are a coding agent.' }, user('set up mail and the cache, then deploy')];
+    const e = new Engine({
+      config: () => c,
+      stateDir: dir,
+      sink: NULL_SINK,
+      recorder,
+      log: () => {},
+      autoSettle: false,
+      summariser: () => summariser,
+      phases: index,
+    });
+    const messages: Message[] = [
+      { role: 'system', content: 'You are a coding agent.' },
+      user('set up mail and the cache, then deploy'),
+    ];
     secrets.forEach((s, i) => {
       const said = i % 2 === 0 ? s.text : proseForm(s, i);
-      const page = [`step ${i}`, ...Array.from({ length: 30 }, (_, k) => `log ${i}.${k} ${'detail '.repeat(10)}`), said].join('\n');
-      messages.push(assistantCall(`c${i}`, 'terminal', { command: `cat config${i}.env` }), toolResult(`c${i}`, 'terminal', JSON.stringify({ output: page, exit_code: 0, error: null })));
+      const page = [
+        `step ${i}`,
+        ...Array.from({ length: 30 }, (_, k) => `log ${i}.${k} ${'detail '.repeat(10)}`),
+        said,
+      ].join('\n');
+      messages.push(
+        assistantCall(`c${i}`, 'terminal', { command: `cat config${i}.env` }),
+        toolResult(`c${i}`, 'terminal', JSON.stringify({ output: page, exit_code: 0, error: null })),
+      );
     });
     const host = new InProcessHost(e);
     const live: Message[] = [];
@@ -103,7 +141,9 @@ describe('layer 1 on a session full of secrets', () => {
     expect(leaked(requests.join('\n'), secrets)).toEqual([]);
     for (const p of phases) expect(leaked(`${p.summary}\n${p.topic}`, secrets)).toEqual([]);
 
-    const listed = JSON.stringify(await e.control({ session_id: 'S', args: { action: 'index', session: 'S', phase: 1 } }));
+    const listed = JSON.stringify(
+      await e.control({ session_id: 'S', args: { action: 'index', session: 'S', phase: 1 } }),
+    );
     expect(listed).toContain('Mail and cache');
     expect(leaked(listed, secrets)).toEqual([]);
     await e.onSessionFinalize({ session_id: 'S', reason: 'done' });

@@ -40,7 +40,9 @@ describe('layer 1', () => {
     // What the model is sent for the range: the summary first, then stubs; the task untouched.
     const view = e.preModelCall({ session_id: 'L1', messages: loop(30), context_length: 60_000 }).edits;
     const first = view.find((x) => x.index === phase?.from)?.content ?? '';
-    expect(first).toMatch(/^\[Summary of earlier work \(phase 1; its exact messages: hmc_control action=recall id=r[0-9a-f]{10}\)\]\n## Goal/);
+    expect(first).toMatch(
+      /^\[Summary of earlier work \(phase 1; its exact messages: hmc_control action=recall id=r[0-9a-f]{10}\)\]\n## Goal/,
+    );
     expect(view.some((x) => x.index === 1)).toBe(false);
     expect(view.filter((x) => x.content === '[summarised]').length).toBeGreaterThan(4);
   });
@@ -59,12 +61,16 @@ describe('layer 1', () => {
     );
     const { problems } = await drive(e, loop(60), { window: 60_000 });
     expect(problems).toEqual([]);
-    const outputs = summariser.requests.flatMap((r) => r.messages.filter((m) => m.role === 'tool').map((m) => String(m.content)));
+    const outputs = summariser.requests.flatMap((r) =>
+      r.messages.filter((m) => m.role === 'tool').map((m) => String(m.content)),
+    );
     expect(outputs.some((o) => o.includes('cleared to save context'))).toBe(true);
     const update = summariser.requests.find((r) => r.previous !== undefined);
     expect(update).toBeDefined();
     // The update reads the note and the new messages only, not the messages the note covers.
-    const calls = (update?.messages ?? []).flatMap((m) => (m.tool_calls ?? []).map((c) => String(c.function?.arguments)));
+    const calls = (update?.messages ?? []).flatMap((m) =>
+      (m.tool_calls ?? []).map((c) => String(c.function?.arguments)),
+    );
     expect(calls.some((a) => a.includes('"make step0"'))).toBe(false);
   });
 
@@ -73,12 +79,25 @@ describe('layer 1', () => {
     const e = make(layer1Config(), summariser);
     const messages: Message[] = [{ role: 'system', content: 'You are a coding agent.' }, user('write the modules')];
     for (let i = 0; i < 30; i++) {
-      messages.push(assistantCall(`w${i}`, 'write_file', { path: `src/mod${i}.ts`, content: `export const v${i} = ${i};\n${'// filler line of the module\n'.repeat(60)}` }), toolResult(`w${i}`, 'write_file', JSON.stringify({ bytes_written: 1900 })));
-      messages.push(assistantCall(`c${i}`, 'terminal', { command: `make step${i}` }), toolResult(`c${i}`, 'terminal', PAGE(i)));
+      messages.push(
+        assistantCall(`w${i}`, 'write_file', {
+          path: `src/mod${i}.ts`,
+          content: `export const v${i} = ${i};\n${'// filler line of the module\n'.repeat(60)}`,
+        }),
+        toolResult(`w${i}`, 'write_file', JSON.stringify({ bytes_written: 1900 })),
+      );
+      messages.push(
+        assistantCall(`c${i}`, 'terminal', { command: `make step${i}` }),
+        toolResult(`c${i}`, 'terminal', PAGE(i)),
+      );
     }
     const { problems } = await drive(e, messages, { window: 60_000 });
     expect(problems).toEqual([]);
-    const args = summariser.requests.flatMap((r) => r.messages.flatMap((m) => (m.tool_calls ?? []).filter((c) => c.function?.name === 'write_file').map((c) => String(c.function?.arguments))));
+    const args = summariser.requests.flatMap((r) =>
+      r.messages.flatMap((m) =>
+        (m.tool_calls ?? []).filter((c) => c.function?.name === 'write_file').map((c) => String(c.function?.arguments)),
+      ),
+    );
     expect(args.length).toBeGreaterThan(0);
     // Written files the model is no longer sent whole are read short, as the model is sent them.
     expect(args.some((a) => !a.includes('filler line of the module'))).toBe(true);
@@ -86,22 +105,32 @@ describe('layer 1', () => {
 
   it('asks for a summary only when it pays for the summariser at its price', async () => {
     const dear = new ListingSummariser();
-    const declining = make(layer1Config((c) => {
-      c.background_compression.min_return = 2;
-      c.background_compression.summariser_price = { input: 500, output: 2000 };
-    }), dear);
+    const declining = make(
+      layer1Config((c) => {
+        c.background_compression.min_return = 2;
+        c.background_compression.summariser_price = { input: 500, output: 2000 };
+      }),
+      dear,
+    );
     const { session } = await drive(declining, loop(30), { window: 60_000 });
     expect(dear.requests).toEqual([]);
     expect(declining.layer1.stats(session as NonNullable<typeof session>).declined).toBeGreaterThan(0);
     const cheap = new ListingSummariser();
-    await drive(make(layer1Config((c) => {
-      c.background_compression.min_return = 2;
-      c.background_compression.summariser_price = { input: 0.1, output: 0.4 };
-    }), cheap), loop(30), { window: 60_000 });
+    await drive(
+      make(
+        layer1Config((c) => {
+          c.background_compression.min_return = 2;
+          c.background_compression.summariser_price = { input: 0.1, output: 0.4 };
+        }),
+        cheap,
+      ),
+      loop(30),
+      { window: 60_000 },
+    );
     expect(cheap.requests.length).toBeGreaterThan(0);
   });
 
-  it("prices later requests at the price the host states for its auxiliary model", async () => {
+  it('prices later requests at the price the host states for its auxiliary model', async () => {
     const cheap = (c: HmcConfig): void => {
       c.background_compression.min_return = 2;
       c.background_compression.summariser_price = { input: 0.1, output: 0.4 };
@@ -126,14 +155,32 @@ describe('layer 1', () => {
     const recorded: PhaseEntry[] = [];
     const index: PhaseIndex = { ...NULL_PHASE_INDEX, record: (entry) => recorded.push(entry) };
     const c = layer1Config();
-    const e = new Engine({ config: () => c, stateDir: null, sink, recorder: null, log: () => {}, autoSettle: false, summariser: () => new ListingSummariser(), phases: index });
+    const e = new Engine({
+      config: () => c,
+      stateDir: null,
+      sink,
+      recorder: null,
+      log: () => {},
+      autoSettle: false,
+      summariser: () => new ListingSummariser(),
+      phases: index,
+    });
     await drive(e, loop(30), { window: 60_000 });
     expect(recorded).toHaveLength(1);
-    expect(recorded[0]).toMatchObject({ session_id: 'L1', phase_id: 1, message_from: 2, topic: 'fix the build', model: 'listing', updates: 0 });
+    expect(recorded[0]).toMatchObject({
+      session_id: 'L1',
+      phase_id: 1,
+      message_from: 2,
+      topic: 'fix the build',
+      model: 'listing',
+      updates: 0,
+    });
     expect(recorded[0]?.tokens_after).toBeLessThan(recorded[0]?.tokens_before ?? 0);
     // The index holds the summary and numbers only, never a raw output.
     expect(JSON.stringify(recorded[0])).not.toContain('detail detail');
-    expect(sink.events.filter((ev) => ev.type === 'phase')).toEqual([expect.objectContaining({ type: 'phase', phase_id: 1, updated: false, recall_id: recorded[0]?.recall_id })]);
+    expect(sink.events.filter((ev) => ev.type === 'phase')).toEqual([
+      expect.objectContaining({ type: 'phase', phase_id: 1, updated: false, recall_id: recorded[0]?.recall_id }),
+    ]);
   });
 
   it('recall gives back the exact messages of a phase', async () => {
@@ -143,7 +190,9 @@ describe('layer 1', () => {
     const phase = session?.layer1.phases[0];
     const answer = await e.control({ session_id: 'L1', args: { action: 'recall', id: phase?.recallId } });
     expect(answer.phase).toBe(true);
-    expect(safeJson(await recallAll(e, 'L1', String(phase?.recallId)))).toBe(safeJson(messages.slice(phase?.from, (phase?.to ?? 0) + 1)));
+    expect(safeJson(await recallAll(e, 'L1', String(phase?.recallId)))).toBe(
+      safeJson(messages.slice(phase?.from, (phase?.to ?? 0) + 1)),
+    );
   });
 
   it('gives a big phase back a page at a time, every page exact, a message too big for a page by its lines', async () => {
@@ -153,13 +202,20 @@ describe('layer 1', () => {
     const big = Array.from({ length: 1500 }, (_, i) => line(i + 1)).join('\n');
     const phase: Message[] = [];
     for (let i = 0; i < 12; i++) {
-      phase.push({ role: 'assistant', content: '', tool_calls: [{ id: `c${i}`, type: 'function', function: { name: 'terminal', arguments: '{}' } }] });
+      phase.push({
+        role: 'assistant',
+        content: '',
+        tool_calls: [{ id: `c${i}`, type: 'function', function: { name: 'terminal', arguments: '{}' } }],
+      });
       phase.push({ role: 'tool', tool_call_id: `c${i}`, content: i === 5 ? big : big.slice(0, 9_000) });
     }
     e.recall.put('L1', 'r00000000ab', '(phase)', JSON.stringify(phase));
     expect(safeJson(await recallAll(e, 'L1', 'r00000000ab'))).toBe(safeJson(phase));
-    const ask = async (args: Record<string, unknown>): Promise<Record<string, unknown>> => e.control({ session_id: 'L1', args: { action: 'recall', id: 'r00000000ab', ...args } });
-    expect(await ask({ messages: 'soon' })).toEqual({ error: 'messages must look like 1-20 (or one message number), got "soon"' });
+    const ask = async (args: Record<string, unknown>): Promise<Record<string, unknown>> =>
+      e.control({ session_id: 'L1', args: { action: 'recall', id: 'r00000000ab', ...args } });
+    expect(await ask({ messages: 'soon' })).toEqual({
+      error: 'messages must look like 1-20 (or one message number), got "soon"',
+    });
     expect(await ask({ message: 99 })).toEqual({ error: 'message must be a number from 1 to 24, got "99"' });
   });
 
@@ -185,15 +241,27 @@ describe('layer 1', () => {
     expect(stats.failures).toBeGreaterThan(0);
     // With a cooldown of 3 calls, far fewer tries than calls.
     expect(summariser.requests.length).toBeLessThan(12);
-    expect(String((await e.control({ session_id: 'L1', args: { action: 'status' } })).status)).toContain('failed (last: timeout after 120 s)');
+    expect(String((await e.control({ session_id: 'L1', args: { action: 'status' } })).status)).toContain(
+      'failed (last: timeout after 120 s)',
+    );
   });
 
   it('does nothing in manual mode, with layer 1 off, or below the threshold', async () => {
     const a = new ListingSummariser();
-    const manual = make(layer1Config((c) => (c.manual_mode.enabled = true)), a);
+    const manual = make(
+      layer1Config((c) => (c.manual_mode.enabled = true)),
+      a,
+    );
     await drive(manual, loop(30), { window: 60_000 });
     const b = new ListingSummariser();
-    await drive(make(layer1Config((c) => (c.background_compression.enabled = false)), b), loop(30), { window: 60_000 });
+    await drive(
+      make(
+        layer1Config((c) => (c.background_compression.enabled = false)),
+        b,
+      ),
+      loop(30),
+      { window: 60_000 },
+    );
     const c = new ListingSummariser();
     await drive(make(layer1Config(), c), loop(30), { window: 2_000_000 });
     expect([a.requests.length, b.requests.length, c.requests.length]).toEqual([0, 0, 0]);
@@ -227,7 +295,13 @@ describe('layer 1', () => {
       for (const m of loop(14)) {
         if (m.role === 'assistant') {
           const own = Math.ceil(JSON.stringify(live).length / 4);
-          e.preModelCall({ session_id: 'H', messages: live, context_length: 100_000, compression_threshold: 0.5, ...(hostExtra === null ? {} : { host_tokens: own + hostExtra }) });
+          e.preModelCall({
+            session_id: 'H',
+            messages: live,
+            context_length: 100_000,
+            compression_threshold: 0.5,
+            ...(hostExtra === null ? {} : { host_tokens: own + hostExtra }),
+          });
           await new Promise((resolve) => setImmediate(resolve));
         }
         live.push(m);
@@ -242,7 +316,11 @@ describe('layer 1', () => {
   it('refuses a host_tokens that is not a non-negative number, naming it', async () => {
     const { classify } = await import('../../src/protocol/guards.js');
     const record = { id: 1, method: 'pre_model_call', params: { session_id: 'X', messages: [], host_tokens: -3 } };
-    expect(classify(record)).toEqual({ kind: 'invalid', id: 1, error: { code: 'invalid_params', message: 'pre_model_call: params.host_tokens must be a non-negative number' } });
+    expect(classify(record)).toEqual({
+      kind: 'invalid',
+      id: 1,
+      error: { code: 'invalid_params', message: 'pre_model_call: params.host_tokens must be a non-negative number' },
+    });
   });
 
   it('a summary that had not gone out when the session was saved goes out from the next process, not asked for again (Hermes -q)', async () => {
@@ -253,10 +331,14 @@ describe('layer 1', () => {
     // 30th): the summary, asked for as that pass nears, comes back and waits. (4 breaks per 100
     // calls: the first is earned at call 25, so the summary counts on the calls after call 31.)
     const first = new ListingSummariser();
-    const closed = make(layer1Config((c) => {
-      c.cache.max_breaks_per_100_calls = 4;
-      c.cache.first_break_after = 31;
-    }), first, dir);
+    const closed = make(
+      layer1Config((c) => {
+        c.cache.max_breaks_per_100_calls = 4;
+        c.cache.first_break_after = 31;
+      }),
+      first,
+      dir,
+    );
     const { session } = await drive(closed, messages, { window: 60_000 });
     expect(first.requests.length).toBe(1);
     expect(session?.layer1.phases).toEqual([]);
@@ -267,7 +349,11 @@ describe('layer 1', () => {
     // The next process: its first call sends that summary; it never asks for that range again.
     const second = new ListingSummariser();
     const open = make(layer1Config(), second, dir);
-    const live = [...messages, assistantCall('c30', 'terminal', { command: 'make step30' }), toolResult('c30', 'terminal', PAGE(30))];
+    const live = [
+      ...messages,
+      assistantCall('c30', 'terminal', { command: 'make step30' }),
+      toolResult('c30', 'terminal', PAGE(30)),
+    ];
     const edits = open.preModelCall({ session_id: 'L1', messages: live, context_length: 60_000 }).edits;
     expect(edits.find((e) => e.index === staged?.from)?.content).toContain(staged?.summary ?? '?');
     expect(open.sessions.get('L1')?.layer1.phases.map((p) => p.recallId)).toEqual([staged?.recallId]);
@@ -298,9 +384,14 @@ describe('layer 1', () => {
     await drive(e, messages, { window: 60_000 });
     const withTurn = [...messages, user('and the tests?')];
     const first = e.preLlmCall({ session_id: 'L1', messages: withTurn, context_length: 60_000 });
-    expect(first.context).toMatch(/Earlier work is summarised in 1 phase \(1: fix the build \(recall id=r[0-9a-f]{10}\)\)/);
-    const second = e.preLlmCall({ session_id: 'L1', messages: [...withTurn, assistantCall('x', 'terminal', {}), toolResult('x', 'terminal', 'ok'), user('more')], context_length: 60_000 });
+    expect(first.context).toMatch(
+      /Earlier work is summarised in 1 phase \(1: fix the build \(recall id=r[0-9a-f]{10}\)\)/,
+    );
+    const second = e.preLlmCall({
+      session_id: 'L1',
+      messages: [...withTurn, assistantCall('x', 'terminal', {}), toolResult('x', 'terminal', 'ok'), user('more')],
+      context_length: 60_000,
+    });
     expect(second.context).toBeUndefined();
   });
 });
-

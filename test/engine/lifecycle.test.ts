@@ -14,7 +14,16 @@ import { finishesSession } from '../../src/core/host-api.js';
 import { Engine } from '../../src/engine/engine.js';
 import type { SessionRecord } from '../../src/store/types.js';
 import type { Message } from '../../src/core/message.js';
-import { assistantCall, config, longLog, RecordingSink, reply, terminal, toolResult, user } from '../helpers/conversation.js';
+import {
+  assistantCall,
+  config,
+  longLog,
+  RecordingSink,
+  reply,
+  terminal,
+  toolResult,
+  user,
+} from '../helpers/conversation.js';
 
 const dirs: string[] = [];
 const engines: Engine[] = [];
@@ -33,7 +42,14 @@ const stateDir = (): string => {
 function processOver(dir: string) {
   const sink = new RecordingSink();
   const records: SessionRecord[] = [];
-  const e = new Engine({ config: () => config(), stateDir: dir, sink, recorder: { record: (r) => records.push(r) }, log: () => {}, autoSettle: true });
+  const e = new Engine({
+    config: () => config(),
+    stateDir: dir,
+    sink,
+    recorder: { record: (r) => records.push(r) },
+    log: () => {},
+    autoSettle: true,
+  });
   const kinds = (type: string) => sink.events.filter((x) => x.type === type).map((x) => x.session_id);
   engines.push(e);
   return { e, sink, records, kinds };
@@ -45,7 +61,13 @@ function turn(e: Engine, sid: string, history: Message[], n: number): void {
   e.preLlmCall({ session_id: sid, messages: history });
   e.preModelCall({ session_id: sid, messages: history, call_id: `${n}:0` });
   history.push(assistantCall(`c${n}`, 'terminal', { command: 'make' }));
-  e.postToolCall({ session_id: sid, tool_name: 'terminal', args: { command: 'make' }, result: terminal(longLog(200)), tool_call_id: `c${n}` });
+  e.postToolCall({
+    session_id: sid,
+    tool_name: 'terminal',
+    args: { command: 'make' },
+    result: terminal(longLog(200)),
+    tool_call_id: `c${n}`,
+  });
   history.push(toolResult(`c${n}`, 'terminal', terminal(longLog(200))));
   e.preModelCall({ session_id: sid, messages: history, call_id: `${n}:1` });
   history.push(reply('built'));
@@ -54,8 +76,10 @@ function turn(e: Engine, sid: string, history: Message[], n: number): void {
 
 describe('a session\u2019s life', () => {
   it('which reasons finish a session: any stated one but a process exit', () => {
-    for (const reason of ['session_boundary', 'new_session', 'session_expired', 'replay', 'finished', 'reset']) expect(finishesSession(reason)).toBe(true);
-    for (const reason of ['shutdown', 'SHUTDOWN', ' shutdown ', '', undefined, null, 42]) expect(finishesSession(reason)).toBe(false);
+    for (const reason of ['session_boundary', 'new_session', 'session_expired', 'replay', 'finished', 'reset'])
+      expect(finishesSession(reason)).toBe(true);
+    for (const reason of ['shutdown', 'SHUTDOWN', ' shutdown ', '', undefined, null, 42])
+      expect(finishesSession(reason)).toBe(false);
   });
 
   it('one process per turn (hermes chat -q): idle after each process, never ended; a real end ends it once', async () => {
@@ -68,7 +92,9 @@ describe('a session\u2019s life', () => {
       turn(p.e, 'S', history, n);
       p.e.onSessionFinalize({ session_id: 'S', reason: 'shutdown' });
       await p.e.flushSaves();
-      all.push(...p.sink.events.filter((x) => x.type === 'session_end' || x.type === 'session_idle').map((x) => x.type));
+      all.push(
+        ...p.sink.events.filter((x) => x.type === 'session_end' || x.type === 'session_idle').map((x) => x.type),
+      );
       records.push(...p.records);
       expect(p.records.at(-1)?.ended_at).toBeNull();
       expect(p.records.at(-1)?.turns).toBe(n);

@@ -16,11 +16,28 @@ describe('the live tool-call count', () => {
     const messages = [user('build it')];
     // A turn starts, and a tool call lands before the deferred accounting ran (one stdin chunk).
     e.preLlmCall({ session_id: 'S', messages });
-    e.postToolCall({ session_id: 'S', tool_name: 'terminal', tool_call_id: 'c1', args: { command: 'make' }, result: terminal('built') });
+    e.postToolCall({
+      session_id: 'S',
+      tool_name: 'terminal',
+      tool_call_id: 'c1',
+      args: { command: 'make' },
+      result: terminal('built'),
+    });
     e.settle();
-    messages.push(assistantCall('c1', 'terminal', { command: 'make' }), toolResult('c1', 'terminal', terminal('built')), reply('done'), user('again'));
+    messages.push(
+      assistantCall('c1', 'terminal', { command: 'make' }),
+      toolResult('c1', 'terminal', terminal('built')),
+      reply('done'),
+      user('again'),
+    );
     e.preLlmCall({ session_id: 'S', messages });
-    e.postToolCall({ session_id: 'S', tool_name: 'terminal', tool_call_id: 'c2', args: { command: 'make test' }, result: terminal('ok') });
+    e.postToolCall({
+      session_id: 'S',
+      tool_name: 'terminal',
+      tool_call_id: 'c2',
+      args: { command: 'make test' },
+      result: terminal('ok'),
+    });
     e.settle();
     const live = new LiveState();
     sink.events.forEach((payload, i) => {

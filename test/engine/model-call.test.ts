@@ -9,7 +9,11 @@ const S = 'loop';
 /** One user turn with `n` terminal calls, as a long tool loop builds it. */
 function loop(n: number): Message[] {
   const out: Message[] = [{ role: 'system', content: 'You are a coding agent.' }, user('fix the build')];
-  for (let i = 0; i < n; i++) out.push(assistantCall(`c${i}`, 'terminal', { command: `make step${i}` }), toolResult(`c${i}`, 'terminal', terminal(longLog(200, 100 + i))));
+  for (let i = 0; i < n; i++)
+    out.push(
+      assistantCall(`c${i}`, 'terminal', { command: `make step${i}` }),
+      toolResult(`c${i}`, 'terminal', terminal(longLog(200, 100 + i))),
+    );
   return out;
 }
 

@@ -22,7 +22,12 @@ function processEngine(stateDir: string): Engine {
 const listing = terminal(Array.from({ length: 40 }, (_, i) => `file_${i}.txt`).join('\n'));
 
 function turn(n: number): Message[] {
-  return [user(`turn ${n}`), assistantCall(`c${n}`, 'terminal', { command: 'ls' }), toolResult(`c${n}`, 'terminal', listing), reply('listed')];
+  return [
+    user(`turn ${n}`),
+    assistantCall(`c${n}`, 'terminal', { command: 'ls' }),
+    toolResult(`c${n}`, 'terminal', listing),
+    reply('listed'),
+  ];
 }
 
 describe('a session carried on by a new process', () => {
@@ -33,7 +38,9 @@ describe('a session carried on by a new process', () => {
     first.preLlmCall({ session_id: 'S', messages: [...messages, user('turn 3')] });
     first.onSessionEnd({ session_id: 'S' });
     await first.flushSaves();
-    const sent = first.preLlmCall({ session_id: 'S', messages: [...messages, user('turn 3')] }).edits.find((e) => e.index === 6)?.content;
+    const sent = first
+      .preLlmCall({ session_id: 'S', messages: [...messages, user('turn 3')] })
+      .edits.find((e) => e.index === 6)?.content;
     expect(sent).toContain('Same output as the earlier terminal call c1');
     const calls = first.sessions.get('S')?.ledger.modelCalls;
 
@@ -60,13 +67,23 @@ describe('a session carried on by a new process', () => {
 describe('an error placeholder carried on by a new process', () => {
   it('states the same age in the same words and keeps the failure text off the disk', async () => {
     dir = mkdtempSync(join(tmpdir(), 'hmc-persist-'));
-    const failure = terminal(`Traceback (most recent call last):\nValueError: secret-ish detail 42\n${'context line\n'.repeat(30)}`, 1);
+    const failure = terminal(
+      `Traceback (most recent call last):\nValueError: secret-ish detail 42\n${'context line\n'.repeat(30)}`,
+      1,
+    );
     const c = config((x) => {
       x.cache.min_batch_tokens = 0;
       x.strategies.purge_errors.turns = 1;
     });
-    const make = () => new Engine({ config: () => c, stateDir: dir, sink: NULL_SINK, recorder: null, log: () => {}, autoSettle: false });
-    const messages: Message[] = [user('run'), assistantCall('f', 'terminal', { command: 'python x.py' }), toolResult('f', 'terminal', failure), reply('it failed'), user('next')];
+    const make = () =>
+      new Engine({ config: () => c, stateDir: dir, sink: NULL_SINK, recorder: null, log: () => {}, autoSettle: false });
+    const messages: Message[] = [
+      user('run'),
+      assistantCall('f', 'terminal', { command: 'python x.py' }),
+      toolResult('f', 'terminal', failure),
+      reply('it failed'),
+      user('next'),
+    ];
     const first = make();
     const sent = first.preLlmCall({ session_id: 'E', messages }).edits.find((e) => e.index === 2)?.content;
     expect(sent).toContain('failed 1 turn ago: ValueError: secret-ish detail 42');

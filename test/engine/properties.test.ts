@@ -16,9 +16,24 @@ const TOOLS = ['terminal', 'read_file', 'search_files', 'write_file', 'patch', '
 
 const line = fc.oneof(
   fc.string({ maxLength: 60 }),
-  fc.constantFrom('error: boom', 'FAILED tests/test_x.py::test_y', 'Traceback (most recent call last):', '5 passed in 0.1s', 'ok', '    return x', 'def f(a):', '}', '{', 'Permission denied', '日本語のログ 🎉', 'src/a.ts:12:3 warning'),
+  fc.constantFrom(
+    'error: boom',
+    'FAILED tests/test_x.py::test_y',
+    'Traceback (most recent call last):',
+    '5 passed in 0.1s',
+    'ok',
+    '    return x',
+    'def f(a):',
+    '}',
+    '{',
+    'Permission denied',
+    '日本語のログ 🎉',
+    'src/a.ts:12:3 warning',
+  ),
 );
-const text = fc.tuple(fc.array(line, { maxLength: 120 }), fc.constantFrom('\n', '\r\n')).map(([ls, eol]) => ls.join(eol));
+const text = fc
+  .tuple(fc.array(line, { maxLength: 120 }), fc.constantFrom('\n', '\r\n'))
+  .map(([ls, eol]) => ls.join(eol));
 
 const output = fc.oneof(
   text,
@@ -30,14 +45,26 @@ const output = fc.oneof(
   fc.constant(terminal('Error: file already exists')),
 );
 
-const content = fc.oneof({ weight: 8, arbitrary: output }, { weight: 1, arbitrary: fc.constant([{ type: 'text', text: 'multimodal part' }] as unknown) }, { weight: 1, arbitrary: fc.constant(null as unknown) });
+const content = fc.oneof(
+  { weight: 8, arbitrary: output },
+  { weight: 1, arbitrary: fc.constant([{ type: 'text', text: 'multimodal part' }] as unknown) },
+  { weight: 1, arbitrary: fc.constant(null as unknown) },
+);
 
 /** A conversation: turns of a user message, then tool calls with results, then a reply. */
 const conversation = fc
   .array(
     fc.record({
       userText: fc.string({ maxLength: 40 }),
-      calls: fc.array(fc.record({ tool: fc.constantFrom(...TOOLS), arg: fc.constantFrom('a', 'b', 'src/app.py'), content, withId: fc.boolean() }), { maxLength: 4 }),
+      calls: fc.array(
+        fc.record({
+          tool: fc.constantFrom(...TOOLS),
+          arg: fc.constantFrom('a', 'b', 'src/app.py'),
+          content,
+          withId: fc.boolean(),
+        }),
+        { maxLength: 4 },
+      ),
     }),
     { minLength: 1, maxLength: 8 },
   )
@@ -48,8 +75,22 @@ const conversation = fc
       messages.push({ role: 'user', content: turn.userText });
       for (const call of turn.calls) {
         const id = `call_${n++}`;
-        messages.push({ role: 'assistant', content: '', tool_calls: [{ id, type: 'function', function: { name: call.tool, arguments: JSON.stringify({ path: call.arg, command: call.arg }) } }] });
-        messages.push(call.withId ? { role: 'tool', tool_call_id: id, name: call.tool, content: call.content } : { role: 'tool', content: call.content });
+        messages.push({
+          role: 'assistant',
+          content: '',
+          tool_calls: [
+            {
+              id,
+              type: 'function',
+              function: { name: call.tool, arguments: JSON.stringify({ path: call.arg, command: call.arg }) },
+            },
+          ],
+        });
+        messages.push(
+          call.withId
+            ? { role: 'tool', tool_call_id: id, name: call.tool, content: call.content }
+            : { role: 'tool', content: call.content },
+        );
       }
       messages.push({ role: 'assistant', content: 'done' });
     }
@@ -59,20 +100,26 @@ const conversation = fc
 describe('engine properties', () => {
   it('restores every conversation exactly and keeps every invariant, whatever the config', () => {
     fc.assert(
-      fc.property(conversation, fc.integer({ min: 1, max: 4 }), fc.boolean(), fc.boolean(), (messages, batch, normalize, docstrings) => {
-        const c = config((x) => {
-          x.cache.batch_turns = batch;
-          x.strategies.deduplication.normalize = normalize;
-          x.code_filter.preserve_docstrings = docstrings;
-          x.strategies.purge_errors.turns = 1;
-        });
-        const report = replaySession(messages, { config: c });
-        expect(report.invariant_violations).toEqual([]);
-        expect(report.restore_exact).toBe(true);
-        expect(report.input_tokens.hmc).toBeLessThanOrEqual(report.input_tokens.raw);
-        const saved = Object.values(report.saved_by_strategy).reduce((a, b) => a + b, 0);
-        expect(saved).toBeLessThanOrEqual(report.input_tokens.raw);
-      }),
+      fc.property(
+        conversation,
+        fc.integer({ min: 1, max: 4 }),
+        fc.boolean(),
+        fc.boolean(),
+        (messages, batch, normalize, docstrings) => {
+          const c = config((x) => {
+            x.cache.batch_turns = batch;
+            x.strategies.deduplication.normalize = normalize;
+            x.code_filter.preserve_docstrings = docstrings;
+            x.strategies.purge_errors.turns = 1;
+          });
+          const report = replaySession(messages, { config: c });
+          expect(report.invariant_violations).toEqual([]);
+          expect(report.restore_exact).toBe(true);
+          expect(report.input_tokens.hmc).toBeLessThanOrEqual(report.input_tokens.raw);
+          const saved = Object.values(report.saved_by_strategy).reduce((a, b) => a + b, 0);
+          expect(saved).toBeLessThanOrEqual(report.input_tokens.raw);
+        },
+      ),
       { numRuns: 150 },
     );
   });

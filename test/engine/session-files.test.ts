@@ -94,32 +94,47 @@ describe('SessionFiles on a full disk', () => {
 
 describe('an engine saving sessions on a real full disk (64 KiB tmpfs)', () => {
   const skip = tinyFsUnavailable();
-  it.skipIf(skip !== null)(`keeps every turn and saves again once space returns${skip ? ` (skipped: ${skip})` : ''}`, async () => {
-    const fs = mountTinyFs(64 * 1024) as TinyFs;
-    cleanups.push(() => fs.unmount());
-    const logs: string[] = [];
-    const c = config();
-    const engine = new Engine({ config: () => c, stateDir: fs.dir, sink: NULL_SINK, recorder: null, log: (l) => logs.push(l), autoSettle: false });
-    const messages = [user('go')];
-    const turn = (n: number): void => {
-      messages.push(assistantCall(`c${n}`, 'terminal', { command: `make ${n}` }), toolResult(`c${n}`, 'terminal', terminal(`built ${n}`)), reply(`done ${n}`), user(`next ${n}`));
-      engine.preLlmCall({ session_id: 'T', messages: [...messages] });
-      engine.settle();
-      // Hermes fires on_session_end after every turn: each one saves the session.
-      engine.onSessionEnd({ session_id: 'T' });
-    };
-    turn(1);
-    await engine.flushSaves();
-    fs.fill();
-    for (let n = 2; n <= 40; n++) turn(n);
-    await engine.flushSaves();
-    expect(logs.filter((l) => l.includes('could not save session'))).toHaveLength(1);
-    fs.free();
-    turn(41);
-    await engine.flushSaves();
-    expect(logs.filter((l) => l.includes('again after'))).toHaveLength(1);
-    const saved = JSON.parse(readFileSync(join(fs.dir, 'sessions', 'T.json'), 'utf8')) as { turns: number };
-    expect(saved.turns).toBe(42);
-    await engine.closeSaves();
-  });
+  it.skipIf(skip !== null)(
+    `keeps every turn and saves again once space returns${skip ? ` (skipped: ${skip})` : ''}`,
+    async () => {
+      const fs = mountTinyFs(64 * 1024) as TinyFs;
+      cleanups.push(() => fs.unmount());
+      const logs: string[] = [];
+      const c = config();
+      const engine = new Engine({
+        config: () => c,
+        stateDir: fs.dir,
+        sink: NULL_SINK,
+        recorder: null,
+        log: (l) => logs.push(l),
+        autoSettle: false,
+      });
+      const messages = [user('go')];
+      const turn = (n: number): void => {
+        messages.push(
+          assistantCall(`c${n}`, 'terminal', { command: `make ${n}` }),
+          toolResult(`c${n}`, 'terminal', terminal(`built ${n}`)),
+          reply(`done ${n}`),
+          user(`next ${n}`),
+        );
+        engine.preLlmCall({ session_id: 'T', messages: [...messages] });
+        engine.settle();
+        // Hermes fires on_session_end after every turn: each one saves the session.
+        engine.onSessionEnd({ session_id: 'T' });
+      };
+      turn(1);
+      await engine.flushSaves();
+      fs.fill();
+      for (let n = 2; n <= 40; n++) turn(n);
+      await engine.flushSaves();
+      expect(logs.filter((l) => l.includes('could not save session'))).toHaveLength(1);
+      fs.free();
+      turn(41);
+      await engine.flushSaves();
+      expect(logs.filter((l) => l.includes('again after'))).toHaveLength(1);
+      const saved = JSON.parse(readFileSync(join(fs.dir, 'sessions', 'T.json'), 'utf8')) as { turns: number };
+      expect(saved.turns).toBe(42);
+      await engine.closeSaves();
+    },
+  );
 });

@@ -11,16 +11,28 @@ import { NULL_SINK } from '../../src/events/types.js';
 import { config } from '../helpers/conversation.js';
 import { PATHOLOGICAL } from '../helpers/pathological.js';
 
-const make = (name: string, size: number): string => (PATHOLOGICAL.find((p) => p.name === name) as { make: (n: number) => string }).make(size);
+const make = (name: string, size: number): string =>
+  (PATHOLOGICAL.find((p) => p.name === name) as { make: (n: number) => string }).make(size);
 
 describe('background work in slices', () => {
   it('works off the accounting of a 2 MB output one stretch at a time, not in one job', () => {
     const c = config();
-    const engine = new Engine({ config: () => c, stateDir: null, sink: NULL_SINK, recorder: null, log: () => {}, autoSettle: false });
+    const engine = new Engine({
+      config: () => c,
+      stateDir: null,
+      sink: NULL_SINK,
+      recorder: null,
+      log: () => {},
+      autoSettle: false,
+    });
     const output = make('one letter', 2 * 1024 * 1024);
     const messages: Message[] = [
       { role: 'user', content: 'fetch it' },
-      { role: 'assistant', content: '', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'web_extract', arguments: '{}' } }] },
+      {
+        role: 'assistant',
+        content: '',
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'web_extract', arguments: '{}' } }],
+      },
       { role: 'tool', tool_call_id: 'c1', content: output },
     ];
     engine.postToolCall({ session_id: 's', tool_name: 'web_extract', args: {}, result: output, tool_call_id: 'c1' });

@@ -17,7 +17,12 @@ function turnEvent(c: HmcConfig, threshold?: number): TurnEvent {
   const e = engine(c, sink);
   const messages = [user('Which files define the routes?')];
   e.preLlmCall({ session_id: 'S', messages, context_length: 128_000 });
-  e.preModelCall({ session_id: 'S', messages, context_length: 128_000, ...(threshold === undefined ? {} : { compression_threshold: threshold }) });
+  e.preModelCall({
+    session_id: 'S',
+    messages,
+    context_length: 128_000,
+    ...(threshold === undefined ? {} : { compression_threshold: threshold }),
+  });
   messages.push(reply('src/server/routes.'));
   e.onSessionEnd({ session_id: 'S' });
   e.settle();
@@ -27,7 +32,7 @@ function turnEvent(c: HmcConfig, threshold?: number): TurnEvent {
 }
 
 describe('summarise_at on the turn event', () => {
-  it('is 40 % with the defaults and a host that does not say (0.8 × Hermes\' default 0.5), not 80 %', () => {
+  it("is 40 % with the defaults and a host that does not say (0.8 × Hermes' default 0.5), not 80 %", () => {
     const ev = turnEvent(config());
     expect(ev.summarise_at).toBe(0.4);
     expect(ev.host_compress_at).toBeUndefined();
@@ -37,17 +42,28 @@ describe('summarise_at on the turn event', () => {
     const at85 = turnEvent(config(), 0.85);
     expect(at85.summarise_at).toBeCloseTo(0.68, 10);
     expect(at85.host_compress_at).toBe(0.85);
-    const capped = turnEvent(config((c) => { c.compress.max_context_percent = 0.6; }), 0.85);
+    const capped = turnEvent(
+      config((c) => {
+        c.compress.max_context_percent = 0.6;
+      }),
+      0.85,
+    );
     expect(capped.summarise_at).toBe(0.6);
   });
 
   it('is the very rule layer 1 fires by', () => {
     const c = config();
-    for (const host of [undefined, 0.3, 0.5, 0.85, 1]) expect(turnEvent(c, host).summarise_at).toBe(summariseShare(c, host));
+    for (const host of [undefined, 0.3, 0.5, 0.85, 1])
+      expect(turnEvent(c, host).summarise_at).toBe(summariseShare(c, host));
   });
 
   it('is absent when layer 1 is off', () => {
-    const ev = turnEvent(config((c) => { c.background_compression.enabled = false; }), 0.5);
+    const ev = turnEvent(
+      config((c) => {
+        c.background_compression.enabled = false;
+      }),
+      0.5,
+    );
     expect(ev.summarise_at).toBeUndefined();
     expect(ev.host_compress_at).toBe(0.5);
   });

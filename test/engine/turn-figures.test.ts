@@ -9,15 +9,37 @@ import type { Message } from '../../src/core/message.js';
 import type { ModelCallEdit } from '../../src/core/host-api.js';
 import { requestTokens } from '../../src/core/tokens.js';
 import type { TurnEvent } from '../../src/events/types.js';
-import { assistantCall, engine, config, longLog, RecordingSink, reply, terminal, toolResult, user } from '../helpers/conversation.js';
+import {
+  assistantCall,
+  engine,
+  config,
+  longLog,
+  RecordingSink,
+  reply,
+  terminal,
+  toolResult,
+  user,
+} from '../helpers/conversation.js';
 import { sessionRecord } from '../../src/engine/turn/events.js';
 
 const SYSTEM = 'You are Hermes, a coding agent. Use the tools to read files and run commands. '.repeat(20);
-const TOOLS = [{ type: 'function', function: { name: 'terminal', description: 'Run a shell command.', parameters: { type: 'object', properties: { command: { type: 'string' } } } } }];
+const TOOLS = [
+  {
+    type: 'function',
+    function: {
+      name: 'terminal',
+      description: 'Run a shell command.',
+      parameters: { type: 'object', properties: { command: { type: 'string' } } },
+    },
+  },
+];
 
 /** Runs turns the way Hermes does with HMC; each turn's steps are tool calls (a log, or hmc_control). */
 /** A request as the host sends it: the system prompt, then the messages with the view applied. */
-function request(messages: readonly Message[], edits: readonly ModelCallEdit[]): { messages: Message[]; tools: unknown[] } {
+function request(
+  messages: readonly Message[],
+  edits: readonly ModelCallEdit[],
+): { messages: Message[]; tools: unknown[] } {
   const view = messages.map((m) => ({ ...m }));
   for (const e of edits) if (e.content !== undefined) (view[e.index] as Message).content = e.content;
   return { messages: [{ role: 'system', content: SYSTEM }, ...view], tools: TOOLS };
@@ -40,15 +62,26 @@ function play(turns: ('log' | 'control')[][]): Played {
     history.push(user(`turn ${t + 1}: go on`));
     e.preLlmCall({ session_id: 'S', messages: history, context_length: 32_000 });
     const send = (): void => {
-      const { edits } = e.preModelCall({ session_id: 'S', messages: history, system: SYSTEM, tools: TOOLS, call_id: `c${call++}` });
+      const { edits } = e.preModelCall({
+        session_id: 'S',
+        messages: history,
+        system: SYSTEM,
+        tools: TOOLS,
+        call_id: `c${call++}`,
+      });
       lastRequest[t] = requestTokens(request(history, edits));
     };
     steps.forEach((step, k) => {
       send();
       const id = `t${t}_${k}`;
-      const [name, args, output] = step === 'log'
-        ? ['terminal', { command: `make step${t}` }, terminal(longLog(400, 200), 1)]
-        : ['hmc_control', { action: 'status' }, JSON.stringify({ status: 'HMC [auto] | ctx: 9% | input saved: 1.2K tokens' })];
+      const [name, args, output] =
+        step === 'log'
+          ? ['terminal', { command: `make step${t}` }, terminal(longLog(400, 200), 1)]
+          : [
+              'hmc_control',
+              { action: 'status' },
+              JSON.stringify({ status: 'HMC [auto] | ctx: 9% | input saved: 1.2K tokens' }),
+            ];
       history.push(assistantCall(id, name, args));
       e.preToolCall({ session_id: 'S', tool_name: name, args, tool_call_id: id });
       e.postToolCall({ session_id: 'S', tool_name: name, args, result: output, tool_call_id: id, status: 'ok' });
@@ -81,7 +114,10 @@ describe('the context of a turn', () => {
 
 describe('a turn that only called hmc_control', () => {
   it('shows no more context saved than the turn before, and its input saved is named with its model calls', () => {
-    const { events, timeline } = play([['log', 'log'], ['control', 'control', 'control', 'control', 'control']]);
+    const { events, timeline } = play([
+      ['log', 'log'],
+      ['control', 'control', 'control', 'control', 'control'],
+    ]);
     const [first, second] = events;
     expect(first?.context_saved).toBeGreaterThan(0);
     // HMC's own outputs are sent as made: nothing new is saved in the context.

@@ -22,7 +22,11 @@ function call(e: Engine, tool: string, args: Record<string, unknown>, result: st
 }
 
 /** A source file long enough for the code filter to elide its bodies. */
-const SOURCE = readFile(Array.from({ length: 240 }, (_, i) => (i % 12 === 0 ? `def handler_${i}(request):` : `    value_${i} = request.get("field_${i}") or ${i}`)));
+const SOURCE = readFile(
+  Array.from({ length: 240 }, (_, i) =>
+    i % 12 === 0 ? `def handler_${i}(request):` : `    value_${i} = request.get("field_${i}") or ${i}`,
+  ),
+);
 const SHORT = readFile(['# a small file', 'x = 1']);
 
 function record(e: Engine) {
@@ -49,11 +53,16 @@ describe('recalls and re-reads', () => {
     expect(record(e).work?.rereads).toBe(1);
   });
 
-  it('counts the agent\'s recalls, and never tallies HMC\'s own answers as outputs', async () => {
+  it("counts the agent's recalls, and never tallies HMC's own answers as outputs", async () => {
     const e = engine();
     e.preLlmCall({ session_id: S, messages: [{ role: 'user', content: 'run the build' }] });
     call(e, 'terminal', { command: 'make' }, terminal(longLog(400, 200), 1));
-    call(e, 'hmc_control', { action: 'recall', id: 'r123', lines: '190-210' }, JSON.stringify({ id: 'r123', content: 'x' }));
+    call(
+      e,
+      'hmc_control',
+      { action: 'recall', id: 'r123', lines: '190-210' },
+      JSON.stringify({ id: 'r123', content: 'x' }),
+    );
     call(e, 'hmc_control', { action: 'status' }, JSON.stringify({ status: 'HMC [auto]' }));
     const r = record(e);
     expect(r.work?.recalls).toBe(1);
@@ -97,7 +106,10 @@ describe('a read the user asked for is no re-read (issue 27, finding 6)', () => 
     e.preLlmCall({ session_id: S, messages: [first] });
     call(e, 'read_file', { path: 'src/app.py' }, SOURCE);
     expect(e.sessions.get(S)?.held.records.get(`c${n}`)?.shortened).toBe(true);
-    e.preLlmCall({ session_id: S, messages: [first, { role: 'assistant', content: 'Read it.' }, { role: 'user', content: ask }] });
+    e.preLlmCall({
+      session_id: S,
+      messages: [first, { role: 'assistant', content: 'Read it.' }, { role: 'user', content: ask }],
+    });
     call(e, 'read_file', { path, offset: 20, limit: 40 }, SOURCE);
     return record(e).work?.rereads;
   }

@@ -66,7 +66,13 @@ describe('JsonlAppender on a failing disk', () => {
     const file = join(tmp(), 'events', 'p.jsonl');
     const logs: string[] = [];
     const disk = faultyDisk();
-    const app = new JsonlAppender({ path: file, log: (l) => logs.push(l), openFile: disk.openFile, retryMs: 5, maxRetryMs: 20 });
+    const app = new JsonlAppender({
+      path: file,
+      log: (l) => logs.push(l),
+      openFile: disk.openFile,
+      retryMs: 5,
+      maxRetryMs: 20,
+    });
     app.append('{"n":1}');
     await app.flush();
     disk.full = true;
@@ -104,7 +110,13 @@ describe('JsonlAppender on a failing disk', () => {
     const file = join(tmp(), 'p.jsonl');
     const logs: string[] = [];
     const disk = faultyDisk();
-    const app = new JsonlAppender({ path: file, log: (l) => logs.push(l), openFile: disk.openFile, retryMs: 5, maxRetryMs: 10 });
+    const app = new JsonlAppender({
+      path: file,
+      log: (l) => logs.push(l),
+      openFile: disk.openFile,
+      retryMs: 5,
+      maxRetryMs: 10,
+    });
     disk.full = true;
     app.append('{"n":1}');
     await until(() => app.failing);
@@ -118,28 +130,42 @@ describe('JsonlAppender on a failing disk', () => {
 
 describe('events on a real full disk (64 KiB tmpfs)', () => {
   const skip = tinyFsUnavailable();
-  it.skipIf(skip !== null)(`a dashboard in another process sees events again once space returns${skip ? ` (skipped: ${skip})` : ''}`, async () => {
-    const fs = mountTinyFs(64 * 1024) as TinyFs;
-    cleanups.push(() => fs.unmount());
-    const logs: string[] = [];
-    const sink = createStateDirSink({ stateDir: fs.dir, source: 'hermes-1', inspector: false, log: (l) => logs.push(l) });
-    // The other process: a standalone dashboard following the state dir.
-    const seen: HmcEvent[] = [];
-    const tail = await tailStateDir(fs.dir, (e) => seen.push(e), { log: () => undefined, pollMs: 50 });
-    cleanups.push(() => void tail.close());
-    sink.emit(turnPayload('s', 1, 10));
-    await until(() => seen.length === 1);
-    fs.fill();
-    for (let turn = 2; turn <= 40; turn++) {
-      sink.emit(turnPayload('s', turn, turn * 10));
-      await new Promise((r) => setTimeout(r, 2));
-    }
-    await until(() => logs.some((l) => l.includes('cannot write')));
-    fs.free();
-    sink.emit(turnPayload('s', 41, 410));
-    await until(() => seen.some((e) => e.type === 'turn' && e.turn === 41), 10_000);
-    await sink.close();
-    expect(logs.filter((l) => l.includes('cannot write')), logs.join('\n')).toHaveLength(1);
-    expect(logs.filter((l) => l.includes(' again after ')), logs.join('\n')).toHaveLength(1);
-  });
+  it.skipIf(skip !== null)(
+    `a dashboard in another process sees events again once space returns${skip ? ` (skipped: ${skip})` : ''}`,
+    async () => {
+      const fs = mountTinyFs(64 * 1024) as TinyFs;
+      cleanups.push(() => fs.unmount());
+      const logs: string[] = [];
+      const sink = createStateDirSink({
+        stateDir: fs.dir,
+        source: 'hermes-1',
+        inspector: false,
+        log: (l) => logs.push(l),
+      });
+      // The other process: a standalone dashboard following the state dir.
+      const seen: HmcEvent[] = [];
+      const tail = await tailStateDir(fs.dir, (e) => seen.push(e), { log: () => undefined, pollMs: 50 });
+      cleanups.push(() => void tail.close());
+      sink.emit(turnPayload('s', 1, 10));
+      await until(() => seen.length === 1);
+      fs.fill();
+      for (let turn = 2; turn <= 40; turn++) {
+        sink.emit(turnPayload('s', turn, turn * 10));
+        await new Promise((r) => setTimeout(r, 2));
+      }
+      await until(() => logs.some((l) => l.includes('cannot write')));
+      fs.free();
+      sink.emit(turnPayload('s', 41, 410));
+      await until(() => seen.some((e) => e.type === 'turn' && e.turn === 41), 10_000);
+      await sink.close();
+      expect(
+        logs.filter((l) => l.includes('cannot write')),
+        logs.join('\n'),
+      ).toHaveLength(1);
+      expect(
+        logs.filter((l) => l.includes(' again after ')),
+        logs.join('\n'),
+      ).toHaveLength(1);
+    },
+  );
 });

@@ -31,7 +31,12 @@ function counting(): { open: (path: string) => Promise<FileHandle>; bytes: numbe
     async open(path: string): Promise<FileHandle> {
       c.opens++;
       const fh = await open(path, 'r');
-      const read = fh.read.bind(fh) as (b: Buffer, o: number, l: number, p: number) => Promise<{ bytesRead: number; buffer: Buffer }>;
+      const read = fh.read.bind(fh) as (
+        b: Buffer,
+        o: number,
+        l: number,
+        p: number,
+      ) => Promise<{ bytesRead: number; buffer: Buffer }>;
       return Object.assign(fh, {
         read: async (b: Buffer, o: number, l: number, p: number) => {
           const r = await read(b, o, l, p);
@@ -44,13 +49,17 @@ function counting(): { open: (path: string) => Promise<FileHandle>; bytes: numbe
   return c;
 }
 
-const recordLine = (session: string, call: string, extra = ''): string => `${JSON.stringify({ ...inspectRecord(session, call), after: `short${extra}` })}\n`;
+const recordLine = (session: string, call: string, extra = ''): string =>
+  `${JSON.stringify({ ...inspectRecord(session, call), after: `short${extra}` })}\n`;
 
 describe('the inspector index', () => {
   it('answers an unknown id without reading any inspector file again (regression: every file was read per request)', async () => {
     const dir = stateDir();
     for (let f = 0; f < 4; f++) {
-      writeFileSync(join(dir, 'inspect', `sidecar-${f}.jsonl`), Array.from({ length: 200 }, (_, i) => recordLine(`s${f}`, `c${i}`)).join(''));
+      writeFileSync(
+        join(dir, 'inspect', `sidecar-${f}.jsonl`),
+        Array.from({ length: 200 }, (_, i) => recordLine(`s${f}`, `c${i}`)).join(''),
+      );
     }
     const reads = counting();
     const index = createInspectIndex(dir, { open: reads.open });

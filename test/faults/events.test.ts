@@ -32,7 +32,9 @@ const skip = tinyFsUnavailable();
 const note = skip ? ` (skipped: ${skip})` : '';
 
 /** A sink writing into `dir` and a tail following it from "another process". */
-async function rig(dir: string): Promise<{ logs: string[]; seen: HmcEvent[]; sink: ReturnType<typeof createStateDirSink> }> {
+async function rig(
+  dir: string,
+): Promise<{ logs: string[]; seen: HmcEvent[]; sink: ReturnType<typeof createStateDirSink> }> {
   const logs: string[] = [];
   const sink = createStateDirSink({ stateDir: dir, source: 'hermes-1', inspector: true, log: (l) => logs.push(l) });
   const seen: HmcEvent[] = [];
@@ -44,31 +46,39 @@ async function rig(dir: string): Promise<{ logs: string[]; seen: HmcEvent[]; sin
 const turnsSeen = (seen: HmcEvent[]): number[] => seen.flatMap((e) => (e.type === 'turn' ? [e.turn] : []));
 
 describe('fault suite: event and inspector files', () => {
-  it.skipIf(skip !== null)(`read-only disk: one line, then events and inspector copies flow again once writable${note}`, async () => {
-    const fs = mountTinyFs(256 * 1024) as TinyFs;
-    cleanups.push(() => fs.unmount());
-    const { logs, seen, sink } = await rig(fs.dir);
-    // Read-only before the first write: Linux refuses to remount a file system read-only while a
-    // file on it is open for writing, so the writer finds it read-only when it opens its files.
-    fs.readOnly();
-    for (let turn = 2; turn <= 20; turn++) {
-      sink.emit(turnPayload('s', turn, turn));
-      sink.inspect(inspectRecord('s', `c${turn}`));
-      await new Promise((r) => setTimeout(r, 2));
-    }
-    await until(() => logs.some((l) => l.includes('cannot write')));
-    fs.readWrite();
-    const back = performance.now();
-    sink.emit(turnPayload('s', 21, 21));
-    sink.inspect(inspectRecord('s', 'c21'));
-    await until(() => turnsSeen(seen).includes(21));
-    const recoveredMs = performance.now() - back;
-    await sink.close();
-    expect(await createInspectIndex(fs.dir).find('s:c21')).not.toBeNull();
-    const lost = 19 - turnsSeen(seen).filter((t) => t >= 2 && t <= 20).length;
-    expect(logs.filter((l) => l.includes('cannot write'))).toHaveLength(2); // the events file and the inspector file
-    recordFigure({ area: 'events', fault: 'read-only disk (tmpfs remounted ro)', lost: `${lost} of 19 event lines emitted while read-only (live subscribers in the process got them all)`, recoveredMs });
-  });
+  it.skipIf(skip !== null)(
+    `read-only disk: one line, then events and inspector copies flow again once writable${note}`,
+    async () => {
+      const fs = mountTinyFs(256 * 1024) as TinyFs;
+      cleanups.push(() => fs.unmount());
+      const { logs, seen, sink } = await rig(fs.dir);
+      // Read-only before the first write: Linux refuses to remount a file system read-only while a
+      // file on it is open for writing, so the writer finds it read-only when it opens its files.
+      fs.readOnly();
+      for (let turn = 2; turn <= 20; turn++) {
+        sink.emit(turnPayload('s', turn, turn));
+        sink.inspect(inspectRecord('s', `c${turn}`));
+        await new Promise((r) => setTimeout(r, 2));
+      }
+      await until(() => logs.some((l) => l.includes('cannot write')));
+      fs.readWrite();
+      const back = performance.now();
+      sink.emit(turnPayload('s', 21, 21));
+      sink.inspect(inspectRecord('s', 'c21'));
+      await until(() => turnsSeen(seen).includes(21));
+      const recoveredMs = performance.now() - back;
+      await sink.close();
+      expect(await createInspectIndex(fs.dir).find('s:c21')).not.toBeNull();
+      const lost = 19 - turnsSeen(seen).filter((t) => t >= 2 && t <= 20).length;
+      expect(logs.filter((l) => l.includes('cannot write'))).toHaveLength(2); // the events file and the inspector file
+      recordFigure({
+        area: 'events',
+        fault: 'read-only disk (tmpfs remounted ro)',
+        lost: `${lost} of 19 event lines emitted while read-only (live subscribers in the process got them all)`,
+        recoveredMs,
+      });
+    },
+  );
 
   it.skipIf(skip !== null)(`full disk: one line, then events flow again once space returns${note}`, async () => {
     const fs = mountTinyFs(64 * 1024) as TinyFs;
@@ -89,16 +99,28 @@ describe('fault suite: event and inspector files', () => {
     const recoveredMs = performance.now() - back;
     await sink.close();
     const lost = 19 - turnsSeen(seen).filter((t) => t >= 2 && t <= 20).length;
-    recordFigure({ area: 'events', fault: 'disk full (tmpfs)', lost: `${lost} of 19 event lines emitted while full (live subscribers in the process got them all)`, recoveredMs });
+    recordFigure({
+      area: 'events',
+      fault: 'disk full (tmpfs)',
+      lost: `${lost} of 19 event lines emitted while full (live subscribers in the process got them all)`,
+      recoveredMs,
+    });
   });
 
   it('damaged lines (garbage, binary, a torn line, an oversize id) are skipped; every whole event and record is read', async () => {
     const dir = tmp();
     mkdirSync(join(dir, 'events'));
     mkdirSync(join(dir, 'inspect'));
-    const good = (n: number): string => JSON.stringify({ ...turnPayload('s', n, n), id: `w:${n}`, source: 'w', time: Date.now() + n });
-    writeFileSync(join(dir, 'events', 'w.jsonl'), `${good(1)}\nnot json\n\u0000\u0001\u00ff garbage\n{"id":"w:9","type":"tu\n${good(2)}\n`);
-    writeFileSync(join(dir, 'inspect', 'w.jsonl'), `${JSON.stringify(inspectRecord('s', 'a'))}\n{"id":"${'x'.repeat(10_000)}\n\u0000\n${JSON.stringify(inspectRecord('s', 'b'))}\n`);
+    const good = (n: number): string =>
+      JSON.stringify({ ...turnPayload('s', n, n), id: `w:${n}`, source: 'w', time: Date.now() + n });
+    writeFileSync(
+      join(dir, 'events', 'w.jsonl'),
+      `${good(1)}\nnot json\n\u0000\u0001\u00ff garbage\n{"id":"w:9","type":"tu\n${good(2)}\n`,
+    );
+    writeFileSync(
+      join(dir, 'inspect', 'w.jsonl'),
+      `${JSON.stringify(inspectRecord('s', 'a'))}\n{"id":"${'x'.repeat(10_000)}\n\u0000\n${JSON.stringify(inspectRecord('s', 'b'))}\n`,
+    );
     const seen: HmcEvent[] = [];
     const started = performance.now();
     const tail = await tailStateDir(dir, (e) => seen.push(e), { log: () => undefined, pollMs: 50 });
@@ -110,18 +132,29 @@ describe('fault suite: event and inspector files', () => {
     const index = createInspectIndex(dir);
     expect((await index.find('s:a'))?.id).toBe('s:a');
     expect((await index.find('s:b'))?.id).toBe('s:b');
-    recordFigure({ area: 'events', fault: 'damaged lines in event and inspector files', lost: 'the damaged lines only', recoveredMs });
+    recordFigure({
+      area: 'events',
+      fault: 'damaged lines in event and inspector files',
+      lost: 'the damaged lines only',
+      recoveredMs,
+    });
   });
 
   it('writer killed (SIGKILL) mid-write: a torn last line is skipped, everything whole is read, a new process writes on', async () => {
     const dir = tmp();
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test', 'faults', 'fixtures', 'writers.ts'), 'events', dir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(ROOT, 'test', 'faults', 'fixtures', 'writers.ts'), 'events', dir],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] },
+    );
     await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
     await new Promise((r) => setTimeout(r, 50));
     child.kill('SIGKILL');
     await new Promise((r) => child.once('exit', r));
     const killedAt = performance.now();
-    const raw = readFileSync(join(dir, 'events', 'killed.jsonl'), 'utf8').split('\n').filter(Boolean);
+    const raw = readFileSync(join(dir, 'events', 'killed.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean);
     const whole = raw.filter((l) => {
       try {
         JSON.parse(l);
@@ -132,7 +165,11 @@ describe('fault suite: event and inspector files', () => {
     }).length;
     expect(raw.length - whole).toBeLessThanOrEqual(1);
     const seen: HmcEvent[] = [];
-    const tail = await tailStateDir(dir, (e) => seen.push(e), { log: () => undefined, pollMs: 50, replayPerFile: 1_000_000 });
+    const tail = await tailStateDir(dir, (e) => seen.push(e), {
+      log: () => undefined,
+      pollMs: 50,
+      replayPerFile: 1_000_000,
+    });
     cleanups.push(() => tail.close());
     // The replay reads the last MiB of each file: every whole line in it, never the torn one.
     expect(seen.every((e) => e.type === 'tool')).toBe(true);
@@ -145,6 +182,11 @@ describe('fault suite: event and inspector files', () => {
     await index.refresh();
     expect(index.size).toBeGreaterThan(0);
     expect(readdirSync(join(dir, 'events')).sort()).toEqual(['hermes-2.jsonl', 'killed.jsonl']);
-    recordFigure({ area: 'events', fault: 'writer killed with SIGKILL mid-write', lost: `the lines still queued in the killed process, and ${raw.length - whole} torn line`, recoveredMs });
+    recordFigure({
+      area: 'events',
+      fault: 'writer killed with SIGKILL mid-write',
+      lost: `the lines still queued in the killed process, and ${raw.length - whole} torn line`,
+      recoveredMs,
+    });
   });
 });

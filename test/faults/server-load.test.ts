@@ -20,10 +20,13 @@ afterEach(async () => {
 /** Opens an SSE stream; resolves with its status and a closer (the body is left unread). */
 function openStream(port: number): Promise<{ status: number; close(): void }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: '/events', headers: { host: `127.0.0.1:${port}`, accept: 'text/event-stream' } }, (res) => {
-      resolve({ status: res.statusCode ?? 0, close: () => req.destroy() });
-      if (res.statusCode !== 200) res.resume();
-    });
+    const req = request(
+      { host: '127.0.0.1', port, path: '/events', headers: { host: `127.0.0.1:${port}`, accept: 'text/event-stream' } },
+      (res) => {
+        resolve({ status: res.statusCode ?? 0, close: () => req.destroy() });
+        if (res.statusCode !== 200) res.resume();
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -41,7 +44,9 @@ describe('fault suite: the dashboard under load', () => {
     for (let i = 1; i <= 200; i++) r.sink.emit(turnPayload('load', i, i));
     const paths = ['/api/health', '/api/summary', '/api/analytics', '/api/events?limit=50', '/api/sessions?limit=10'];
     const started = performance.now();
-    const answers = await Promise.all(Array.from({ length: 1000 }, (_, i) => rawRequest(port, paths[i % paths.length] as string)));
+    const answers = await Promise.all(
+      Array.from({ length: 1000 }, (_, i) => rawRequest(port, paths[i % paths.length] as string)),
+    );
     const floodMs = performance.now() - started;
     expect(answers.every((a) => a.status === 200)).toBe(true);
     for (const s of streams) s.close();
@@ -50,6 +55,11 @@ describe('fault suite: the dashboard under load', () => {
     const health = await rawRequest(port, '/api/health');
     const recoveredMs = performance.now() - closed;
     expect(health.status).toBe(200);
-    recordFigure({ area: 'server', fault: `200 pages against max_clients 16 + 1,000 concurrent API requests (served in ${floodMs.toFixed(0)} ms)`, lost: 'nothing (184 pages refused with 503 "close one and reload")', recoveredMs });
+    recordFigure({
+      area: 'server',
+      fault: `200 pages against max_clients 16 + 1,000 concurrent API requests (served in ${floodMs.toFixed(0)} ms)`,
+      lost: 'nothing (184 pages refused with 503 "close one and reload")',
+      recoveredMs,
+    });
   });
 });

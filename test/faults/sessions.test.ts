@@ -32,40 +32,61 @@ const c = config();
 
 /** An engine over `stateDir`, and a turn as Hermes runs it (pre_llm_call, then on_session_end, which saves). */
 function hermes(stateDir: string, logs: string[] = []) {
-  const engine = new Engine({ config: () => c, stateDir, sink: NULL_SINK, recorder: null, log: (l) => logs.push(l), autoSettle: false });
+  const engine = new Engine({
+    config: () => c,
+    stateDir,
+    sink: NULL_SINK,
+    recorder: null,
+    log: (l) => logs.push(l),
+    autoSettle: false,
+  });
   const messages: Message[] = [user('go')];
   return {
     engine,
     turn(n: number): void {
-      messages.push(assistantCall(`c${n}`, 'terminal', { command: `make ${n}` }), toolResult(`c${n}`, 'terminal', terminal(`built ${n}`)), reply(`done ${n}`), user(`next ${n}`));
+      messages.push(
+        assistantCall(`c${n}`, 'terminal', { command: `make ${n}` }),
+        toolResult(`c${n}`, 'terminal', terminal(`built ${n}`)),
+        reply(`done ${n}`),
+        user(`next ${n}`),
+      );
       engine.preLlmCall({ session_id: 'T', messages: [...messages] });
       engine.settle();
       engine.onSessionEnd({ session_id: 'T' });
     },
   };
 }
-const savedTurns = (stateDir: string): number => (JSON.parse(readFileSync(join(stateDir, 'sessions', 'T.json'), 'utf8')) as { turns: number }).turns;
+const savedTurns = (stateDir: string): number =>
+  (JSON.parse(readFileSync(join(stateDir, 'sessions', 'T.json'), 'utf8')) as { turns: number }).turns;
 
 describe('fault suite: session files', () => {
-  it.skipIf(skip !== null)(`full disk: one line, then the latest picture is on disk once space returns${note}`, async () => {
-    const fs = mountTinyFs(64 * 1024) as TinyFs;
-    cleanups.push(() => fs.unmount());
-    const logs: string[] = [];
-    const h = hermes(fs.dir, logs);
-    h.turn(1);
-    await h.engine.flushSaves();
-    fs.fill();
-    for (let n = 2; n <= 30; n++) h.turn(n);
-    await h.engine.flushSaves();
-    fs.free();
-    const back = performance.now();
-    // No further turn: the failed save is retried on its own.
-    await until(() => savedTurns(fs.dir) === 31);
-    const recoveredMs = performance.now() - back;
-    expect(logs.filter((l) => l.includes('could not save session'))).toHaveLength(1);
-    await h.engine.closeSaves();
-    recordFigure({ area: 'sessions', fault: 'disk full (tmpfs)', lost: 'nothing (the latest picture is written once space returns, without another turn)', recoveredMs });
-  });
+  it.skipIf(skip !== null)(
+    `full disk: one line, then the latest picture is on disk once space returns${note}`,
+    async () => {
+      const fs = mountTinyFs(64 * 1024) as TinyFs;
+      cleanups.push(() => fs.unmount());
+      const logs: string[] = [];
+      const h = hermes(fs.dir, logs);
+      h.turn(1);
+      await h.engine.flushSaves();
+      fs.fill();
+      for (let n = 2; n <= 30; n++) h.turn(n);
+      await h.engine.flushSaves();
+      fs.free();
+      const back = performance.now();
+      // No further turn: the failed save is retried on its own.
+      await until(() => savedTurns(fs.dir) === 31);
+      const recoveredMs = performance.now() - back;
+      expect(logs.filter((l) => l.includes('could not save session'))).toHaveLength(1);
+      await h.engine.closeSaves();
+      recordFigure({
+        area: 'sessions',
+        fault: 'disk full (tmpfs)',
+        lost: 'nothing (the latest picture is written once space returns, without another turn)',
+        recoveredMs,
+      });
+    },
+  );
 
   it.skipIf(skip !== null)(`read-only disk: one line, then saved again once writable${note}`, async () => {
     const fs = mountTinyFs(256 * 1024) as TinyFs;
@@ -89,7 +110,10 @@ describe('fault suite: session files', () => {
   it('damaged session file: one line, the session starts afresh and its next save replaces the file', async () => {
     const dir = tmp();
     mkdirSync(join(dir, 'sessions'));
-    writeFileSync(join(dir, 'sessions', 'T.json'), '{"version":1,"session_id":"T","started_at":1,"turns":3,"rec\u0000\u0001');
+    writeFileSync(
+      join(dir, 'sessions', 'T.json'),
+      '{"version":1,"session_id":"T","started_at":1,"turns":3,"rec\u0000\u0001',
+    );
     const logs: string[] = [];
     const started = performance.now();
     const h = hermes(dir, logs);
@@ -98,12 +122,21 @@ describe('fault suite: session files', () => {
     const recoveredMs = performance.now() - started;
     expect(logs.filter((l) => l.includes('cannot use the saved session'))).toHaveLength(1);
     expect(savedTurns(dir)).toBe(2);
-    recordFigure({ area: 'sessions', fault: 'damaged session file', lost: 'the carried-over counters of that one session (turns, totals, placeholder words); its messages and compression are rebuilt from the conversation', recoveredMs });
+    recordFigure({
+      area: 'sessions',
+      fault: 'damaged session file',
+      lost: 'the carried-over counters of that one session (turns, totals, placeholder words); its messages and compression are rebuilt from the conversation',
+      recoveredMs,
+    });
   });
 
   it('process killed (SIGKILL) mid-save: the file is whole (old or new), the next process cleans the temp files and carries on', async () => {
     const dir = tmp();
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test', 'faults', 'fixtures', 'writers.ts'), 'sessions', dir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(ROOT, 'test', 'faults', 'fixtures', 'writers.ts'), 'sessions', dir],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] },
+    );
     await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
     await new Promise((r) => setTimeout(r, 30));
     child.kill('SIGKILL');
@@ -120,6 +153,11 @@ describe('fault suite: session files', () => {
     const recoveredMs = performance.now() - killedAt;
     expect(readdirSync(join(dir, 'sessions'))).toEqual(['K.json']);
     expect(files.load('K')?.turns).toBe((saved?.turns ?? 0) + 1);
-    recordFigure({ area: 'sessions', fault: 'process killed with SIGKILL mid-save', lost: 'nothing on disk (the save in flight; the file keeps the previous turn)', recoveredMs });
+    recordFigure({
+      area: 'sessions',
+      fault: 'process killed with SIGKILL mid-save',
+      lost: 'nothing on disk (the save in flight; the file keeps the previous turn)',
+      recoveredMs,
+    });
   });
 });

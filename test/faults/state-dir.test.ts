@@ -20,8 +20,14 @@ afterEach(() => {
 });
 
 /** A sidecar process and a way to call it. */
-function sidecar(stateDir: string): { child: ChildProcessWithoutNullStreams; call: (method: string, params: Record<string, unknown>) => Promise<Record<string, unknown>>; stderr: () => string } {
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'hmc.js'), 'sidecar', '--stdio', '--state-dir', stateDir], { stdio: ['pipe', 'pipe', 'pipe'] });
+function sidecar(stateDir: string): {
+  child: ChildProcessWithoutNullStreams;
+  call: (method: string, params: Record<string, unknown>) => Promise<Record<string, unknown>>;
+  stderr: () => string;
+} {
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'hmc.js'), 'sidecar', '--stdio', '--state-dir', stateDir], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   const waiting = new Map<number, (r: Record<string, unknown>) => void>();
@@ -83,16 +89,28 @@ describe.skipIf(!BUILT)('fault suite: the state dir deleted under a running side
     rmSync(stateDir, { recursive: true, force: true });
     const removed = performance.now();
     for (const n of [2, 3, 4]) await turn(n);
-    const recoveredMs = await until(() => [2, 3, 4].every((n) => turnEvents(stateDir).includes(n)), 10_000).catch((e: unknown) => {
-      throw new Error(`${String(e)}: turns on disk ${JSON.stringify(turnEvents(stateDir))}; stderr: ${stderr()}`);
-    });
+    const recoveredMs = await until(() => [2, 3, 4].every((n) => turnEvents(stateDir).includes(n)), 10_000).catch(
+      (e: unknown) => {
+        throw new Error(`${String(e)}: turns on disk ${JSON.stringify(turnEvents(stateDir))}; stderr: ${stderr()}`);
+      },
+    );
     expect(turnEvents(stateDir)).toEqual([2, 3, 4]);
-    await until(() => existsSync(join(stateDir, 'sidecar.log')) && readFileSync(join(stateDir, 'sidecar.log'), 'utf8').includes('was deleted or replaced'), 10_000);
+    await until(
+      () =>
+        existsSync(join(stateDir, 'sidecar.log')) &&
+        readFileSync(join(stateDir, 'sidecar.log'), 'utf8').includes('was deleted or replaced'),
+      10_000,
+    );
     const log = readFileSync(join(stateDir, 'sidecar.log'), 'utf8');
     expect(log.match(/sidecar\.log was deleted or replaced/g)).toHaveLength(1);
     expect(stderr().match(/hmc events: .* was deleted or replaced/g)?.length).toBeGreaterThanOrEqual(1);
     child.stdin.end();
     await new Promise((r) => child.on('close', r));
-    recordFigure({ area: 'events', fault: 'state dir deleted under a running sidecar', lost: 'nothing: 3 of 3 later turn events on disk, sidecar.log reopened', recoveredMs: Math.min(recoveredMs, performance.now() - removed) });
+    recordFigure({
+      area: 'events',
+      fault: 'state dir deleted under a running sidecar',
+      lost: 'nothing: 3 of 3 later turn events on disk, sidecar.log reopened',
+      recoveredMs: Math.min(recoveredMs, performance.now() - removed),
+    });
   });
 });

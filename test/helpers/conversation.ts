@@ -10,7 +10,11 @@ export function user(content: string): Message {
 }
 
 export function assistantCall(id: string, name: string, args: Record<string, unknown>): Message {
-  return { role: 'assistant', content: '', tool_calls: [{ id, type: 'function', function: { name, arguments: JSON.stringify(args) } }] };
+  return {
+    role: 'assistant',
+    content: '',
+    tool_calls: [{ id, type: 'function', function: { name, arguments: JSON.stringify(args) } }],
+  };
 }
 
 export function toolResult(id: string, name: string, content: unknown): Message {
@@ -28,7 +32,12 @@ export function terminal(output: string, exitCode = 0): string {
 
 /** Hermes' read_file envelope with `N|` gutters. */
 export function readFile(lines: readonly string[]): string {
-  return JSON.stringify({ content: lines.map((l, i) => `${i + 1}|${l}`).join('\n'), total_lines: lines.length, file_size: lines.join('\n').length, truncated: false });
+  return JSON.stringify({
+    content: lines.map((l, i) => `${i + 1}|${l}`).join('\n'),
+    total_lines: lines.length,
+    file_size: lines.join('\n').length,
+    truncated: false,
+  });
 }
 
 export function config(patch: (c: HmcConfig) => void = () => {}): HmcConfig {
@@ -85,7 +94,12 @@ export function recordViews(e: Engine): ModelCallEdit[][] {
 
 export function longLog(lines = 300, errorAt = 150): string {
   const out: string[] = [];
-  for (let i = 0; i < lines; i++) out.push(i === errorAt ? 'src/app.ts:42:7 - error TS2322: Type string is not assignable to type number.' : `[${i}] compiling module ${i} of ${lines}... ok`);
+  for (let i = 0; i < lines; i++)
+    out.push(
+      i === errorAt
+        ? 'src/app.ts:42:7 - error TS2322: Type string is not assignable to type number.'
+        : `[${i}] compiling module ${i} of ${lines}... ok`,
+    );
   return out.join('\n');
 }
 

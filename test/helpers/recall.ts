@@ -14,16 +14,31 @@ export async function recallAll(e: Engine, session: string, id: string): Promise
     const answer = await e.control({ session_id: session, args: { action: 'recall', id, ...args } });
     expect(answer.error).toBeUndefined();
     expect(JSON.stringify(answer).length).toBeLessThan(30_000);
-    const next = typeof answer.next === 'string' ? Object.fromEntries([...answer.next.matchAll(/(\w+)=(\S+)/g)].filter(([, k]) => k !== 'id').map(([, k, v]) => [k, v])) : null;
+    const next =
+      typeof answer.next === 'string'
+        ? Object.fromEntries(
+            [...answer.next.matchAll(/(\w+)=(\S+)/g)].filter(([, k]) => k !== 'id').map(([, k, v]) => [k, v]),
+          )
+        : null;
     if (answer.message !== undefined) {
       text += (text ? '\n' : '') + String(answer.content);
       if (next) args = next;
       else {
-        const { id: _id, phase: _phase, total_messages: _total, message, lines: _lines, total_lines: _totalLines, content: _content, ...fields } = answer;
+        const {
+          id: _id,
+          phase: _phase,
+          total_messages: _total,
+          message,
+          lines: _lines,
+          total_lines: _totalLines,
+          content: _content,
+          ...fields
+        } = answer;
         got.push({ ...fields, content: text });
         text = '';
         const after = Number(message) + 1;
-        args = after <= Number(answer.total_messages) ? { messages: `${after}-${String(answer.total_messages)}` } : null;
+        args =
+          after <= Number(answer.total_messages) ? { messages: `${after}-${String(answer.total_messages)}` } : null;
       }
     } else {
       got.push(...(answer.messages as unknown[]));

@@ -47,7 +47,8 @@ export function mountTinyFs(bytes = 64 * 1024, probing = false): TinyFs | string
   }
   const filler = join(dir, '.filler');
   let mounted = true;
-  const remount = (mode: 'ro' | 'rw'): void => void execFileSync('mount', ['-o', `remount,${mode}`, dir], { stdio: 'pipe' });
+  const remount = (mode: 'ro' | 'rw'): void =>
+    void execFileSync('mount', ['-o', `remount,${mode}`, dir], { stdio: 'pipe' });
   return {
     dir,
     fill() {

@@ -11,7 +11,17 @@ import { engine } from '../helpers/conversation.js';
 function conversation(): Message[] {
   return [
     { role: 'user', content: 'go' },
-    { role: 'assistant', content: null, tool_calls: [{ id: 'a', type: 'function', function: { name: 'Write', arguments: '{"file_path":"x","content":"long text"}' } }] },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        {
+          id: 'a',
+          type: 'function',
+          function: { name: 'Write', arguments: '{"file_path":"x","content":"long text"}' },
+        },
+      ],
+    },
     { role: 'tool', tool_call_id: 'a', content: 'File created' },
   ];
 }
@@ -22,7 +32,10 @@ describe('InProcessHost', () => {
     const messages = conversation();
     const list = messages[1]?.tool_calls;
     const short = [{ id: 'a', type: 'function', function: { name: 'Write', arguments: '{"file_path":"x"}' } }];
-    host.apply('S', messages, [{ index: 1, tool_calls: short }, { index: 2, content: 'ok' }]);
+    host.apply('S', messages, [
+      { index: 1, tool_calls: short },
+      { index: 2, content: 'ok' },
+    ]);
     expect(messages[1]?.tool_calls).toBe(short);
     expect(messages[1]?.content).toBeNull();
     expect(messages[2]?.content).toBe('ok');
@@ -36,7 +49,9 @@ describe('InProcessHost', () => {
     const host = new InProcessHost(engine());
     const messages = conversation();
     const list = messages[1]?.tool_calls;
-    host.apply('S', messages, [{ index: 1, tool_calls: [{ id: 'b', type: 'function', function: { name: 'Write', arguments: '{}' } }] }]);
+    host.apply('S', messages, [
+      { index: 1, tool_calls: [{ id: 'b', type: 'function', function: { name: 'Write', arguments: '{}' } }] },
+    ]);
     expect(messages[1]?.tool_calls).toBe(list);
     host.restore('S');
     expect(messages).toEqual(conversation());

@@ -25,17 +25,18 @@ describe('the hosts registry', () => {
 
   it('finds a host by the name its hello gives, and nothing for a name not registered', () => {
     expect(hostNamed('hermes')).toBe(hermes);
-    for (const name of ['Hermes', 'other', 'in-process', '', undefined, 7]) expect(hostNamed(name), String(name)).toBeUndefined();
+    for (const name of ['Hermes', 'other', 'in-process', '', undefined, 7])
+      expect(hostNamed(name), String(name)).toBeUndefined();
     expect(new Set(HOSTS.map((h) => h.name)).size).toBe(HOSTS.length);
   });
 
-  it('reads the config file a hello names (host_config_file) with the named host\'s reader', () => {
+  it("reads the config file a hello names (host_config_file) with the named host's reader", () => {
     const figures = { context_length: 65536, compression_threshold: 0.7 };
     expect(helloHostConfig({ host: 'hermes', host_config_file: file })).toEqual(figures);
     expect(helloAnswer({ host: 'hermes', protocol: 1, host_config_file: file }).host_config).toEqual(figures);
   });
 
-  it('still reads hermes_config, the name an older Hermes bridge sends, by Hermes\' reader', () => {
+  it("still reads hermes_config, the name an older Hermes bridge sends, by Hermes' reader", () => {
     const figures = { context_length: 65536, compression_threshold: 0.7 };
     expect(helloAnswer({ host: 'hermes', protocol: 1, hermes_config: file }).host_config).toEqual(figures);
     // The field names Hermes' file whatever the host says of itself, as before the generic name.
@@ -43,7 +44,10 @@ describe('the hosts registry', () => {
     // Both sent: the generic name wins.
     const other = join(dir, 'other.yaml');
     writeFileSync(other, 'model:\n  context_length: 1000\n');
-    expect(helloAnswer({ host: 'hermes', host_config_file: other, hermes_config: file }).host_config).toEqual({ context_length: 1000, compression_threshold: 0.5 });
+    expect(helloAnswer({ host: 'hermes', host_config_file: other, hermes_config: file }).host_config).toEqual({
+      context_length: 1000,
+      compression_threshold: 0.5,
+    });
   });
 
   it('gives a host it does not know no host_config (no error), as a hello without a config file', () => {
@@ -51,8 +55,12 @@ describe('the hosts registry', () => {
     expect(helloAnswer({ protocol: 1, host_config_file: file }).host_config).toBeUndefined();
     expect(helloAnswer({ host: 'hermes', protocol: 1, host_config_file: '' }).host_config).toBeUndefined();
     // From the wire (the guards pass hello's fields through unchecked): a number is no file name.
-    expect(helloAnswer(JSON.parse('{"host": "hermes", "protocol": 1, "host_config_file": 42}')).host_config).toBeUndefined();
-    expect(helloAnswer({ host: 'other', protocol: 1 }).capabilities).toEqual(helloAnswer({ host: 'hermes', protocol: 1 }).capabilities);
+    expect(
+      helloAnswer(JSON.parse('{"host": "hermes", "protocol": 1, "host_config_file": 42}')).host_config,
+    ).toBeUndefined();
+    expect(helloAnswer({ host: 'other', protocol: 1 }).capabilities).toEqual(
+      helloAnswer({ host: 'hermes', protocol: 1 }).capabilities,
+    );
   });
 
   it('takes the state dir default from the home host (Hermes: $HERMES_HOME/hmc_state)', () => {

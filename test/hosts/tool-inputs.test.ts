@@ -10,17 +10,71 @@ const BODY = Array.from({ length: 12 }, (_, i) => `line ${i} of the new text`).j
 describe('fileInputOf', () => {
   it.each([
     ['write_file', { path: 'src/a.py', content: BODY }, 'write', ['src/a.py'], ['content']],
-    ['patch', { mode: 'replace', path: 'src/a.py', old_string: BODY, new_string: `${BODY}!` }, 'edit', ['src/a.py'], ['old_string', 'new_string']],
-    ['patch', { mode: 'patch', patch: `*** Begin Patch\n*** Update File: src/b.py\n@@\n-${BODY}\n+x\n*** End Patch` }, 'edit', ['src/b.py'], ['patch']],
+    [
+      'patch',
+      { mode: 'replace', path: 'src/a.py', old_string: BODY, new_string: `${BODY}!` },
+      'edit',
+      ['src/a.py'],
+      ['old_string', 'new_string'],
+    ],
+    [
+      'patch',
+      { mode: 'patch', patch: `*** Begin Patch\n*** Update File: src/b.py\n@@\n-${BODY}\n+x\n*** End Patch` },
+      'edit',
+      ['src/b.py'],
+      ['patch'],
+    ],
     ['Write', { file_path: '/r/a.ts', content: BODY }, 'write', ['/r/a.ts'], ['content']],
-    ['Edit', { file_path: '/r/a.ts', old_string: BODY, new_string: 'x', replace_all: false }, 'edit', ['/r/a.ts'], ['old_string']],
-    ['MultiEdit', { file_path: '/r/a.ts', edits: [{ old_string: BODY, new_string: 'y' }, { old_string: 'a', new_string: 'b' }] }, 'edit', ['/r/a.ts'], ['edits']],
-    ['apply_patch', { input: `*** Begin Patch\n*** Add File: docs/x.md\n+${BODY}\n*** End Patch` }, 'edit', ['docs/x.md'], ['input']],
-    ['str_replace_editor', { command: 'create', path: '/t/new.py', file_text: BODY }, 'write', ['/t/new.py'], ['file_text']],
-    ['str_replace_editor', { command: 'str_replace', path: '/t/new.py', old_str: BODY, new_str: 'z' }, 'edit', ['/t/new.py'], ['old_str']],
+    [
+      'Edit',
+      { file_path: '/r/a.ts', old_string: BODY, new_string: 'x', replace_all: false },
+      'edit',
+      ['/r/a.ts'],
+      ['old_string'],
+    ],
+    [
+      'MultiEdit',
+      {
+        file_path: '/r/a.ts',
+        edits: [
+          { old_string: BODY, new_string: 'y' },
+          { old_string: 'a', new_string: 'b' },
+        ],
+      },
+      'edit',
+      ['/r/a.ts'],
+      ['edits'],
+    ],
+    [
+      'apply_patch',
+      { input: `*** Begin Patch\n*** Add File: docs/x.md\n+${BODY}\n*** End Patch` },
+      'edit',
+      ['docs/x.md'],
+      ['input'],
+    ],
+    [
+      'str_replace_editor',
+      { command: 'create', path: '/t/new.py', file_text: BODY },
+      'write',
+      ['/t/new.py'],
+      ['file_text'],
+    ],
+    [
+      'str_replace_editor',
+      { command: 'str_replace', path: '/t/new.py', old_str: BODY, new_str: 'z' },
+      'edit',
+      ['/t/new.py'],
+      ['old_str'],
+    ],
     ['edit', { command: `edit 4:9\n${BODY}\nend_of_edit` }, 'edit', [], ['command']],
     ['insert', { text: BODY }, 'edit', [], ['text']],
-    ['replace', { file_path: 'a.go', old_string: BODY, new_string: BODY }, 'edit', ['a.go'], ['old_string', 'new_string']],
+    [
+      'replace',
+      { file_path: 'a.go', old_string: BODY, new_string: BODY },
+      'edit',
+      ['a.go'],
+      ['old_string', 'new_string'],
+    ],
   ])('%s: kind, paths and bulk', (tool, args, kind, paths, bulk) => {
     const input = fileInputOf(tool, args);
     expect(input?.kind).toBe(kind);
@@ -29,17 +83,33 @@ describe('fileInputOf', () => {
   });
 
   it('gives each bulky argument its lines and characters (a list: its items)', () => {
-    const input = fileInputOf('MultiEdit', { file_path: 'a', edits: [{ old_string: BODY, new_string: 'y' }, { old_string: 'a', new_string: 'b' }] });
+    const input = fileInputOf('MultiEdit', {
+      file_path: 'a',
+      edits: [
+        { old_string: BODY, new_string: 'y' },
+        { old_string: 'a', new_string: 'b' },
+      ],
+    });
     expect(input?.bulk[0]).toMatchObject({ key: 'edits', items: 2 });
-    expect(fileInputOf('Write', { file_path: 'a', content: BODY })?.bulk[0]).toEqual({ key: 'content', lines: 12, chars: BODY.length });
+    expect(fileInputOf('Write', { file_path: 'a', content: BODY })?.bulk[0]).toEqual({
+      key: 'content',
+      lines: 12,
+      chars: BODY.length,
+    });
   });
 
   it("keeps the header and end of SWE-agent's edit command as its outline", () => {
-    expect(fileInputOf('edit', { command: `edit 4:9\n${BODY}\nend_of_edit` })?.outline).toBe('edit 4:9\n…\nend_of_edit');
+    expect(fileInputOf('edit', { command: `edit 4:9\n${BODY}\nend_of_edit` })?.outline).toBe(
+      'edit 4:9\n…\nend_of_edit',
+    );
   });
 
   it.each([
-    ['terminal', { command: `cd /w && cat > t.py << 'EOF'\n${BODY}\nEOF\npython t.py` }, 'cd /w && cat > t.py << \'EOF\'\n…\nEOF\npython t.py'],
+    [
+      'terminal',
+      { command: `cd /w && cat > t.py << 'EOF'\n${BODY}\nEOF\npython t.py` },
+      "cd /w && cat > t.py << 'EOF'\n…\nEOF\npython t.py",
+    ],
     ['bash', { command: `cat > t.py << 'EOF'\n${BODY}\nEOF` }, "cat > t.py << 'EOF'\n…\nEOF"],
     ['shell', { command: ['bash', '-lc', `cat > t.py <<'EOF'\n${BODY}\nEOF`] }, "cat > t.py <<'EOF'\n…\nEOF"],
     ['shell', { command: `bash -lc 'cat > t.py <<"EOF"\n${BODY}\nEOF'` }, 'cat > t.py <<"EOF"\n…\nEOF'],
@@ -71,8 +141,20 @@ describe('bulkInputOf (issue 25: every answered call with bulky arguments)', () 
   const script = `python3 -c "\nimport json\n${BODY}\nprint(json.dumps(rows))\n" | head -20`;
   it.each([
     ['Bash', { command: script, description: 'count rows' }, 'command', ['command'], 'python3 -c "…'],
-    ['terminal', { command: `psql -c "${'SELECT id, name FROM users WHERE active; '.repeat(6)}"` }, 'command', ['command'], `psql -c "${'SELECT id, name FROM users WHERE active; '.repeat(6)}"`.slice(0, 160) + '…'],
-    ['Task', { description: 'explore', prompt: `Find every caller of load().\n${BODY}`, subagent_type: 'general-purpose' }, 'agent', ['prompt'], 'Find every caller of load().…'],
+    [
+      'terminal',
+      { command: `psql -c "${'SELECT id, name FROM users WHERE active; '.repeat(6)}"` },
+      'command',
+      ['command'],
+      `psql -c "${'SELECT id, name FROM users WHERE active; '.repeat(6)}"`.slice(0, 160) + '…',
+    ],
+    [
+      'Task',
+      { description: 'explore', prompt: `Find every caller of load().\n${BODY}`, subagent_type: 'general-purpose' },
+      'agent',
+      ['prompt'],
+      'Find every caller of load().…',
+    ],
     ['delegate_task', { goal: `Write the migration.\n${BODY}` }, 'agent', ['goal'], 'Write the migration.…'],
     ['TodoWrite', { todos: [{ content: BODY, status: 'pending' }] }, 'other', ['todos'], undefined],
     ['mcp__db__query', { sql: `SELECT *\n${BODY}`, limit: 5 }, 'other', ['sql'], 'SELECT *…'],
@@ -95,7 +177,7 @@ describe('bulkInputOf (issue 25: every answered call with bulky arguments)', () 
     ['hmc_control', { action: 'recall', id: 'r0123456789', query: 'q'.repeat(100) }],
     ['Bash', { command: 'npm test', description: 'run the tests' }],
     ['Edit', { file_path: 'a', old_string: 'x', new_string: 'y' }],
-  ])('%s: never (reads, searches, HMC\'s own tool, small arguments, edits without bulk)', (tool, args) => {
+  ])("%s: never (reads, searches, HMC's own tool, small arguments, edits without bulk)", (tool, args) => {
     expect(bulkInputOf(tool, args)).toBeNull();
   });
 });

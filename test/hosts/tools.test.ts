@@ -22,7 +22,8 @@ describe('the tool vocabulary', () => {
     expect(new Set(names).size).toBe(names.length);
     for (const name of names) expect(name).toBe(name.toLowerCase());
     const shared = new Set(TOOLS.map((w) => w.name));
-    for (const host of HOSTS as readonly AgentHost[]) for (const w of host.tools ?? []) expect(shared.has(w.name), `${host.name}: ${w.name}`).toBe(false);
+    for (const host of HOSTS as readonly AgentHost[])
+      for (const w of host.tools ?? []) expect(shared.has(w.name), `${host.name}: ${w.name}`).toBe(false);
   });
 
   it('looks names up in any case (Claude Code writes Bash, Read, Edit)', () => {
@@ -32,8 +33,10 @@ describe('the tool vocabulary', () => {
   });
 
   it('reads a shell tool’s output as a log and a search tool’s as a listing', () => {
-    for (const { name } of rows('shell')) expect(parseEnvelope('step 1\nstep 2', { tool: name, args: {} }).output.kind, name).toBe('log');
-    for (const { name } of rows('search')) expect(parseEnvelope('src/a.ts:1: x\nsrc/b.ts:2: y', { tool: name, args: {} }).output.kind, name).toBe('search');
+    for (const { name } of rows('shell'))
+      expect(parseEnvelope('step 1\nstep 2', { tool: name, args: {} }).output.kind, name).toBe('log');
+    for (const { name } of rows('search'))
+      expect(parseEnvelope('src/a.ts:1: x\nsrc/b.ts:2: y', { tool: name, args: {} }).output.kind, name).toBe('search');
   });
 
   it('reads a read tool’s output as the file it names', () => {
@@ -45,15 +48,20 @@ describe('the tool vocabulary', () => {
   });
 
   it('takes a write for a whole-file write, an edit for a patch, an editor by its command', () => {
-    const op = (tool: string, args: Record<string, unknown>) => fileOpOf({ tool, args, text: 'ok', lines: ['ok'], kind: 'text', isError: false });
+    const op = (tool: string, args: Record<string, unknown>) =>
+      fileOpOf({ tool, args, text: 'ok', lines: ['ok'], kind: 'text', isError: false });
     for (const { name } of rows('write')) expect(op(name, { path: 'a.py' })?.op, name).toBe('write');
     for (const { name } of rows('edit')) expect(op(name, { path: 'a.py' })?.op, name).toBe('patch');
-    for (const { name } of rows('editor')) expect(op(name, { path: 'a.py', command: 'create' })?.op, name).toBe('write');
+    for (const { name } of rows('editor'))
+      expect(op(name, { path: 'a.py', command: 'create' })?.op, name).toBe('write');
   });
 
   it('takes a web tool’s or a subagent’s text for a document', () => {
     for (const { name } of [...rows('web'), ...rows('agent')]) {
-      expect(isDocument({ tool: name, args: {}, text: 'A page.', lines: ['A page.'], kind: 'text', isError: false }), name).toBe(true);
+      expect(
+        isDocument({ tool: name, args: {}, text: 'A page.', lines: ['A page.'], kind: 'text', isError: false }),
+        name,
+      ).toBe(true);
     }
   });
 

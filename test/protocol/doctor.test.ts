@@ -36,7 +36,9 @@ describe('hmc doctor', () => {
   it('reports invalid YAML without throwing', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'config.yaml'), 'a: [unclosed\n');
-    const config = (await runChecks({ noHermes: true, root: dir, stateDir: tempDir() })).find((c) => c.name === 'config');
+    const config = (await runChecks({ noHermes: true, root: dir, stateDir: tempDir() })).find(
+      (c) => c.name === 'config',
+    );
     expect(config?.ok).toBe(false);
     expect(config?.fix).toContain('YAML');
   });

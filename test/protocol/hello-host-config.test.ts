@@ -15,10 +15,14 @@ const BUILT = existsSync(join(ROOT, 'dist', 'cli', 'main.js'));
 /** The built sidecar's answer to one hello with these params. */
 function helloOver(params: Record<string, unknown>, home: string): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin', 'hmc.js'), 'sidecar', '--stdio', '--state-dir', join(home, 'hmc_state')], {
-      env: { ...process.env, HERMES_HOME: home },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [join(ROOT, 'bin', 'hmc.js'), 'sidecar', '--stdio', '--state-dir', join(home, 'hmc_state')],
+      {
+        env: { ...process.env, HERMES_HOME: home },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
     child.on('error', reject);

@@ -4,7 +4,11 @@ import { LineSplitter, serializeRecord } from '../../src/protocol/jsonl.js';
 function split(chunks: (string | Buffer)[], max?: number): { lines: string[]; oversize: number[] } {
   const lines: string[] = [];
   const oversize: number[] = [];
-  const s = new LineSplitter({ onLine: (l) => lines.push(l), onOversize: (b) => oversize.push(b), ...(max ? { maxLineBytes: max } : {}) });
+  const s = new LineSplitter({
+    onLine: (l) => lines.push(l),
+    onOversize: (b) => oversize.push(b),
+    ...(max ? { maxLineBytes: max } : {}),
+  });
   for (const c of chunks) s.push(c);
   s.end();
   return { lines, oversize };

@@ -25,9 +25,15 @@ function harness(maxLineBytes?: number) {
     output,
     log: (l) => logs.push(l),
     ...(maxLineBytes ? { maxLineBytes } : {}),
-    createApi: async (hostCall) => ({ api: stubApi(hostCall), close: async () => { closed = true; } }),
+    createApi: async (hostCall) => ({
+      api: stubApi(hostCall),
+      close: async () => {
+        closed = true;
+      },
+    }),
   });
-  const send = (record: unknown): void => void input.write(`${typeof record === 'string' ? record : JSON.stringify(record)}\n`);
+  const send = (record: unknown): void =>
+    void input.write(`${typeof record === 'string' ? record : JSON.stringify(record)}\n`);
   const waitFor = async (pred: (r: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> => {
     for (let i = 0; i < 200; i++) {
       const hit = records.find(pred);
@@ -44,9 +50,19 @@ describe('hmc sidecar loop', () => {
     const h = harness(1000);
     h.send({ id: 1, method: 'hello', params: { host: 'test', protocol: 1, capabilities: [] } });
     expect(await h.waitFor((r) => r.id === 1)).toMatchObject({ result: { max_line_bytes: 1000 } });
-    h.send({ id: 7, method: 'pre_llm_call', params: { session_id: 's', messages: [{ role: 'user', content: 'x'.repeat(5000) }] } });
-    h.send({ id: 'eight', method: 'pre_llm_call', params: { session_id: 's', messages: [{ role: 'user', content: 'y'.repeat(5000) }] } });
-    expect(await h.waitFor((r) => r.id === 7)).toMatchObject({ error: { code: 'line_too_long', message: expect.stringContaining('limit of 1000 bytes') } });
+    h.send({
+      id: 7,
+      method: 'pre_llm_call',
+      params: { session_id: 's', messages: [{ role: 'user', content: 'x'.repeat(5000) }] },
+    });
+    h.send({
+      id: 'eight',
+      method: 'pre_llm_call',
+      params: { session_id: 's', messages: [{ role: 'user', content: 'y'.repeat(5000) }] },
+    });
+    expect(await h.waitFor((r) => r.id === 7)).toMatchObject({
+      error: { code: 'line_too_long', message: expect.stringContaining('limit of 1000 bytes') },
+    });
     expect(await h.waitFor((r) => r.id === 'eight')).toMatchObject({ error: { code: 'line_too_long' } });
     expect(h.records.some((r) => r.id === null)).toBe(false);
     // The loop goes on.
@@ -59,7 +75,10 @@ describe('hmc sidecar loop', () => {
   it('answers hello with the engine capabilities', async () => {
     const h = harness();
     h.send({ id: 1, method: 'hello', params: { host: 'test', protocol: 1, capabilities: [] } });
-    expect(await h.waitFor((r) => r.id === 1)).toEqual({ id: 1, result: { version: 'stub', protocol: 1, capabilities: ['append'], max_line_bytes: 256 * 1024 * 1024 } });
+    expect(await h.waitFor((r) => r.id === 1)).toEqual({
+      id: 1,
+      result: { version: 'stub', protocol: 1, capabilities: ['append'], max_line_bytes: 256 * 1024 * 1024 },
+    });
     h.input.end();
     await h.done;
     expect(h.isClosed()).toBe(true);
@@ -68,12 +87,27 @@ describe('hmc sidecar loop', () => {
   it('answers pre_llm_call with edits, then serves base + append, and asks for a resync on a wrong base', async () => {
     const h = harness();
     const long = 'z'.repeat(500);
-    const msgs = [{ role: 'user', content: 'hi' }, { role: 'tool', content: long, tool_call_id: 'c1' }];
+    const msgs = [
+      { role: 'user', content: 'hi' },
+      { role: 'tool', content: long, tool_call_id: 'c1' },
+    ];
     h.send({ id: 'a', method: 'pre_llm_call', params: { session_id: 's', messages: msgs } });
-    expect(await h.waitFor((r) => r.id === 'a')).toEqual({ id: 'a', result: { edits: [{ index: 1, content: '[compressed 500]' }] } });
-    h.send({ id: 'b', method: 'pre_llm_call', params: { session_id: 's', base: 2, append: [{ role: 'tool', content: long }] } });
+    expect(await h.waitFor((r) => r.id === 'a')).toEqual({
+      id: 'a',
+      result: { edits: [{ index: 1, content: '[compressed 500]' }] },
+    });
+    h.send({
+      id: 'b',
+      method: 'pre_llm_call',
+      params: { session_id: 's', base: 2, append: [{ role: 'tool', content: long }] },
+    });
     const b = await h.waitFor((r) => r.id === 'b');
-    expect(b.result).toEqual({ edits: [{ index: 1, content: '[compressed 500]' }, { index: 2, content: '[compressed 500]' }] });
+    expect(b.result).toEqual({
+      edits: [
+        { index: 1, content: '[compressed 500]' },
+        { index: 2, content: '[compressed 500]' },
+      ],
+    });
     h.send({ id: 'c', method: 'pre_llm_call', params: { session_id: 's', base: 7, append: [] } });
     expect(await h.waitFor((r) => r.id === 'c')).toMatchObject({ id: 'c', error: { code: 'resync' } });
     h.input.end();
@@ -83,10 +117,28 @@ describe('hmc sidecar loop', () => {
   it('answers pre_model_call like pre_llm_call, on the same held conversation', async () => {
     const h = harness();
     const long = 'z'.repeat(500);
-    h.send({ id: 'a', method: 'pre_llm_call', params: { session_id: 's', messages: [{ role: 'user', content: 'hi' }] } });
+    h.send({
+      id: 'a',
+      method: 'pre_llm_call',
+      params: { session_id: 's', messages: [{ role: 'user', content: 'hi' }] },
+    });
     await h.waitFor((r) => r.id === 'a');
-    h.send({ id: 'b', method: 'pre_model_call', params: { session_id: 's', base: 1, append: [{ role: 'assistant', content: '' }, { role: 'tool', content: long }] } });
-    expect(await h.waitFor((r) => r.id === 'b')).toEqual({ id: 'b', result: { edits: [{ index: 2, content: '[compressed 500]' }] } });
+    h.send({
+      id: 'b',
+      method: 'pre_model_call',
+      params: {
+        session_id: 's',
+        base: 1,
+        append: [
+          { role: 'assistant', content: '' },
+          { role: 'tool', content: long },
+        ],
+      },
+    });
+    expect(await h.waitFor((r) => r.id === 'b')).toEqual({
+      id: 'b',
+      result: { edits: [{ index: 2, content: '[compressed 500]' }] },
+    });
     h.send({ id: 'c', method: 'pre_model_call', params: { session_id: 's', base: 9, append: [] } });
     expect(await h.waitFor((r) => r.id === 'c')).toMatchObject({ id: 'c', error: { code: 'resync' } });
     h.send({ id: 'd', method: 'pre_model_call', params: { session_id: 's' } });
@@ -114,8 +166,15 @@ describe('hmc sidecar loop', () => {
 
   it('normalizes the dashboard forms of hmc_control before the engine sees them', async () => {
     const h = harness();
-    h.send({ id: 1, method: 'hmc_control', params: { session_id: 's', args: { action: 'dashboard', dashboard: { action: 'start' } } } });
-    expect(await h.waitFor((r) => r.id === 1)).toEqual({ id: 1, result: { action: 'dashboard', sub_action: 'start', session: 's' } });
+    h.send({
+      id: 1,
+      method: 'hmc_control',
+      params: { session_id: 's', args: { action: 'dashboard', dashboard: { action: 'start' } } },
+    });
+    expect(await h.waitFor((r) => r.id === 1)).toEqual({
+      id: 1,
+      result: { action: 'dashboard', sub_action: 'start', session: 's' },
+    });
     h.input.end();
     await h.done;
   });
@@ -124,7 +183,11 @@ describe('hmc sidecar loop', () => {
     const h = harness();
     h.send({ id: 9, method: 'hmc_control', params: { args: { action: 'ask' } } });
     const req = await h.waitFor((r) => r.method === 'llm.complete');
-    expect(req).toEqual({ id: 'h1', method: 'llm.complete', params: { messages: [{ role: 'user', content: 'hi' }], max_tokens: 5 } });
+    expect(req).toEqual({
+      id: 'h1',
+      method: 'llm.complete',
+      params: { messages: [{ role: 'user', content: 'hi' }], max_tokens: 5 },
+    });
     h.send({ id: 'h1', result: { text: 'hello', model: 'aux' } });
     expect(await h.waitFor((r) => r.id === 9)).toEqual({ id: 9, result: { answer: { text: 'hello', model: 'aux' } } });
     h.input.end();
@@ -150,7 +213,10 @@ describe('hmc sidecar loop', () => {
 
 describe('parseSidecarArgs', () => {
   it('reads --stdio, --state-dir and --config', () => {
-    expect(parseSidecarArgs(['--stdio', '--state-dir', '/x', '--config=/c.yaml'])).toEqual({ stateDir: '/x', configPath: '/c.yaml' });
+    expect(parseSidecarArgs(['--stdio', '--state-dir', '/x', '--config=/c.yaml'])).toEqual({
+      stateDir: '/x',
+      configPath: '/c.yaml',
+    });
   });
   it('refuses unknown options and a missing --stdio', () => {
     expect(parseSidecarArgs(['--stdio', '--what'])).toContain('--what');

@@ -10,7 +10,9 @@ import type { Message } from '../../src/core/message.js';
 
 export const LONG = 200;
 
-export function stubApi(hostCall?: (method: string, params: Record<string, unknown>) => Promise<unknown>): HmcHostApi & { held: Map<string, Message[]>; calls: string[] } {
+export function stubApi(
+  hostCall?: (method: string, params: Record<string, unknown>) => Promise<unknown>,
+): HmcHostApi & { held: Map<string, Message[]>; calls: string[] } {
   const held = new Map<string, Message[]>();
   const calls: string[] = [];
   const view = (method: string, p: PreLlmCallParams): PreLlmCallResult => {
@@ -19,12 +21,15 @@ export function stubApi(hostCall?: (method: string, params: Record<string, unkno
     if (p.messages) list = p.messages;
     else {
       const have = held.get(p.session_id);
-      if (!have || have.length !== p.base) throw new ResyncError(`holding ${have?.length ?? 'nothing'}, asked for base ${p.base}`);
+      if (!have || have.length !== p.base)
+        throw new ResyncError(`holding ${have?.length ?? 'nothing'}, asked for base ${p.base}`);
       list = [...have, ...(p.append ?? [])];
     }
     held.set(p.session_id, list);
     const edits = list.flatMap((m, index) =>
-      m.role === 'tool' && typeof m.content === 'string' && m.content.length > LONG ? [{ index, content: `[compressed ${m.content.length}]` }] : [],
+      m.role === 'tool' && typeof m.content === 'string' && m.content.length > LONG
+        ? [{ index, content: `[compressed ${m.content.length}]` }]
+        : [],
     );
     return { edits };
   };
@@ -38,7 +43,9 @@ export function stubApi(hostCall?: (method: string, params: Record<string, unkno
     },
     postToolCall: (p) => {
       calls.push('post_tool_call');
-      return typeof p.result === 'string' && p.result.length > LONG ? { replace: `[compressed ${p.result.length}]` } : {};
+      return typeof p.result === 'string' && p.result.length > LONG
+        ? { replace: `[compressed ${p.result.length}]` }
+        : {};
     },
     preLlmCall: (p) => view('pre_llm_call', p),
     preModelCall: (p) => view('pre_model_call', p),
@@ -46,7 +53,10 @@ export function stubApi(hostCall?: (method: string, params: Record<string, unkno
     onSessionFinalize: () => ({}),
     control: async (p) => {
       if (p.args.action === 'boom') throw new Error('boom');
-      if (p.args.action === 'ask' && hostCall) return { answer: await hostCall('llm.complete', { messages: [{ role: 'user', content: 'hi' }], max_tokens: 5 }) };
+      if (p.args.action === 'ask' && hostCall)
+        return {
+          answer: await hostCall('llm.complete', { messages: [{ role: 'user', content: 'hi' }], max_tokens: 5 }),
+        };
       return { ...p.args, session: p.session_id ?? '' };
     },
     command: async (p) => `ran: ${p.raw_args}`,

@@ -22,7 +22,18 @@ describe('GET /api', () => {
     expect(res.headers['content-type']).toContain('application/json');
     const index = JSON.parse(res.body) as Index;
     const paths = index.routes.map((x) => x.path);
-    for (const p of ['/api', '/api/summary', '/api/analytics', '/api/sessions/:id', '/api/sessions/:id/usage', '/api/inspect/:id', '/events', '/metrics', '/']) expect(paths).toContain(p);
+    for (const p of [
+      '/api',
+      '/api/summary',
+      '/api/analytics',
+      '/api/sessions/:id',
+      '/api/sessions/:id/usage',
+      '/api/inspect/:id',
+      '/events',
+      '/metrics',
+      '/',
+    ])
+      expect(paths).toContain(p);
     for (const x of index.routes) {
       expect(x.methods).toEqual(['GET', 'HEAD']);
       expect(x.answers.length, x.path).toBeGreaterThan(10);
@@ -37,8 +48,17 @@ describe('GET /api', () => {
   it('checks Host and Origin as every route does, and takes no query parameter', async () => {
     expect((await rawRequest(r.dash.port, '/api', { headers: { host: 'evil.example:80' } })).status).toBe(403);
     expect((await rawRequest(r.dash.port, '/api', { headers: { origin: 'http://evil.example' } })).status).toBe(403);
-    expect((await rawRequest(r.dash.port, '/api', { headers: { origin: `http://127.0.0.1:${r.dash.port}` } })).status).toBe(200);
-    expect((await rawRequest(r.dash.port, '/api', { method: 'POST', headers: { origin: `http://127.0.0.1:${r.dash.port}` } })).status).toBe(405);
+    expect(
+      (await rawRequest(r.dash.port, '/api', { headers: { origin: `http://127.0.0.1:${r.dash.port}` } })).status,
+    ).toBe(200);
+    expect(
+      (
+        await rawRequest(r.dash.port, '/api', {
+          method: 'POST',
+          headers: { origin: `http://127.0.0.1:${r.dash.port}` },
+        })
+      ).status,
+    ).toBe(405);
     expect((await rawRequest(r.dash.port, '/api?x=1')).status).toBe(400);
   });
 });

@@ -17,10 +17,17 @@ describe('dashboard JSON API', () => {
   it('answers lifetime totals from the store with an estimated cost', async () => {
     const a = await json(r.dash.port, '/api/analytics');
     const s = store.summary();
-    expect(a).toMatchObject({ total_saved: s.total_saved, total_sessions: 12, savings_pct: s.savings_pct, store: 'ok' });
+    expect(a).toMatchObject({
+      total_saved: s.total_saved,
+      total_sessions: 12,
+      savings_pct: s.savings_pct,
+      store: 'ok',
+    });
     expect(a).toHaveProperty('estimated_cost_saved.estimate', true);
     expect(a).toHaveProperty('estimated_cost_saved.currency', 'USD');
-    const gpt = records.filter((x) => x.model === 'gpt-4.1').reduce((t, x) => t + x.input_tokens_raw - x.input_tokens_hmc, 0);
+    const gpt = records
+      .filter((x) => x.model === 'gpt-4.1')
+      .reduce((t, x) => t + x.input_tokens_raw - x.input_tokens_hmc, 0);
     // Sessions recorded without the cache model: saved tokens at the input price (gpt-4.1 from the
     // config's table, claude-sonnet-4 from the built-in one).
     const expected = (gpt / 1e6) * 2 + ((s.total_saved - gpt) / 1e6) * 3;
@@ -44,9 +51,15 @@ describe('dashboard JSON API', () => {
   });
 
   it('should answer 400 naming the parameter for bad query values', async () => {
-    for (const [path, name] of [['/api/days?days=abc', 'days'], ['/api/days?days=0', 'days'], ['/api/months?months=-1', 'months'],
-      ['/api/sessions?sort=password', 'sort'], ['/api/sessions?order=up', 'order'], ['/api/sessions?limit=100000', 'limit'],
-      ['/api/sessions?search=%0a', 'search']] as const) {
+    for (const [path, name] of [
+      ['/api/days?days=abc', 'days'],
+      ['/api/days?days=0', 'days'],
+      ['/api/months?months=-1', 'months'],
+      ['/api/sessions?sort=password', 'sort'],
+      ['/api/sessions?order=up', 'order'],
+      ['/api/sessions?limit=100000', 'limit'],
+      ['/api/sessions?search=%0a', 'search'],
+    ] as const) {
       const res = await rawRequest(r.dash.port, path);
       expect(res.status, path).toBe(400);
       expect(res.body, path).toContain(name);
@@ -84,16 +97,30 @@ describe('dashboard JSON API', () => {
     const rec = await json(r.dash.port, `/api/inspect/${encodeURIComponent('live-b:call_9')}`);
     expect(rec).toHaveProperty('tool_name', 'terminal');
     expect(rec).toMatchObject({ before_view: { field: null, cut: false }, after_view: { field: null } });
-    r.sink.inspect({ ...inspectRecord('live-b', 'call_10'), before: JSON.stringify({ output: 'a\nb', exit_code: 0 }), after: JSON.stringify({ output: 'a', exit_code: 0 }) });
+    r.sink.inspect({
+      ...inspectRecord('live-b', 'call_10'),
+      before: JSON.stringify({ output: 'a\nb', exit_code: 0 }),
+      after: JSON.stringify({ output: 'a', exit_code: 0 }),
+    });
     const env = await json(r.dash.port, `/api/inspect/${encodeURIComponent('live-b:call_10')}`);
-    expect(env).toMatchObject({ before_view: { field: 'output', text: 'a\nb', fields: [{ name: 'exit_code', value: '0' }] }, after_view: { field: 'output', text: 'a' } });
+    expect(env).toMatchObject({
+      before_view: { field: 'output', text: 'a\nb', fields: [{ name: 'exit_code', value: '0' }] },
+      after_view: { field: 'output', text: 'a' },
+    });
     expect((await rawRequest(r.dash.port, '/api/inspect/none')).status).toBe(404);
   });
 
   it('exposes Prometheus metrics with HELP/TYPE lines and escaped labels', async () => {
     const res = await rawRequest(r.dash.port, '/metrics');
     expect(res.headers['content-type']).toContain('text/plain; version=0.0.4');
-    for (const f of ['hmc_tokens_saved_total', 'hmc_input_tokens_total', 'hmc_model_calls_total', 'hmc_sessions_total', 'hmc_sse_clients', 'hmc_events_total']) {
+    for (const f of [
+      'hmc_tokens_saved_total',
+      'hmc_input_tokens_total',
+      'hmc_model_calls_total',
+      'hmc_sessions_total',
+      'hmc_sse_clients',
+      'hmc_events_total',
+    ]) {
       expect(res.body).toContain(`# HELP ${f} `);
       expect(res.body).toContain(`# TYPE ${f} `);
     }
@@ -109,7 +136,11 @@ describe('dashboard without a database', () => {
   it('answers zeros, never an error', async () => {
     const r = await rig({ dbPath: '/nonexistent/analytics.db' });
     try {
-      expect(await json(r.dash.port, '/api/analytics')).toMatchObject({ total_saved: 0, total_sessions: 0, store: 'missing' });
+      expect(await json(r.dash.port, '/api/analytics')).toMatchObject({
+        total_saved: 0,
+        total_sessions: 0,
+        store: 'missing',
+      });
       expect(await json(r.dash.port, '/api/sessions')).toMatchObject({ rows: [], total: 0 });
       expect((await rawRequest(r.dash.port, '/metrics')).status).toBe(200);
       expect(await json(r.dash.port, '/api/summary')).toMatchObject({ current: null });
@@ -128,11 +159,16 @@ describe('opening the store', () => {
     writeFileSync(db, '');
     let opens = 0;
     const store = fakeStore(sampleRecords(3));
-    const r = await rig({ dbPath: db, extra: { openStore: async () => {
-      opens++;
-      await new Promise((res) => setTimeout(res, 20));
-      return store;
-    } } });
+    const r = await rig({
+      dbPath: db,
+      extra: {
+        openStore: async () => {
+          opens++;
+          await new Promise((res) => setTimeout(res, 20));
+          return store;
+        },
+      },
+    });
     try {
       const [a, b] = await Promise.all([json(r.dash.port, '/api/analytics'), json(r.dash.port, '/api/months')]);
       expect(a).toMatchObject({ total_sessions: 3 });

@@ -35,7 +35,10 @@ afterEach(async () => {
 /** Runs dashboard-starter.ts in a child process that exits; resolves with its JSON answer. */
 function inChild(sub: 'start' | 'status' | 'stop'): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', TSX, STARTER, dir, sub], { stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+    const child = spawn(process.execPath, ['--import', TSX, STARTER, dir, sub], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: process.env,
+    });
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
@@ -48,7 +51,8 @@ function inChild(sub: 'start' | 'status' | 'stop'): Promise<Record<string, unkno
       clearTimeout(timer);
       if (code !== 0) return reject(new Error(`the ${sub} process exited ${code}; stderr: ${err}`));
       const parsed: unknown = JSON.parse(out.trim());
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return reject(new Error(`not an answer: ${out}`));
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+        return reject(new Error(`not an answer: ${out}`));
       resolve(Object.fromEntries(Object.entries(parsed)));
     });
   });
@@ -69,7 +73,13 @@ describe('the shared background dashboard', () => {
   it('keeps answering after the process that started it exited, and is found and stopped by others', async () => {
     dir = mkdtempSync(join(tmpdir(), 'hmc-bg-'));
     const started = await inChild('start');
-    expect(started).toMatchObject({ action: 'dashboard', sub: 'start', running: true, detached: true, already_running: false });
+    expect(started).toMatchObject({
+      action: 'dashboard',
+      sub: 'start',
+      running: true,
+      detached: true,
+      already_running: false,
+    });
     await new Promise((r) => setTimeout(r, 1000));
     const health = await rawRequest(portOf(started.url), '/api/health');
     expect(health.status).toBe(200);
@@ -96,7 +106,13 @@ describe('the shared background dashboard', () => {
   it('replaces a stale record whose process is dead', async () => {
     dir = mkdtempSync(join(tmpdir(), 'hmc-bg-'));
     const dead = await deadPid();
-    writeRecord(recordPath(dir), { pid: dead, port: 48899, url: 'http://127.0.0.1:48899/', started_at: 1, version: 'old' });
+    writeRecord(recordPath(dir), {
+      pid: dead,
+      port: 48899,
+      url: 'http://127.0.0.1:48899/',
+      started_at: 1,
+      version: 'old',
+    });
     expect(await backgroundStatus(dir)).toMatchObject({ running: false, stale: `process ${dead} is not running` });
     const started = await startBackground({ stateDir: dir, port: 0, configPath: null });
     expect(started).toMatchObject({ running: true, already_running: false });
@@ -112,11 +128,29 @@ describe('the shared background dashboard', () => {
     const address = impostor.address();
     const port = typeof address === 'object' && address ? address.port : 0;
     try {
-      writeRecord(recordPath(dir), { pid: process.pid, port, url: `http://127.0.0.1:${port}/`, started_at: 1, version: 'old' });
-      expect(await backgroundStatus(dir)).toMatchObject({ running: false, stale: `port ${port} is served by another process` });
-      expect(await stopBackground(dir)).toMatchObject({ running: false, stale: `port ${port} is served by another process` });
+      writeRecord(recordPath(dir), {
+        pid: process.pid,
+        port,
+        url: `http://127.0.0.1:${port}/`,
+        started_at: 1,
+        version: 'old',
+      });
+      expect(await backgroundStatus(dir)).toMatchObject({
+        running: false,
+        stale: `port ${port} is served by another process`,
+      });
+      expect(await stopBackground(dir)).toMatchObject({
+        running: false,
+        stale: `port ${port} is served by another process`,
+      });
       expect(existsSync(recordPath(dir))).toBe(false); // and this process was not signalled: we are still here
-      writeRecord(recordPath(dir), { pid: process.pid, port, url: `http://127.0.0.1:${port}/`, started_at: 1, version: 'old' });
+      writeRecord(recordPath(dir), {
+        pid: process.pid,
+        port,
+        url: `http://127.0.0.1:${port}/`,
+        started_at: 1,
+        version: 'old',
+      });
       const started = await startBackground({ stateDir: dir, port: 0, configPath: null });
       expect(started).toMatchObject({ running: true, already_running: false });
       expect(started.pid).not.toBe(process.pid);
@@ -135,7 +169,12 @@ describe('the shared background dashboard', () => {
 
   it('reports a dashboard that cannot start, with the last line of its log', async () => {
     dir = mkdtempSync(join(tmpdir(), 'hmc-bg-'));
-    const answer = await startBackground({ stateDir: dir, port: 0, configPath: null, hmcCommand: [process.execPath, '-e', 'console.error("boom: no build"); process.exit(2)'] });
+    const answer = await startBackground({
+      stateDir: dir,
+      port: 0,
+      configPath: null,
+      hmcCommand: [process.execPath, '-e', 'console.error("boom: no build"); process.exit(2)'],
+    });
     expect(answer).toMatchObject({ running: false, log: join(dir, 'dashboard.log') });
     expect(String(answer.error)).toContain('exit code 2');
     expect(String(answer.error)).toContain('boom: no build');

@@ -12,7 +12,9 @@ const RUNNER = join(import.meta.dirname, 'run-cli.ts');
 describe('hmc dashboard', () => {
   it('prints its URL, follows the state dir, and stops cleanly on SIGTERM', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'hmc-cli-dash-'));
-    const child = spawn(process.execPath, ['--import', 'tsx', RUNNER, 'dashboard', '--port', '0', '--state-dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', RUNNER, 'dashboard', '--port', '0', '--state-dir', dir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let out = '';
@@ -26,7 +28,12 @@ describe('hmc dashboard', () => {
       });
       const port = Number(new URL(url).port);
       expect((await rawRequest(port, '/api/health')).status).toBe(200);
-      const sink = createStateDirSink({ stateDir: dir, source: 'sidecar-elsewhere', inspector: false, log: () => undefined });
+      const sink = createStateDirSink({
+        stateDir: dir,
+        source: 'sidecar-elsewhere',
+        inspector: false,
+        log: () => undefined,
+      });
       sink.emit(turnPayload('from-sidecar', 3, 1234));
       await sink.close();
       const end = Date.now() + 5000;
@@ -54,7 +61,11 @@ describe('hmc dashboard', () => {
     const env = { ...process.env, HMC_DASHBOARD_COMMAND: JSON.stringify([process.execPath, '--import', tsx, RUNNER]) };
     const run = (...args: string[]) =>
       new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', RUNNER, 'dashboard', ...args, '--port', '0', '--state-dir', dir], { stdio: ['ignore', 'pipe', 'pipe'], env });
+        const child = spawn(
+          process.execPath,
+          ['--import', 'tsx', RUNNER, 'dashboard', ...args, '--port', '0', '--state-dir', dir],
+          { stdio: ['ignore', 'pipe', 'pipe'], env },
+        );
         let out = '';
         let err = '';
         child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
@@ -71,7 +82,12 @@ describe('hmc dashboard', () => {
       // --json: the whole answer for scripts, the same exit codes.
       const json = await run('status', '--json');
       expect(json.code).toBe(0);
-      expect(JSON.parse(json.out)).toMatchObject({ running: true, url: started.out.trim(), detached: true, log: join(dir, 'dashboard.log') });
+      expect(JSON.parse(json.out)).toMatchObject({
+        running: true,
+        url: started.out.trim(),
+        detached: true,
+        log: join(dir, 'dashboard.log'),
+      });
       expect((await run('start')).err).toContain('already running');
       const stopped = await run('stop');
       expect(stopped).toMatchObject({ code: 0 });
@@ -86,7 +102,9 @@ describe('hmc dashboard', () => {
   }, 120_000);
 
   it('refuses a bad --port', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', RUNNER, 'dashboard', '--port', 'abc'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', RUNNER, 'dashboard', '--port', 'abc'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let err = '';
     child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));

@@ -31,9 +31,12 @@ function samples(text: string, name: string): Record<string, number> {
 /** OTLP points of one metric, as `k=v,k=v` → value. */
 function points(body: Body, name: string): Record<string, number> {
   const m = body.resourceMetrics[0]?.scopeMetrics[0]?.metrics.find((x) => x.name === name);
-  return Object.fromEntries(((m?.gauge ?? m?.sum)?.dataPoints ?? []).map((p) => [
-    p.attributes.map((a) => `${a.key}=${a.value.stringValue}`).join(','), p.asDouble ?? Number(p.asInt),
-  ]));
+  return Object.fromEntries(
+    ((m?.gauge ?? m?.sum)?.dataPoints ?? []).map((p) => [
+      p.attributes.map((a) => `${a.key}=${a.value.stringValue}`).join(','),
+      p.asDouble ?? Number(p.asInt),
+    ]),
+  );
 }
 
 /** The expected figures straight from the store's rows, written out by hand (not through cost-series.ts). */
@@ -95,19 +98,26 @@ describe('cost series', () => {
     for (const f of ['hmc_input_cost_estimate', 'hmc_cache_tokens_estimate_total']) {
       expect(text).toMatch(new RegExp(`# HELP ${f} .*HMC's estimate .*not the provider's bill`));
     }
-    const total = (k: 'raw' | 'sent') => Object.entries(want.cost).filter(([l]) => l.includes(`kind="${k}"`)).reduce((a, [, v]) => a + v, 0);
-    expect(total('raw') - total('sent')).toBeCloseTo(models.reduce((a, m) => a + m.cost.saved, 0), 8);
+    const total = (k: 'raw' | 'sent') =>
+      Object.entries(want.cost)
+        .filter(([l]) => l.includes(`kind="${k}"`))
+        .reduce((a, [, v]) => a + v, 0);
+    expect(total('raw') - total('sent')).toBeCloseTo(
+      models.reduce((a, m) => a + m.cost.saved, 0),
+      8,
+    );
   });
 
   it('OTLP: the same figures', async () => {
     await expect.poll(() => got.length, { timeout: 5000 }).toBeGreaterThan(0);
     const body = got[0] as Body;
-    const relabel = (rec: Record<string, number>) => Object.fromEntries(Object.entries(rec).map(([k, v]) => [k.replace(/"/g, ''), v]));
+    const relabel = (rec: Record<string, number>) =>
+      Object.fromEntries(Object.entries(rec).map(([k, v]) => [k.replace(/"/g, ''), v]));
     const want = expected(models);
     expect(points(body, 'hmc.model.input.cost')).toEqual(relabel(want.cost));
     expect(points(body, 'hmc.model.cache.tokens')).toEqual(relabel(want.cache));
     const cost = body.resourceMetrics[0]?.scopeMetrics[0]?.metrics.find((m) => m.name === 'hmc.model.input.cost');
-    expect(cost?.description).toContain('not the provider\'s bill');
+    expect(cost?.description).toContain("not the provider's bill");
   });
 
   it('without a database: no cost family (nothing to price), the rest still answers', async () => {

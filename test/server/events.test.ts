@@ -1,4 +1,14 @@
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync, existsSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  utimesSync,
+  writeFileSync,
+  existsSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -25,7 +35,8 @@ const until = async (pred: () => boolean, ms = 3000): Promise<void> => {
     await new Promise((r) => setTimeout(r, 10));
   }
 };
-const line = (id: number, session = 's'): string => JSON.stringify({ ...turnPayload(session, id, id), id: `w:${id}`, source: 'w', time: Date.now() });
+const line = (id: number, session = 's'): string =>
+  JSON.stringify({ ...turnPayload(session, id, id), id: `w:${id}`, source: 'w', time: Date.now() });
 
 describe('createStateDirSink', () => {
   it('stamps events, fans out synchronously and appends private JSON lines', async () => {
@@ -42,7 +53,12 @@ describe('createStateDirSink', () => {
     sink.inspect(inspectRecord('s', 'c1'));
     await sink.close();
     const file = join(dir, 'events', 'p1.jsonl');
-    expect(readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l).id)).toEqual(['p1:1', 'p1:2']);
+    expect(
+      readFileSync(file, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).id),
+    ).toEqual(['p1:1', 'p1:2']);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(join(dir, 'events')).mode & 0o777).toBe(0o700);
     expect(statSync(join(dir, 'inspect', 'p1.jsonl')).mode & 0o777).toBe(0o600);
@@ -52,7 +68,12 @@ describe('createStateDirSink', () => {
     const logs: string[] = [];
     const blocker = join(tmp(), 'a-file');
     writeFileSync(blocker, '');
-    const sink = createStateDirSink({ stateDir: join(blocker, 'state'), source: 'p', inspector: true, log: (l) => logs.push(l) });
+    const sink = createStateDirSink({
+      stateDir: join(blocker, 'state'),
+      source: 'p',
+      inspector: true,
+      log: (l) => logs.push(l),
+    });
     sink.subscribe(() => {
       throw new Error('boom');
     });
@@ -79,7 +100,11 @@ describe('tailStateDir', () => {
     for (let i = 1; i <= 5; i++) seed.emit(turnPayload('s', i, i));
     await seed.close();
     const got: string[] = [];
-    const tail = await tailStateDir(dir, (e) => got.push(e.id), { replayPerFile: 3, pollMs: 100, log: () => undefined });
+    const tail = await tailStateDir(dir, (e) => got.push(e.id), {
+      replayPerFile: 3,
+      pollMs: 100,
+      log: () => undefined,
+    });
     expect(got).toEqual(['w0:3', 'w0:4', 'w0:5']);
     const f = join(dir, 'events', 'w.jsonl');
     const l1 = line(1);
@@ -99,7 +124,11 @@ describe('tailStateDir', () => {
   it('skips its own process file', async () => {
     const dir = tmp();
     const got: string[] = [];
-    const tail = await tailStateDir(dir, (e) => got.push(e.id), { skipFiles: ['me.jsonl'], pollMs: 50, log: () => undefined });
+    const tail = await tailStateDir(dir, (e) => got.push(e.id), {
+      skipFiles: ['me.jsonl'],
+      pollMs: 50,
+      log: () => undefined,
+    });
     writeFileSync(join(dir, 'events', 'me.jsonl'), `${line(1)}\n`);
     writeFileSync(join(dir, 'events', 'other.jsonl'), `${line(2)}\n`);
     await until(() => got.length === 1);
@@ -124,7 +153,12 @@ describe('inspector lookups and cleanup', () => {
   it('deletes files older than the retention and the oldest beyond the size cap, never the kept one', () => {
     const dir = tmp();
     const old = Date.now() / 1000 - 8 * 86400;
-    for (const [name, age] of [['a.jsonl', old], ['b.jsonl', old], ['c.jsonl', Date.now() / 1000 - 60], ['d.jsonl', Date.now() / 1000]] as const) {
+    for (const [name, age] of [
+      ['a.jsonl', old],
+      ['b.jsonl', old],
+      ['c.jsonl', Date.now() / 1000 - 60],
+      ['d.jsonl', Date.now() / 1000],
+    ] as const) {
       writeFileSync(join(dir, name), 'x'.repeat(100));
       utimesSync(join(dir, name), age, age);
     }

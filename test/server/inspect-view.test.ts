@@ -9,8 +9,13 @@ import { readFile, terminal } from '../helpers/conversation.js';
 describe('outputView', () => {
   it('reads a terminal envelope: the log line by line, exit_code and error apart', () => {
     expect(outputView(terminal('line 1\nline 2', 2), false)).toEqual({
-      field: 'output', text: 'line 1\nline 2', cut: false,
-      fields: [{ name: 'exit_code', value: '2' }, { name: 'error', value: 'null' }],
+      field: 'output',
+      text: 'line 1\nline 2',
+      cut: false,
+      fields: [
+        { name: 'exit_code', value: '2' },
+        { name: 'error', value: 'null' },
+      ],
     });
   });
 
@@ -21,19 +26,36 @@ describe('outputView', () => {
     expect(view.fields.map((f) => f.name)).toEqual(['total_lines', 'file_size', 'truncated']);
   });
 
-  it('reads search_files matches one per line, and HMC\'s omitted marker as its text', () => {
-    const result = JSON.stringify({ total_count: 3, matches: [{ path: 'a.ts', line: 3, content: 'foo()' }, { omitted: '[... 1 more match]' }], files: ['a.ts'] });
-    expect(outputView(result, false)).toMatchObject({ field: 'matches', text: 'a.ts:3: foo()\n[... 1 more match]', fields: [{ name: 'total_count', value: '3' }, { name: 'files', value: '["a.ts"]' }] });
+  it("reads search_files matches one per line, and HMC's omitted marker as its text", () => {
+    const result = JSON.stringify({
+      total_count: 3,
+      matches: [{ path: 'a.ts', line: 3, content: 'foo()' }, { omitted: '[... 1 more match]' }],
+      files: ['a.ts'],
+    });
+    expect(outputView(result, false)).toMatchObject({
+      field: 'matches',
+      text: 'a.ts:3: foo()\n[... 1 more match]',
+      fields: [
+        { name: 'total_count', value: '3' },
+        { name: 'files', value: '["a.ts"]' },
+      ],
+    });
   });
 
   it('shows plain text and JSON without a text field whole', () => {
     expect(outputView('plain\ntext', false)).toEqual({ field: null, text: 'plain\ntext', fields: [], cut: false });
-    expect(outputView('{"status": "ok", "count": 3}', false)).toMatchObject({ field: null, text: '{"status": "ok", "count": 3}' });
+    expect(outputView('{"status": "ok", "count": 3}', false)).toMatchObject({
+      field: null,
+      text: '{"status": "ok", "count": 3}',
+    });
     expect(outputView('{"output": "not closed', false)).toMatchObject({ field: null });
   });
 
   it('shortens a long field value', () => {
-    const view = outputView(JSON.stringify({ output: 'x', files: Array.from({ length: 200 }, (_, i) => `file-${i}.ts`) }), false);
+    const view = outputView(
+      JSON.stringify({ output: 'x', files: Array.from({ length: 200 }, (_, i) => `file-${i}.ts`) }),
+      false,
+    );
     expect(view.fields[0]?.value.length).toBe(301);
     expect(view.fields[0]?.value.endsWith('…')).toBe(true);
   });

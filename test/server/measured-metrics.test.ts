@@ -18,7 +18,13 @@ import { rawRequest } from './helpers.js';
 import { PRICING, rig, type Rig } from './setup.js';
 
 type Point = { attributes: { key: string; value: { stringValue: string } }[]; asInt?: string; asDouble?: number };
-type Metric = { name: string; unit: string; description: string; sum?: { dataPoints: Point[] }; gauge?: { dataPoints: Point[] } };
+type Metric = {
+  name: string;
+  unit: string;
+  description: string;
+  sum?: { dataPoints: Point[] };
+  gauge?: { dataPoints: Point[] };
+};
 type Body = { resourceMetrics: { scopeMetrics: { metrics: Metric[] }[] }[] };
 
 const WEIRD = 'we"ird\\model\nx';
@@ -26,20 +32,71 @@ const T = Date.UTC(2026, 10, 1, 12, 0, 0);
 
 /** A provider usage row with the defaults of a call HMC never counted. */
 const call = (r: Partial<UsageRecord> & Pick<UsageRecord, 'session_id' | 'seq' | 'model'>): UsageRecord => ({
-  at: T + r.seq * 1000, provider: 'p', prompt_tokens: 0, completion_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0,
-  reasoning_tokens: 0, hmc_input: null, raw_input: null, hmc_cached: null, source: 'hook', ...r,
+  at: T + r.seq * 1000,
+  provider: 'p',
+  prompt_tokens: 0,
+  completion_tokens: 0,
+  cache_read_tokens: 0,
+  cache_write_tokens: 0,
+  reasoning_tokens: 0,
+  hmc_input: null,
+  raw_input: null,
+  hmc_cached: null,
+  source: 'hook',
+  ...r,
 });
 
 const USAGE: UsageRecord[] = [
   // Session m1: two calls HMC counted, and a title-generation call it never saw (another model).
-  call({ session_id: 'm1', seq: 1, model: 'claude-sonnet-4', prompt_tokens: 10_000, cache_write_tokens: 9_000, completion_tokens: 500,
-    hmc_input: 9_500, raw_input: 12_000, hmc_cached: 0, raw_cached: 0, seen: true, call_id: 'a1', turn: 1 }),
-  call({ session_id: 'm1', seq: 2, model: 'claude-sonnet-4', prompt_tokens: 11_000, cache_read_tokens: 9_000, cache_write_tokens: 1_500,
-    completion_tokens: 300, reasoning_tokens: 100, hmc_input: 10_000, raw_input: 15_000, hmc_cached: 9_000, raw_cached: 11_000, seen: true, call_id: 'a2', turn: 2 }),
+  call({
+    session_id: 'm1',
+    seq: 1,
+    model: 'claude-sonnet-4',
+    prompt_tokens: 10_000,
+    cache_write_tokens: 9_000,
+    completion_tokens: 500,
+    hmc_input: 9_500,
+    raw_input: 12_000,
+    hmc_cached: 0,
+    raw_cached: 0,
+    seen: true,
+    call_id: 'a1',
+    turn: 1,
+  }),
+  call({
+    session_id: 'm1',
+    seq: 2,
+    model: 'claude-sonnet-4',
+    prompt_tokens: 11_000,
+    cache_read_tokens: 9_000,
+    cache_write_tokens: 1_500,
+    completion_tokens: 300,
+    reasoning_tokens: 100,
+    hmc_input: 10_000,
+    raw_input: 15_000,
+    hmc_cached: 9_000,
+    raw_cached: 11_000,
+    seen: true,
+    call_id: 'a2',
+    turn: 2,
+  }),
   call({ session_id: 'm1', seq: 3, model: 'gpt-4o-mini', prompt_tokens: 800, completion_tokens: 20, seen: false }),
   // Session m3: a model no price table names, and an unseen call under a name that needs escaping.
-  call({ session_id: 'm3', seq: 1, model: 'mystery-model-x', prompt_tokens: 5_000, cache_read_tokens: 1_000, completion_tokens: 50,
-    hmc_input: 4_000, raw_input: 6_000, hmc_cached: 800, raw_cached: 900, seen: true, call_id: 'b1', turn: 1 }),
+  call({
+    session_id: 'm3',
+    seq: 1,
+    model: 'mystery-model-x',
+    prompt_tokens: 5_000,
+    cache_read_tokens: 1_000,
+    completion_tokens: 50,
+    hmc_input: 4_000,
+    raw_input: 6_000,
+    hmc_cached: 800,
+    raw_cached: 900,
+    seen: true,
+    call_id: 'b1',
+    turn: 1,
+  }),
   call({ session_id: 'm3', seq: 2, model: WEIRD, prompt_tokens: 100, completion_tokens: 5, seen: false }),
   // A call whose host named no model: shown as every other surface shows it, never as an empty label.
   call({ session_id: 'm3', seq: 3, model: '', prompt_tokens: 7, seen: false }),
@@ -68,14 +125,23 @@ function samples(text: string, name: string): Record<string, number> {
 /** One OTLP metric's points, as `k=v,…` → value. */
 function points(body: Body, name: string): Record<string, number> {
   const m = body.resourceMetrics[0]?.scopeMetrics[0]?.metrics.find((x) => x.name === name);
-  return Object.fromEntries(((m?.gauge ?? m?.sum)?.dataPoints ?? []).map((p) => [
-    p.attributes.map((a) => `${a.key}=${a.value.stringValue}`).join(','), p.asDouble ?? Number(p.asInt),
-  ]));
+  return Object.fromEntries(
+    ((m?.gauge ?? m?.sum)?.dataPoints ?? []).map((p) => [
+      p.attributes.map((a) => `${a.key}=${a.value.stringValue}`).join(','),
+      p.asDouble ?? Number(p.asInt),
+    ]),
+  );
 }
 
-const tokens = (model: string, calls: string, t: [number, number, number, number, number]): Record<string, number> => Object.fromEntries(
-  (['prompt', 'cache_read', 'cache_write', 'output', 'reasoning'] as const).map((type, i) => [`model=${model},type=${type},calls=${calls}`, t[i] as number]));
-const cost = (model: string, kind: string, basis: string, calls: string): string => `model=${model},kind=${kind},basis=${basis},calls=${calls},currency=USD`;
+const tokens = (model: string, calls: string, t: [number, number, number, number, number]): Record<string, number> =>
+  Object.fromEntries(
+    (['prompt', 'cache_read', 'cache_write', 'output', 'reasoning'] as const).map((type, i) => [
+      `model=${model},type=${type},calls=${calls}`,
+      t[i] as number,
+    ]),
+  );
+const cost = (model: string, kind: string, basis: string, calls: string): string =>
+  `model=${model},kind=${kind},basis=${basis},calls=${calls},currency=USD`;
 
 describe('measured series on /metrics and OTLP', () => {
   const dir = mkdtempSync(join(tmpdir(), 'hmc-measured-'));
@@ -88,10 +154,40 @@ describe('measured series on /metrics and OTLP', () => {
   beforeAll(async () => {
     const store = openStore(dbPath);
     store.recordSessions([
-      rec({ session_id: 'm1', model: 'claude-sonnet-4', input_tokens_raw: 27_000, input_tokens_hmc: 19_500, model_calls: 2, cached_raw: 11_000, cached_hmc: 9_000, plain_raw: 0, plain_hmc: 0 }),
+      rec({
+        session_id: 'm1',
+        model: 'claude-sonnet-4',
+        input_tokens_raw: 27_000,
+        input_tokens_hmc: 19_500,
+        model_calls: 2,
+        cached_raw: 11_000,
+        cached_hmc: 9_000,
+        plain_raw: 0,
+        plain_hmc: 0,
+      }),
       // No provider usage for m2: its money is HMC's model on both sides.
-      rec({ session_id: 'm2', model: 'claude-sonnet-4', input_tokens_raw: 2_000, input_tokens_hmc: 1_500, model_calls: 2, cached_raw: 1_000, cached_hmc: 500, plain_raw: 0, plain_hmc: 0 }),
-      rec({ session_id: 'm3', model: 'mystery-model-x', input_tokens_raw: 6_000, input_tokens_hmc: 4_000, model_calls: 1, cached_raw: 900, cached_hmc: 800, plain_raw: 0, plain_hmc: 0 }),
+      rec({
+        session_id: 'm2',
+        model: 'claude-sonnet-4',
+        input_tokens_raw: 2_000,
+        input_tokens_hmc: 1_500,
+        model_calls: 2,
+        cached_raw: 1_000,
+        cached_hmc: 500,
+        plain_raw: 0,
+        plain_hmc: 0,
+      }),
+      rec({
+        session_id: 'm3',
+        model: 'mystery-model-x',
+        input_tokens_raw: 6_000,
+        input_tokens_hmc: 4_000,
+        model_calls: 1,
+        cached_raw: 900,
+        cached_hmc: 800,
+        plain_raw: 0,
+        plain_hmc: 0,
+      }),
     ]);
     store.recordUsage(USAGE);
     store.close();
@@ -114,7 +210,7 @@ describe('measured series on /metrics and OTLP', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('the provider\'s own tokens and calls per model, calls HMC counted apart from those it never saw', () => {
+  it("the provider's own tokens and calls per model, calls HMC counted apart from those it never saw", () => {
     expect(samples(text, 'hmc_provider_tokens_total')).toEqual({
       ...tokens('claude-sonnet-4', 'seen', [21_000, 9_000, 10_500, 800, 100]),
       ...tokens('gpt-4o-mini', 'unseen', [800, 0, 0, 20, 0]),
@@ -123,7 +219,10 @@ describe('measured series on /metrics and OTLP', () => {
       ...tokens('(unknown)', 'unseen', [7, 0, 0, 0, 0]),
     });
     expect(samples(text, 'hmc_provider_calls_total')).toEqual({
-      'model=claude-sonnet-4,calls=seen': 2, 'model=gpt-4o-mini,calls=unseen': 1, 'model=mystery-model-x,calls=seen': 1, [`model=${WEIRD},calls=unseen`]: 1,
+      'model=claude-sonnet-4,calls=seen': 2,
+      'model=gpt-4o-mini,calls=unseen': 1,
+      'model=mystery-model-x,calls=seen': 1,
+      [`model=${WEIRD},calls=unseen`]: 1,
       'model=(unknown),calls=unseen': 1,
     });
     expect(text).toContain('# TYPE hmc_provider_tokens_total counter\n');
@@ -139,14 +238,25 @@ describe('measured series on /metrics and OTLP', () => {
     // m2, HMC's model: raw 1,000 written + 1,000 read; sent 1,000 written + 500 read.
     const m1Raw = (12_000 * (10_000 / 9_500) * 3.75 + (16_500 - 12_100) * 3.75 + 12_100 * 0.3) / 1e6;
     const got = samples(text, 'hmc_cost_usd');
-    expect(Object.keys(got).sort()).toEqual([
-      cost('claude-sonnet-4', 'output', 'measured', 'seen'), cost('claude-sonnet-4', 'raw', 'modelled', 'seen'),
-      cost('claude-sonnet-4', 'sent', 'measured', 'seen'), cost('claude-sonnet-4', 'sent', 'modelled', 'seen'),
-      cost('gpt-4o-mini', 'output', 'measured', 'unseen'), cost('gpt-4o-mini', 'sent', 'measured', 'unseen'),
-    ].sort());
-    expect(got[cost('claude-sonnet-4', 'sent', 'measured', 'seen')]).toBeCloseTo((1_500 * 3 + 9_000 * 0.3 + 10_500 * 3.75) / 1e6, 8);
+    expect(Object.keys(got).sort()).toEqual(
+      [
+        cost('claude-sonnet-4', 'output', 'measured', 'seen'),
+        cost('claude-sonnet-4', 'raw', 'modelled', 'seen'),
+        cost('claude-sonnet-4', 'sent', 'measured', 'seen'),
+        cost('claude-sonnet-4', 'sent', 'modelled', 'seen'),
+        cost('gpt-4o-mini', 'output', 'measured', 'unseen'),
+        cost('gpt-4o-mini', 'sent', 'measured', 'unseen'),
+      ].sort(),
+    );
+    expect(got[cost('claude-sonnet-4', 'sent', 'measured', 'seen')]).toBeCloseTo(
+      (1_500 * 3 + 9_000 * 0.3 + 10_500 * 3.75) / 1e6,
+      8,
+    );
     expect(got[cost('claude-sonnet-4', 'output', 'measured', 'seen')]).toBeCloseTo((800 * 15) / 1e6, 8);
-    expect(got[cost('claude-sonnet-4', 'raw', 'modelled', 'seen')]).toBeCloseTo(m1Raw + (1_000 * 3.75 + 1_000 * 0.3) / 1e6, 8);
+    expect(got[cost('claude-sonnet-4', 'raw', 'modelled', 'seen')]).toBeCloseTo(
+      m1Raw + (1_000 * 3.75 + 1_000 * 0.3) / 1e6,
+      8,
+    );
     expect(got[cost('claude-sonnet-4', 'sent', 'modelled', 'seen')]).toBeCloseTo((1_000 * 3.75 + 500 * 0.3) / 1e6, 8);
     // The auxiliary call: the provider's figures priced (gpt-4o-mini: input 0.15, output 0.6), no raw, in no saving.
     expect(got[cost('gpt-4o-mini', 'sent', 'measured', 'unseen')]).toBeCloseTo((800 * 0.15) / 1e6, 8);
@@ -155,7 +265,7 @@ describe('measured series on /metrics and OTLP', () => {
     expect(text).toMatch(/# HELP hmc_cost_usd .*measured = the provider's own usage.*modelled = HMC's count/);
   });
 
-  it('the measured side is reconcile\'s: the same session\'s calls give the Provider vs HMC card\'s figures', () => {
+  it("the measured side is reconcile's: the same session's calls give the Provider vs HMC card's figures", () => {
     const store = openStore(dbPath, { readonly: true });
     const calls = store.usage('m1')?.calls ?? [];
     store.close();
@@ -163,12 +273,22 @@ describe('measured series on /metrics and OTLP', () => {
     const got = samples(text, 'hmc_cost_usd');
     expect(got[cost('claude-sonnet-4', 'sent', 'measured', 'seen')]).toBeCloseTo(rc.cost.seen_measured_input, 8);
     // raw over seen = m1's calls (reconcile's modelled without HMC) + m2 (HMC's model, no provider usage).
-    expect((got[cost('claude-sonnet-4', 'raw', 'modelled', 'seen')] ?? 0) - (1_000 * 3.75 + 1_000 * 0.3) / 1e6).toBeCloseTo(rc.cost.modelled_without_hmc, 7);
+    expect(
+      (got[cost('claude-sonnet-4', 'raw', 'modelled', 'seen')] ?? 0) - (1_000 * 3.75 + 1_000 * 0.3) / 1e6,
+    ).toBeCloseTo(rc.cost.modelled_without_hmc, 7);
   });
 
   it('a model no price names is named and priced at no default', () => {
-    expect(samples(text, 'hmc_model_unpriced')).toEqual({ 'model=mystery-model-x': 1, [`model=${WEIRD}`]: 1, 'model=(unknown)': 1 });
-    expect(Object.keys(samples(text, 'hmc_cost_usd')).filter((k) => k.includes('mystery') || k.includes('ird') || k.includes('(unknown)'))).toEqual([]);
+    expect(samples(text, 'hmc_model_unpriced')).toEqual({
+      'model=mystery-model-x': 1,
+      [`model=${WEIRD}`]: 1,
+      'model=(unknown)': 1,
+    });
+    expect(
+      Object.keys(samples(text, 'hmc_cost_usd')).filter(
+        (k) => k.includes('mystery') || k.includes('ird') || k.includes('(unknown)'),
+      ),
+    ).toEqual([]);
     // Its tokens are still counted.
     expect(samples(text, 'hmc_provider_tokens_total')['model=mystery-model-x,type=prompt,calls=seen']).toBe(5_000);
   });
@@ -183,8 +303,10 @@ describe('measured series on /metrics and OTLP', () => {
     await expect.poll(() => got.length, { timeout: 5000 }).toBeGreaterThan(0);
     const body = got[0] as Body;
     const pairs: [string, string][] = [
-      ['hmc_provider_tokens_total', 'hmc.provider.tokens'], ['hmc_provider_calls_total', 'hmc.provider.calls'],
-      ['hmc_cost_usd', 'hmc.cost'], ['hmc_model_unpriced', 'hmc.model.unpriced'],
+      ['hmc_provider_tokens_total', 'hmc.provider.tokens'],
+      ['hmc_provider_calls_total', 'hmc.provider.calls'],
+      ['hmc_cost_usd', 'hmc.cost'],
+      ['hmc_model_unpriced', 'hmc.model.unpriced'],
     ];
     for (const [prom, otlp] of pairs) {
       const scraped = samples(text, prom);
@@ -194,11 +316,14 @@ describe('measured series on /metrics and OTLP', () => {
     const m = body.resourceMetrics[0]?.scopeMetrics[0]?.metrics.find((x) => x.name === 'hmc.cost');
     expect(m?.gauge).toBeDefined();
     expect(m?.unit).toBe('{USD}');
-    expect(m?.description).toContain('measured = the provider\'s own usage');
+    expect(m?.description).toContain("measured = the provider's own usage");
   });
 
   it('another currency names the family after it; a label that is no ISO code gives hmc_cost with the currency label', async () => {
-    for (const [currency, family] of [['EUR', 'hmc_cost_eur'], ['US$', 'hmc_cost']] as const) {
+    for (const [currency, family] of [
+      ['EUR', 'hmc_cost_eur'],
+      ['US$', 'hmc_cost'],
+    ] as const) {
       const other = await rig({ dbPath, extra: { pricing: { ...PRICING, currency } } });
       try {
         const t = (await rawRequest(other.dash.port, '/metrics')).body;
@@ -216,14 +341,38 @@ describe('measured series on /metrics and OTLP', () => {
     expect(samples((await rawRequest(r.dash.port, '/metrics')).body, 'hmc_provider_tokens_total')[key]).toBe(21_000);
     // Another connection (the sidecar's) writes; then this very connection writes and reads back.
     const writer = openStore(dbPath);
-    writer.recordUsage([call({ session_id: 'm1', seq: 4, model: 'claude-sonnet-4', prompt_tokens: 1_000, hmc_input: 900, raw_input: 1_000, hmc_cached: 0, raw_cached: 0, seen: true })]);
+    writer.recordUsage([
+      call({
+        session_id: 'm1',
+        seq: 4,
+        model: 'claude-sonnet-4',
+        prompt_tokens: 1_000,
+        hmc_input: 900,
+        raw_input: 1_000,
+        hmc_cached: 0,
+        raw_cached: 0,
+        seen: true,
+      }),
+    ]);
     writer.close();
     expect(samples((await rawRequest(r.dash.port, '/metrics')).body, 'hmc_provider_tokens_total')[key]).toBe(22_000);
     const same = openStore(dbPath);
     try {
       const seen = () => same.measured().calls.find((c) => c.model === 'claude-sonnet-4' && c.counted)?.prompt_tokens;
       expect(seen()).toBe(22_000);
-      same.recordUsage([call({ session_id: 'm1', seq: 5, model: 'claude-sonnet-4', prompt_tokens: 500, hmc_input: 450, raw_input: 500, hmc_cached: 0, raw_cached: 0, seen: true })]);
+      same.recordUsage([
+        call({
+          session_id: 'm1',
+          seq: 5,
+          model: 'claude-sonnet-4',
+          prompt_tokens: 500,
+          hmc_input: 450,
+          raw_input: 500,
+          hmc_cached: 0,
+          raw_cached: 0,
+          seen: true,
+        }),
+      ]);
       expect(seen()).toBe(22_500);
     } finally {
       same.close();
@@ -235,7 +384,8 @@ describe('measured series on /metrics and OTLP', () => {
     try {
       const t = (await rawRequest(bare.dash.port, '/metrics')).body;
       expect(t).toContain('hmc_sessions_total');
-      for (const f of ['hmc_provider_tokens_total', 'hmc_provider_calls_total', 'hmc_cost_usd', 'hmc_model_unpriced']) expect(t).not.toContain(`# TYPE ${f} `);
+      for (const f of ['hmc_provider_tokens_total', 'hmc_provider_calls_total', 'hmc_cost_usd', 'hmc_model_unpriced'])
+        expect(t).not.toContain(`# TYPE ${f} `);
     } finally {
       await bare.done();
     }

@@ -20,7 +20,9 @@ const RUNNER = join(import.meta.dirname, 'run-cli.ts');
 type Mode = 'drip' | 'silent' | 503 | 'ok';
 
 /** A collector on 127.0.0.1: `drip` answers 200 and one byte a second forever, `silent` never answers. */
-async function slowCollector(mode: () => Mode): Promise<{ port: number; sockets: Set<Socket>; posts: number; close(): void }> {
+async function slowCollector(
+  mode: () => Mode,
+): Promise<{ port: number; sockets: Set<Socket>; posts: number; close(): void }> {
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
   const state = { posts: 0 };
@@ -43,12 +45,18 @@ async function slowCollector(mode: () => Mode): Promise<{ port: number; sockets:
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
-  const port = await new Promise<number>((ok) => server.listen(0, '127.0.0.1', () => {
-    const a = server.address();
-    ok(typeof a === 'object' && a ? a.port : 0);
-  }));
+  const port = await new Promise<number>((ok) =>
+    server.listen(0, '127.0.0.1', () => {
+      const a = server.address();
+      ok(typeof a === 'object' && a ? a.port : 0);
+    }),
+  );
   return {
-    port, sockets, get posts() { return state.posts; },
+    port,
+    sockets,
+    get posts() {
+      return state.posts;
+    },
     close() {
       for (const t of timers) clearInterval(t);
       for (const s of sockets) s.destroy();
@@ -58,7 +66,12 @@ async function slowCollector(mode: () => Mode): Promise<{ port: number; sockets:
 }
 
 const store = openStore(':memory:');
-const FIGURES: OtlpFigures = { summary: store.summary(), models: [], work: store.work(), measured: { currency: 'USD', tokens: [], cost: [], unpriced: [] } };
+const FIGURES: OtlpFigures = {
+  summary: store.summary(),
+  models: [],
+  work: store.work(),
+  measured: { currency: 'USD', tokens: [], cost: [], unpriced: [] },
+};
 store.close();
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -74,7 +87,14 @@ describe('OTLP push against a slow collector', () => {
       const c = await slowCollector(() => mode);
       cleanup.push(() => c.close());
       const logs: string[] = [];
-      const exporter = startOtlpExport({ endpoint: `http://127.0.0.1:${c.port}`, intervalMs: 100, deadlineMs: 250, version: 't', log: (l) => void logs.push(l), read: async () => FIGURES });
+      const exporter = startOtlpExport({
+        endpoint: `http://127.0.0.1:${c.port}`,
+        intervalMs: 100,
+        deadlineMs: 250,
+        version: 't',
+        log: (l) => void logs.push(l),
+        read: async () => FIGURES,
+      });
       if (!exporter) throw new Error('no exporter');
       cleanup.push(() => exporter.stop());
       let maxSockets = 0;
@@ -88,9 +108,13 @@ describe('OTLP push against a slow collector', () => {
       expect(maxSockets).toBe(1);
       // Every export ended by its deadline, so new ones kept going out (not one stuck forever).
       expect(c.posts).toBeGreaterThanOrEqual(4);
-      expect(logs).toEqual([expect.stringContaining(mode === 'drip'
-        ? 'failed: the collector answered 200 but did not finish its answer in 0.1 s'
-        : 'failed: no answer in 0.1 s')]);
+      expect(logs).toEqual([
+        expect.stringContaining(
+          mode === 'drip'
+            ? 'failed: the collector answered 200 but did not finish its answer in 0.1 s'
+            : 'failed: no answer in 0.1 s',
+        ),
+      ]);
       exporter.stop();
       await sleep(100);
       expect(exporter.inFlight()).toBe(0);
@@ -103,14 +127,24 @@ describe('OTLP push against a slow collector', () => {
     const c = await slowCollector(() => mode);
     cleanup.push(() => c.close());
     const logs: string[] = [];
-    const exporter = startOtlpExport({ endpoint: `http://127.0.0.1:${c.port}`, intervalMs: 100, deadlineMs: 100, version: 't', log: (l) => void logs.push(l), read: async () => FIGURES });
+    const exporter = startOtlpExport({
+      endpoint: `http://127.0.0.1:${c.port}`,
+      intervalMs: 100,
+      deadlineMs: 100,
+      version: 't',
+      log: (l) => void logs.push(l),
+      read: async () => FIGURES,
+    });
     cleanup.push(() => exporter?.stop());
     await expect.poll(() => logs.length).toBe(1);
     const fixed = Date.now();
     mode = 'ok';
     await expect.poll(() => logs.length, { timeout: 5000 }).toBe(2);
     const took = Date.now() - fixed;
-    expect(logs).toEqual([expect.stringContaining('did not finish its answer'), expect.stringContaining('works again')]);
+    expect(logs).toEqual([
+      expect.stringContaining('did not finish its answer'),
+      expect.stringContaining('works again'),
+    ]);
     // At most the rest of the export in flight (its deadline) and one interval.
     expect(took).toBeLessThan(1000);
     await sleep(300);
@@ -126,8 +160,13 @@ describe('OTLP push against a slow collector', () => {
     const firstLine = async (endpoint: string): Promise<string[]> => {
       const logs: string[] = [];
       const exporter = startOtlpExport({
-        endpoint, intervalMs: 3_600_000, deadlineMs: 200, version: 't',
-        headers: { authorization: 'Bearer hdr-key-987' }, log: (l) => void logs.push(l), read: async () => FIGURES,
+        endpoint,
+        intervalMs: 3_600_000,
+        deadlineMs: 200,
+        version: 't',
+        headers: { authorization: 'Bearer hdr-key-987' },
+        log: (l) => void logs.push(l),
+        read: async () => FIGURES,
       });
       await exporter?.exportNow();
       exporter?.stop();
@@ -159,7 +198,11 @@ describe('OTLP push against a slow collector', () => {
     cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
     const config = join(dir, 'config.yaml');
     writeFileSync(config, `dashboard:\n  otlp:\n    endpoint: http://127.0.0.1:${c.port}\n    interval_seconds: 5\n`);
-    const child = spawn(process.execPath, ['--import', 'tsx', RUNNER, 'dashboard', '--port', '0', '--state-dir', dir, '--config', config], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', RUNNER, 'dashboard', '--port', '0', '--state-dir', dir, '--config', config],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     cleanup.push(() => void (child.exitCode === null && child.kill('SIGKILL')));
     let err = '';
     child.stderr.setEncoding('utf8').on('data', (t: string) => void (err += t));

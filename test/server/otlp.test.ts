@@ -15,11 +15,19 @@ import { FIVE } from '../store/fixtures/five.js';
 import { PRICING, rig, type Rig } from './setup.js';
 
 type Point = { attributes: { key: string; value: { stringValue: string } }[]; asInt?: string; asDouble?: number };
-type Metric = { name: string; sum?: { dataPoints: Point[]; isMonotonic: boolean; aggregationTemporality: number }; gauge?: { dataPoints: Point[] } };
-type Body = { resourceMetrics: { resource: { attributes: Point['attributes'] }; scopeMetrics: { metrics: Metric[] }[] }[] };
+type Metric = {
+  name: string;
+  sum?: { dataPoints: Point[]; isMonotonic: boolean; aggregationTemporality: number };
+  gauge?: { dataPoints: Point[] };
+};
+type Body = {
+  resourceMetrics: { resource: { attributes: Point['attributes'] }; scopeMetrics: { metrics: Metric[] }[] }[];
+};
 
 /** A collector: every POST's path, headers and JSON body; answers `status()`. */
-function collector(status: () => number): Promise<{ server: Server; port: number; got: { path: string; headers: IncomingMessage['headers']; body: Body }[] }> {
+function collector(
+  status: () => number,
+): Promise<{ server: Server; port: number; got: { path: string; headers: IncomingMessage['headers']; body: Body }[] }> {
   const got: { path: string; headers: IncomingMessage['headers']; body: Body }[] = [];
   const server = createServer((req, res) => {
     let text = '';
@@ -29,15 +37,23 @@ function collector(status: () => number): Promise<{ server: Server; port: number
       res.writeHead(status()).end('{}');
     });
   });
-  return new Promise((ok) => server.listen(0, '127.0.0.1', () => {
-    const a = server.address();
-    ok({ server, port: typeof a === 'object' && a ? a.port : 0, got });
-  }));
+  return new Promise((ok) =>
+    server.listen(0, '127.0.0.1', () => {
+      const a = server.address();
+      ok({ server, port: typeof a === 'object' && a ? a.port : 0, got });
+    }),
+  );
 }
 
-const metric = (b: Body, name: string): Metric | undefined => b.resourceMetrics[0]?.scopeMetrics[0]?.metrics.find((m) => m.name === name);
+const metric = (b: Body, name: string): Metric | undefined =>
+  b.resourceMetrics[0]?.scopeMetrics[0]?.metrics.find((m) => m.name === name);
 const ints = (m: Metric | undefined): Record<string, number> =>
-  Object.fromEntries((m?.sum?.dataPoints ?? []).map((p) => [p.attributes.map((a) => a.value.stringValue).join(',') || '', Number(p.asInt)]));
+  Object.fromEntries(
+    (m?.sum?.dataPoints ?? []).map((p) => [
+      p.attributes.map((a) => a.value.stringValue).join(',') || '',
+      Number(p.asInt),
+    ]),
+  );
 
 describe('OTLP export', () => {
   const dir = mkdtempSync(join(tmpdir(), 'hmc-otlp-'));
@@ -51,7 +67,12 @@ describe('OTLP export', () => {
     store.recordSessions(FIVE);
     store.close();
     c = await collector(() => answer);
-    r = await rig({ dbPath, extra: { otlp: { endpoint: `http://127.0.0.1:${c.port}`, intervalSeconds: 3600, headers: { 'x-team': 'agents' } } } });
+    r = await rig({
+      dbPath,
+      extra: {
+        otlp: { endpoint: `http://127.0.0.1:${c.port}`, intervalSeconds: 3600, headers: { 'x-team': 'agents' } },
+      },
+    });
   });
   afterAll(async () => {
     await r.done();
@@ -59,7 +80,7 @@ describe('OTLP export', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('pushes the store\'s lifetime figures once at start, in the glossary\'s names', async () => {
+  it("pushes the store's lifetime figures once at start, in the glossary's names", async () => {
     await expect.poll(() => c.got.length, { timeout: 5000 }).toBeGreaterThan(0);
     const first = c.got[0];
     expect(first?.path).toBe('/v1/metrics');
@@ -71,7 +92,10 @@ describe('OTLP export', () => {
     const models = priceModels(store.byModel(), PRICING);
     const w = store.work();
     store.close();
-    expect(body.resourceMetrics[0]?.resource.attributes).toContainEqual({ key: 'service.name', value: { stringValue: 'hmc' } });
+    expect(body.resourceMetrics[0]?.resource.attributes).toContainEqual({
+      key: 'service.name',
+      value: { stringValue: 'hmc' },
+    });
     expect(ints(metric(body, 'hmc.input'))).toEqual({ raw: s.total_input, sent: s.total_sent });
     expect(ints(metric(body, 'hmc.input.saved'))).toEqual({ '': s.total_saved });
     expect(ints(metric(body, 'hmc.input.saved.by_strategy'))).toEqual(s.by_strategy);
@@ -80,14 +104,31 @@ describe('OTLP export', () => {
     expect(ints(metric(body, 'hmc.work.recalls'))).toEqual({ '': w.recalls });
     expect(metric(body, 'hmc.input.saved')?.sum).toMatchObject({ aggregationTemporality: 2, isMonotonic: false });
     const cost = metric(body, 'hmc.model.cost.saved')?.gauge?.dataPoints ?? [];
-    expect(cost.map((p) => [p.attributes[0]?.value.stringValue, p.asDouble])).toEqual(models.map((m) => [m.model, m.cost.saved]));
+    expect(cost.map((p) => [p.attributes[0]?.value.stringValue, p.asDouble])).toEqual(
+      models.map((m) => [m.model, m.cost.saved]),
+    );
   });
 
   it('logs a failing collector once, and once more when it answers again', async () => {
     const logs: string[] = [];
     const exporter = startOtlpExport({
-      endpoint: `http://127.0.0.1:${c.port}/custom/v1/metrics`, intervalMs: 3_600_000, version: 'test', log: (l) => void logs.push(l),
-      read: async () => { const s = openStore(dbPath); try { return { summary: s.summary(), models: [], work: s.work(), measured: { currency: 'USD', tokens: [], cost: [], unpriced: [] } }; } finally { s.close(); } },
+      endpoint: `http://127.0.0.1:${c.port}/custom/v1/metrics`,
+      intervalMs: 3_600_000,
+      version: 'test',
+      log: (l) => void logs.push(l),
+      read: async () => {
+        const s = openStore(dbPath);
+        try {
+          return {
+            summary: s.summary(),
+            models: [],
+            work: s.work(),
+            measured: { currency: 'USD', tokens: [], cost: [], unpriced: [] },
+          };
+        } finally {
+          s.close();
+        }
+      },
     });
     expect(exporter).not.toBeNull();
     await expect.poll(() => c.got.some((g) => g.path === '/custom/v1/metrics')).toBe(true);
@@ -109,8 +150,28 @@ describe('OTLP export', () => {
     expect(metricsUrl('http://c:4318/v1/metrics').href).toBe('http://c:4318/v1/metrics');
     expect(envHeaders('api-key=a%20b, x=1,bad,=2')).toEqual({ 'api-key': 'a b', x: '1' });
     const logs: string[] = [];
-    expect(startOtlpExport({ endpoint: 'ftp://c', intervalMs: 1000, version: 't', log: (l) => void logs.push(l), read: async () => { throw new Error('unread'); } })).toBeNull();
-    expect(startOtlpExport({ endpoint: '', intervalMs: 1000, version: 't', log: (l) => void logs.push(l), read: async () => { throw new Error('unread'); } })).toBeNull();
+    expect(
+      startOtlpExport({
+        endpoint: 'ftp://c',
+        intervalMs: 1000,
+        version: 't',
+        log: (l) => void logs.push(l),
+        read: async () => {
+          throw new Error('unread');
+        },
+      }),
+    ).toBeNull();
+    expect(
+      startOtlpExport({
+        endpoint: '',
+        intervalMs: 1000,
+        version: 't',
+        log: (l) => void logs.push(l),
+        read: async () => {
+          throw new Error('unread');
+        },
+      }),
+    ).toBeNull();
     expect(logs).toEqual([expect.stringContaining('is not an http(s) URL')]);
   });
 });

@@ -35,20 +35,37 @@ async function seeded(): Promise<Rig> {
   const store = openStore(dbPath);
   store.recordPhases([
     phase({ session_id: 'live-1', phase_id: 1, topic: 'Repo set-up', summary: 'Goal: clone and build the repo.' }),
-    phase({ session_id: 'live-1', phase_id: 2, topic: 'Flaky payment test', summary: 'Goal: fix the flaky payment test.' }),
-    phase({ session_id: 'old-2', phase_id: 1, topic: 'Payment gateway', summary: 'Goal: move payments to the new gateway.' }),
+    phase({
+      session_id: 'live-1',
+      phase_id: 2,
+      topic: 'Flaky payment test',
+      summary: 'Goal: fix the flaky payment test.',
+    }),
+    phase({
+      session_id: 'old-2',
+      phase_id: 1,
+      topic: 'Payment gateway',
+      summary: 'Goal: move payments to the new gateway.',
+    }),
     phase({ session_id: 'old-3', phase_id: 1, topic: 'Docs', summary: 'Goal: document the CLI.' }),
   ]);
   store.close();
   const rigged = await rig({ dbPath });
   writeIndexFile(rigged.dir, [
-    phase({ session_id: 'live-1', phase_id: 2, topic: 'Flaky payment test', summary: 'Goal: fix the flaky payment test.\nDone: pinned the clock.', updates: 1 }),
+    phase({
+      session_id: 'live-1',
+      phase_id: 2,
+      topic: 'Flaky payment test',
+      summary: 'Goal: fix the flaky payment test.\nDone: pinned the clock.',
+      updates: 1,
+    }),
     phase({ session_id: 'live-1', phase_id: 3, topic: 'Release notes', summary: 'Goal: write the release notes.' }),
   ]);
   return rigged;
 }
 
-const get = async (port: number, path: string): Promise<Record<string, unknown>> => JSON.parse((await rawRequest(port, path)).body) as Record<string, unknown>;
+const get = async (port: number, path: string): Promise<Record<string, unknown>> =>
+  JSON.parse((await rawRequest(port, path)).body) as Record<string, unknown>;
 
 describe('GET /api/phases', () => {
   it('lists a session\u2019s phases from its index file and the analytics file, the more updated entry winning', async () => {
@@ -56,14 +73,21 @@ describe('GET /api/phases', () => {
     const answer = await get(r.dash.port, '/api/phases?session=live-1');
     expect(answer.session_id).toBe('live-1');
     const phases = answer.phases as PhaseEntry[];
-    expect(phases.map((p) => [p.phase_id, p.updates])).toEqual([[1, 0], [2, 1], [3, 0]]);
+    expect(phases.map((p) => [p.phase_id, p.updates])).toEqual([
+      [1, 0],
+      [2, 1],
+      [3, 0],
+    ]);
     expect(phases[1]?.summary).toContain('pinned the clock');
     expect(await get(r.dash.port, '/api/phases?session=nobody')).toEqual({ session_id: 'nobody', phases: [] });
   });
 
   it('answers one phase, and 404 for a phase the session does not have', async () => {
     r = await seeded();
-    expect(await get(r.dash.port, '/api/phases?session=old-2&phase=1')).toMatchObject({ session_id: 'old-2', phase: { topic: 'Payment gateway', summary: 'Goal: move payments to the new gateway.' } });
+    expect(await get(r.dash.port, '/api/phases?session=old-2&phase=1')).toMatchObject({
+      session_id: 'old-2',
+      phase: { topic: 'Payment gateway', summary: 'Goal: move payments to the new gateway.' },
+    });
     expect((await rawRequest(r.dash.port, '/api/phases?session=old-2&phase=2')).status).toBe(404);
   });
 
@@ -73,7 +97,10 @@ describe('GET /api/phases', () => {
     expect(all).toMatchObject({ query: 'payment', scope: 'global', search: 'fts' });
     const hits = all.hits as { session_id: string; phase_id: number; snippet: string; marks: [number, number][] }[];
     expect(hits.map((h) => `${h.session_id}#${h.phase_id}`).sort()).toEqual(['live-1#2', 'old-2#1']);
-    for (const h of hits) expect(h.marks.map(([a, b]) => h.snippet.slice(a, b).toLowerCase()).every((w) => w.startsWith('payment'))).toBe(true);
+    for (const h of hits)
+      expect(h.marks.map(([a, b]) => h.snippet.slice(a, b).toLowerCase()).every((w) => w.startsWith('payment'))).toBe(
+        true,
+      );
     for (const h of hits) expect(h.marks.length).toBeGreaterThan(0);
     const mine = await get(r.dash.port, '/api/phases?q=release&session=live-1');
     expect(mine).toMatchObject({ scope: 'session', session_id: 'live-1', search: 'scan', hits: [{ phase_id: 3 }] });
@@ -82,8 +109,13 @@ describe('GET /api/phases', () => {
 
   it('searches the index files when there is no analytics file', async () => {
     r = await rig({ dbPath: null });
-    writeIndexFile(r.dir, [phase({ session_id: 'only-files', phase_id: 1, summary: 'Goal: rotate the signing keys.' })]);
-    expect(await get(r.dash.port, '/api/phases?q=signing')).toMatchObject({ search: 'scan', hits: [{ session_id: 'only-files', phase_id: 1 }] });
+    writeIndexFile(r.dir, [
+      phase({ session_id: 'only-files', phase_id: 1, summary: 'Goal: rotate the signing keys.' }),
+    ]);
+    expect(await get(r.dash.port, '/api/phases?q=signing')).toMatchObject({
+      search: 'scan',
+      hits: [{ session_id: 'only-files', phase_id: 1 }],
+    });
     expect(await get(r.dash.port, '/api/phases?session=only-files')).toMatchObject({ phases: [{ phase_id: 1 }] });
   });
 
@@ -109,7 +141,12 @@ describe('GET /api/phases', () => {
 
   it('refuses a foreign Host or Origin like every route', async () => {
     r = await seeded();
-    expect((await rawRequest(r.dash.port, '/api/phases?session=live-1', { headers: { host: 'evil.example.com' } })).status).toBe(403);
-    expect((await rawRequest(r.dash.port, '/api/phases?q=payment', { headers: { origin: 'https://evil.example.com' } })).status).toBe(403);
+    expect(
+      (await rawRequest(r.dash.port, '/api/phases?session=live-1', { headers: { host: 'evil.example.com' } })).status,
+    ).toBe(403);
+    expect(
+      (await rawRequest(r.dash.port, '/api/phases?q=payment', { headers: { origin: 'https://evil.example.com' } }))
+        .status,
+    ).toBe(403);
   });
 });

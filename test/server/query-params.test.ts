@@ -25,7 +25,10 @@ describe('query parameters', () => {
   it('the parameters a route takes still work, and the page ignores its query', async () => {
     r = await rig();
     expect((await rawRequest(r.dash.port, '/api/analytics?project=/x')).status).toBe(200);
-    expect((await rawRequest(r.dash.port, '/api/sessions?limit=5&offset=0&sort=saved&order=desc&search=a&project=/x')).status).toBe(200);
+    expect(
+      (await rawRequest(r.dash.port, '/api/sessions?limit=5&offset=0&sort=saved&order=desc&search=a&project=/x'))
+        .status,
+    ).toBe(200);
     expect((await rawRequest(r.dash.port, '/api/days?days=7')).status).toBe(200);
     expect((await rawRequest(r.dash.port, '/api/analytics?period=day')).status).toBe(400);
   });

@@ -18,21 +18,27 @@ describe('dashboard security checks', () => {
     const res = await rawRequest(r.dash.port, '/api/summary', { headers: { host: 'evil.example.com' } });
     expect(res.status).toBe(403);
     expect(res.body).toMatch(/Host/);
-    const wrongPort = await rawRequest(r.dash.port, '/api/summary', { headers: { host: `127.0.0.1:${r.dash.port + 1}` } });
+    const wrongPort = await rawRequest(r.dash.port, '/api/summary', {
+      headers: { host: `127.0.0.1:${r.dash.port + 1}` },
+    });
     expect(wrongPort.status).toBe(403);
     const rebound = await rawRequest(r.dash.port, '/events', { headers: { host: `attacker.test:${r.dash.port}` } });
     expect(rebound.status).toBe(403);
   });
 
   it('accepts localhost and 127.0.0.1 with the right port', async () => {
-    expect((await rawRequest(r.dash.port, '/api/health', { headers: { host: `localhost:${r.dash.port}` } })).status).toBe(200);
+    expect(
+      (await rawRequest(r.dash.port, '/api/health', { headers: { host: `localhost:${r.dash.port}` } })).status,
+    ).toBe(200);
     expect((await rawRequest(r.dash.port, '/api/health')).status).toBe(200);
   });
 
   it('should refuse a foreign Origin, even on GET', async () => {
     const res = await rawRequest(r.dash.port, '/api/analytics', { headers: { origin: 'https://evil.example.com' } });
     expect(res.status).toBe(403);
-    const same = await rawRequest(r.dash.port, '/api/analytics', { headers: { origin: `http://127.0.0.1:${r.dash.port}` } });
+    const same = await rawRequest(r.dash.port, '/api/analytics', {
+      headers: { origin: `http://127.0.0.1:${r.dash.port}` },
+    });
     expect(same.status).toBe(200);
     const nullOrigin = await rawRequest(r.dash.port, '/api/analytics', { headers: { origin: 'null' } });
     expect(nullOrigin.status).toBe(403);
@@ -40,7 +46,10 @@ describe('dashboard security checks', () => {
 
   it('should refuse a write without Origin, and answer 405 to a same-origin write', async () => {
     expect((await rawRequest(r.dash.port, '/api/summary', { method: 'POST' })).status).toBe(403);
-    const same = await rawRequest(r.dash.port, '/api/summary', { method: 'POST', headers: { origin: `http://127.0.0.1:${r.dash.port}` } });
+    const same = await rawRequest(r.dash.port, '/api/summary', {
+      method: 'POST',
+      headers: { origin: `http://127.0.0.1:${r.dash.port}` },
+    });
     expect(same.status).toBe(405);
     expect(same.headers.allow).toBe('GET, HEAD');
   });
@@ -62,7 +71,14 @@ describe('dashboard security checks', () => {
   });
 
   it('should not serve files outside web/dist (directory traversal)', async () => {
-    for (const p of ['/../package.json', '/%2e%2e/package.json', '/assets/..%2f..%2fpackage.json', '/%2e%2e%5cpackage.json', '/secret.key', '/assets/%00.js']) {
+    for (const p of [
+      '/../package.json',
+      '/%2e%2e/package.json',
+      '/assets/..%2f..%2fpackage.json',
+      '/%2e%2e%5cpackage.json',
+      '/secret.key',
+      '/assets/%00.js',
+    ]) {
       const res = await rawRequest(r.dash.port, p);
       expect(res.status, p).toBe(404);
     }

@@ -12,10 +12,20 @@ import { rec, tempDb } from '../store/helpers.js';
 import { rawRequest, turnPayload } from './helpers.js';
 import { rig, type Rig } from './setup.js';
 
-const json = async (port: number, path: string): Promise<Record<string, unknown>> => JSON.parse((await rawRequest(port, path)).body) as Record<string, unknown>;
+const json = async (port: number, path: string): Promise<Record<string, unknown>> =>
+  JSON.parse((await rawRequest(port, path)).body) as Record<string, unknown>;
 
 function left(type: 'session_idle' | 'session_end', session_id: string): EventPayload {
-  return { type, session_id, turns: 2, tool_calls: 3, total_saved: 900, by_strategy: { truncation: 900 }, by_tool: { terminal: 900 }, input_tokens: { raw: 4000, hmc: 3100 } };
+  return {
+    type,
+    session_id,
+    turns: 2,
+    tool_calls: 3,
+    total_saved: 900,
+    by_strategy: { truncation: 900 },
+    by_tool: { terminal: 900 },
+    input_tokens: { raw: 4000, hmc: 3100 },
+  };
 }
 
 let seq = 0;
@@ -45,7 +55,15 @@ describe('session states from events', () => {
     live.apply(stamped(turnPayload('K', 1, 100), 1000, 'sidecar-9-9'));
     live.apply(stamped(turnPayload('A', 1, 100), 1000, 'sidecar-8-8'));
     expect(live.get('K')?.state).toBe('idle');
-    expect(live.list().map((s) => [s.session_id, s.state]).sort()).toEqual([['A', 'live'], ['K', 'idle']]);
+    expect(
+      live
+        .list()
+        .map((s) => [s.session_id, s.state])
+        .sort(),
+    ).toEqual([
+      ['A', 'live'],
+      ['K', 'idle'],
+    ]);
   });
 
   it('knows a process is gone only when the system says there is no such process', () => {
@@ -78,12 +96,28 @@ describe('session states in the API', () => {
 
   it('says live, idle or ended for each row of the sessions table, and for one session', async () => {
     const page = await json(r.dash.port, '/api/sessions?limit=10');
-    const states = Object.fromEntries((page.rows as { session_id: string; state: string; live: boolean }[]).map((x) => [x.session_id, [x.state, x.live]]));
-    expect(states).toEqual({ 'ended-1': ['ended', false], 'idle-1': ['idle', false], 'resumed-1': ['live', true], 'live-1': ['live', true] });
+    const states = Object.fromEntries(
+      (page.rows as { session_id: string; state: string; live: boolean }[]).map((x) => [
+        x.session_id,
+        [x.state, x.live],
+      ]),
+    );
+    expect(states).toEqual({
+      'ended-1': ['ended', false],
+      'idle-1': ['idle', false],
+      'resumed-1': ['live', true],
+      'live-1': ['live', true],
+    });
     expect(await json(r.dash.port, '/api/sessions/ended-1')).toMatchObject({ state: 'ended' });
     expect(await json(r.dash.port, '/api/sessions/idle-1')).toMatchObject({ state: 'idle', live: null });
-    expect(await json(r.dash.port, '/api/sessions/quit-1')).toMatchObject({ state: 'idle', session: null, live: { state: 'idle' } });
+    expect(await json(r.dash.port, '/api/sessions/quit-1')).toMatchObject({
+      state: 'idle',
+      session: null,
+      live: { state: 'idle' },
+    });
     const summary = await json(r.dash.port, '/api/summary');
-    expect((summary.sessions as { session_id: string; state: string }[]).find((s) => s.session_id === 'quit-1')?.state).toBe('idle');
+    expect(
+      (summary.sessions as { session_id: string; state: string }[]).find((s) => s.session_id === 'quit-1')?.state,
+    ).toBe('idle');
   });
 });

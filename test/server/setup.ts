@@ -20,17 +20,30 @@ export interface Rig {
 
 export const PRICING = { ...defaultConfig().pricing, models: { 'gpt-4.1': { input: 2 } } };
 
-export async function rig(opts: { store?: StoreReader; dbPath?: string | null; webRoot?: string; extra?: Partial<DashboardOptions> } = {}): Promise<Rig> {
+export async function rig(
+  opts: { store?: StoreReader; dbPath?: string | null; webRoot?: string; extra?: Partial<DashboardOptions> } = {},
+): Promise<Rig> {
   const dir = mkdtempSync(join(tmpdir(), 'hmc-dash-'));
   const logs: string[] = [];
   const log = (l: string): void => void logs.push(l);
   const sink = createStateDirSink({ stateDir: dir, source: 'test-proc', inspector: true, log });
   const dash = await startDashboard({
-    stateDir: dir, port: 0, dbPath: opts.dbPath === undefined ? null : opts.dbPath, feed: sink, pricing: PRICING, log, version: 'test',
-    ...(opts.store ? { store: opts.store } : {}), ...(opts.webRoot ? { webRoot: opts.webRoot } : {}), ...opts.extra,
+    stateDir: dir,
+    port: 0,
+    dbPath: opts.dbPath === undefined ? null : opts.dbPath,
+    feed: sink,
+    pricing: PRICING,
+    log,
+    version: 'test',
+    ...(opts.store ? { store: opts.store } : {}),
+    ...(opts.webRoot ? { webRoot: opts.webRoot } : {}),
+    ...opts.extra,
   });
   return {
-    dir, sink, dash, logs,
+    dir,
+    sink,
+    dash,
+    logs,
     async done() {
       await dash.stop();
       await sink.close();
@@ -43,7 +56,10 @@ export async function rig(opts: { store?: StoreReader; dbPath?: string | null; w
 export function fakeWebRoot(): string {
   const root = mkdtempSync(join(tmpdir(), 'hmc-web-'));
   mkdirSync(join(root, 'assets'));
-  writeFileSync(join(root, 'index.html'), '<!doctype html><title>HMC</title><script type="module" src="/assets/index-abc123.js"></script>');
+  writeFileSync(
+    join(root, 'index.html'),
+    '<!doctype html><title>HMC</title><script type="module" src="/assets/index-abc123.js"></script>',
+  );
   writeFileSync(join(root, 'assets', 'index-abc123.js'), 'console.log(1)');
   writeFileSync(join(root, 'secret.key'), 'nope');
   return root;

@@ -26,7 +26,16 @@ describe('the /events stream', () => {
     await c.waitFor((f) => f.some((x) => x.event === 'hello'));
     r.sink.emit(turnPayload('s1', 1, 100));
     r.sink.emit(toolPayload('s1', 1, 'terminal'));
-    r.sink.emit({ type: 'session_end', session_id: 's1', turns: 1, tool_calls: 1, total_saved: 100, by_strategy: {}, by_tool: {}, input_tokens: { raw: 400, hmc: 300 } });
+    r.sink.emit({
+      type: 'session_end',
+      session_id: 's1',
+      turns: 1,
+      tool_calls: 1,
+      total_saved: 100,
+      by_strategy: {},
+      by_tool: {},
+      input_tokens: { raw: 400, hmc: 300 },
+    });
     await c.waitFor((f) => f.some((x) => x.event === 'session_end'));
     const named = c.frames.filter((f) => f.event !== 'hello');
     expect(named.map((f) => f.event)).toEqual(['turn', 'tool', 'session_end']);
@@ -86,8 +95,15 @@ describe('an in-process dashboard started again', () => {
       await r.dash.stop();
       await new Promise((res) => setTimeout(res, 50));
       const { startDashboard } = await import('../../src/server/index.js');
-      const again = await startDashboard({ stateDir: r.dir, port: 0, dbPath: null, feed: r.sink, log: () => undefined, version: 't',
-        pricing: { ...defaultConfig().pricing, default_input_per_million: 1 } });
+      const again = await startDashboard({
+        stateDir: r.dir,
+        port: 0,
+        dbPath: null,
+        feed: r.sink,
+        log: () => undefined,
+        version: 't',
+        pricing: { ...defaultConfig().pricing, default_input_per_million: 1 },
+      });
       try {
         const ev = JSON.parse((await rawRequest(again.port, '/api/events')).body);
         expect(ev.events.map((e: { id: string }) => e.id)).toEqual(['test-proc:1', 'test-proc:2']);

@@ -19,20 +19,38 @@ afterEach(() => store.close());
 describe('analytics action', () => {
   it('answers the lifetime totals by default, with by_tool added', () => {
     expect(analyticsAction(store, {}, ctx)).toEqual({
-      scope: 'global', period: 'all', project: '',
-      total_saved: 1990, total_sessions: 5, total_input: 4600, total_sent: 2610, total_output: 2610, savings_pct: 43.26, model_calls: 5, sessions_without_model_calls: 3,
+      scope: 'global',
+      period: 'all',
+      project: '',
+      total_saved: 1990,
+      total_sessions: 5,
+      total_input: 4600,
+      total_sent: 2610,
+      total_output: 2610,
+      savings_pct: 43.26,
+      model_calls: 5,
+      sessions_without_model_calls: 3,
       by_strategy: { background_compression: 1000, dedup: 500, code_filter: 300, truncation: 100, short_circuit: 90 },
       by_tool: { read_file: 650, terminal: 340 },
     });
   });
 
   it('filters by the session project for scope=project', () => {
-    expect(analyticsAction(store, { scope: 'project' }, ctx)).toMatchObject({ scope: 'project', project: '/home/u/proj', total_saved: 1900, total_sessions: 3 });
+    expect(analyticsAction(store, { scope: 'project' }, ctx)).toMatchObject({
+      scope: 'project',
+      project: '/home/u/proj',
+      total_saved: 1900,
+      total_sessions: 3,
+    });
   });
 
   it('normalises scope and period like the original (trimmed, any case)', () => {
     expect(analyticsAction(store, { scope: ' Project ', period: 'DAY', limit: 1 }, ctx)).toEqual({
-      scope: 'project', period: 'day', project: '/home/u/proj', days: 1, rows: [{ day: '2026-03-15', saved: 400, input: 1000, sessions: 1 }],
+      scope: 'project',
+      period: 'day',
+      project: '/home/u/proj',
+      days: 1,
+      rows: [{ day: '2026-03-15', saved: 400, input: 1000, sessions: 1 }],
     });
   });
 
@@ -43,8 +61,14 @@ describe('analytics action', () => {
     expect((day.rows as { day: string }[]).map((r) => r.day)).toEqual(['2026-03-15', '2026-03-14', '2026-02-28']);
     const month = analyticsAction(store, { period: 'month', limit: 0 }, ctx);
     expect(month).toMatchObject({ months: 12 });
-    expect((month.rows as { month: string; sessions: number }[]).map((r) => [r.month, r.sessions])).toEqual([['2026-03', 2], ['2026-02', 1], ['2026-01', 1]]);
-    expect(analyticsAction(store, { period: 'day', limit: 1, now: 0 }, { ...ctx, now: Date.UTC(2026, 5, 1) })).toMatchObject({ days: 1, rows: [] });
+    expect((month.rows as { month: string; sessions: number }[]).map((r) => [r.month, r.sessions])).toEqual([
+      ['2026-03', 2],
+      ['2026-02', 1],
+      ['2026-01', 1],
+    ]);
+    expect(
+      analyticsAction(store, { period: 'day', limit: 1, now: 0 }, { ...ctx, now: Date.UTC(2026, 5, 1) }),
+    ).toMatchObject({ days: 1, rows: [] });
   });
 
   it('accepts limit as a string', () => {
@@ -54,14 +78,21 @@ describe('analytics action', () => {
 
   it('answers an error, not a throw, for a limit that is not a whole number (the original raised)', () => {
     expect(analyticsAction(store, { limit: 'abc' }, ctx)).toEqual({ error: 'limit must be a whole number, got "abc"' });
-    expect(analyticsAction(store, { period: 'recent', limit: -1 }, ctx)).toEqual({ error: 'limit must be a whole number, got "-1"' });
-    expect(analyticsAction(store, { period: 'recent', limit: 2.5 }, ctx)).toEqual({ error: 'limit must be a whole number, got "2.5"' });
+    expect(analyticsAction(store, { period: 'recent', limit: -1 }, ctx)).toEqual({
+      error: 'limit must be a whole number, got "-1"',
+    });
+    expect(analyticsAction(store, { period: 'recent', limit: 2.5 }, ctx)).toEqual({
+      error: 'limit must be a whole number, got "2.5"',
+    });
   });
 
   it('names the allowed values for an unknown scope or period', () => {
-    expect(analyticsAction(store, { scope: 'team' }, ctx)).toEqual({ error: 'unknown scope "team" (allowed: global, project)' });
+    expect(analyticsAction(store, { scope: 'team' }, ctx)).toEqual({
+      error: 'unknown scope "team" (allowed: global, project)',
+    });
     expect(analyticsAction(store, { period: 'year' }, ctx)).toEqual({
-      error: 'unknown period "year" (allowed: all, day, week, month, recent, project, tool, strategy, model, output, work, usage)',
+      error:
+        'unknown period "year" (allowed: all, day, week, month, recent, project, tool, strategy, model, output, work, usage)',
     });
   });
 
@@ -73,7 +104,8 @@ describe('analytics action', () => {
 
   it('ranks projects globally whatever the scope, without a project key (as the original)', () => {
     expect(analyticsAction(store, { period: 'project', scope: 'project', limit: 2 }, ctx)).toEqual({
-      scope: 'global', period: 'project',
+      scope: 'global',
+      period: 'project',
       rows: [
         { project_path: '/home/u/proj', saved_tokens: 1400, input_tokens: 2000, sessions: 2 },
         { project_path: '/home/u/proj/sub', saved_tokens: 500, input_tokens: 2000, sessions: 1 },
@@ -83,11 +115,24 @@ describe('analytics action', () => {
 
   it('lists savings per tool and per strategy', () => {
     expect(analyticsAction(store, { period: 'tool' }, ctx)).toEqual({
-      scope: 'global', period: 'tool', project: '', rows: [{ tool: 'read_file', saved: 650 }, { tool: 'terminal', saved: 340 }],
+      scope: 'global',
+      period: 'tool',
+      project: '',
+      rows: [
+        { tool: 'read_file', saved: 650 },
+        { tool: 'terminal', saved: 340 },
+      ],
     });
-    expect(analyticsAction(store, { period: 'strategy', scope: 'project' }, { ...ctx, project: '/home/u/proj/sub' })).toEqual({
-      scope: 'project', period: 'strategy', project: '/home/u/proj/sub',
-      rows: [{ strategy: 'code_filter', saved: 300 }, { strategy: 'dedup', saved: 200 }],
+    expect(
+      analyticsAction(store, { period: 'strategy', scope: 'project' }, { ...ctx, project: '/home/u/proj/sub' }),
+    ).toEqual({
+      scope: 'project',
+      period: 'strategy',
+      project: '/home/u/proj/sub',
+      rows: [
+        { strategy: 'code_filter', saved: 300 },
+        { strategy: 'dedup', saved: 200 },
+      ],
     });
   });
 

@@ -49,7 +49,11 @@ describe('hmc analytics', () => {
 
   it('prints the same object as the analytics action for --json', async () => {
     expect(await command.run(['--db', seeded(), '--period', 'project', '--limit', '1', '--json'])).toBe(0);
-    expect(JSON.parse(out)).toEqual({ scope: 'global', period: 'project', rows: [{ project_path: '/home/u/proj', saved_tokens: 1400, input_tokens: 2000, sessions: 2 }] });
+    expect(JSON.parse(out)).toEqual({
+      scope: 'global',
+      period: 'project',
+      rows: [{ project_path: '/home/u/proj', saved_tokens: 1400, input_tokens: 2000, sessions: 2 }],
+    });
   });
 
   it('filters by --project, which implies scope=project', async () => {
@@ -58,7 +62,9 @@ describe('hmc analytics', () => {
   });
 
   it('writes CSV with a header row and RFC 4180 quoting', async () => {
-    const path = seeded([rec({ session_id: 'q', project_path: '/a,"b"\nc', input_tokens_raw: 10, input_tokens_hmc: 4 })]);
+    const path = seeded([
+      rec({ session_id: 'q', project_path: '/a,"b"\nc', input_tokens_raw: 10, input_tokens_hmc: 4 }),
+    ]);
     expect(await command.run(['--db', path, '--period', 'project', '--csv'])).toBe(0);
     expect(out).toBe('project_path,saved_tokens,input_tokens,sessions\r\n"/a,""b""\nc",6,10,1\r\n');
     expect(csvField('plain')).toBe('plain');
@@ -76,9 +82,26 @@ describe('hmc analytics', () => {
     const path = join(tempDir(), 'analytics.db');
     expect(await command.run(['--db', path, '--json'])).toBe(0);
     expect(JSON.parse(out)).toEqual({
-      scope: 'global', period: 'all', project: '', total_saved: 0, total_sessions: 0, total_input: 0, total_sent: 0, total_output: 0,
-      savings_pct: 0, model_calls: 0, sessions_without_model_calls: 0, by_strategy: {}, by_tool: {},
-      cost_saved: { amount: 0, currency: 'USD', estimate: true, basis: expect.stringContaining('estimate'), unknown_models: [] },
+      scope: 'global',
+      period: 'all',
+      project: '',
+      total_saved: 0,
+      total_sessions: 0,
+      total_input: 0,
+      total_sent: 0,
+      total_output: 0,
+      savings_pct: 0,
+      model_calls: 0,
+      sessions_without_model_calls: 0,
+      by_strategy: {},
+      by_tool: {},
+      cost_saved: {
+        amount: 0,
+        currency: 'USD',
+        estimate: true,
+        basis: expect.stringContaining('estimate'),
+        unknown_models: [],
+      },
     });
     out = '';
     expect(await command.run(['--db', path, '--csv', '--period', 'tool'])).toBe(0);
@@ -89,7 +112,10 @@ describe('hmc analytics', () => {
   it('finds the database in --state-dir', async () => {
     const path = seeded();
     expect(await command.run(['--state-dir', join(path, '..'), '--json', '--period', 'tool'])).toBe(0);
-    expect(JSON.parse(out).rows).toEqual([{ tool: 'read_file', saved: 650 }, { tool: 'terminal', saved: 340 }]);
+    expect(JSON.parse(out).rows).toEqual([
+      { tool: 'read_file', saved: 650 },
+      { tool: 'terminal', saved: 340 },
+    ]);
   });
 
   it('exits 2 with one line for a bad limit or an unknown option', async () => {
@@ -104,7 +130,9 @@ describe('hmc analytics', () => {
   it('an unknown period is a usage error with or without a database, checked before it is opened (issue 27, finding 6)', async () => {
     const none = join(tempDir(), 'none', 'analytics.db');
     expect(await command.run(['--db', none, '--period', 'yearly'])).toBe(2);
-    expect(err).toBe('hmc analytics: unknown period "yearly" (allowed: all, day, week, month, recent, project, tool, strategy, model, output, work, usage)\n');
+    expect(err).toBe(
+      'hmc analytics: unknown period "yearly" (allowed: all, day, week, month, recent, project, tool, strategy, model, output, work, usage)\n',
+    );
     expect(out).toBe('');
     err = '';
     expect(await command.run(['--db', seeded(), '--period', 'yearly'])).toBe(2);
@@ -131,9 +159,19 @@ describe('hmc analytics', () => {
   });
 
   it('defuses a formula in a project, tool or model name in --csv (issue 26, finding 4)', async () => {
-    const path = seeded([rec({ session_id: 'f', project_path: '=HYPERLINK("http://x.example","a")', model: '@evil', input_tokens_raw: 10, input_tokens_hmc: 4 })]);
+    const path = seeded([
+      rec({
+        session_id: 'f',
+        project_path: '=HYPERLINK("http://x.example","a")',
+        model: '@evil',
+        input_tokens_raw: 10,
+        input_tokens_hmc: 4,
+      }),
+    ]);
     expect(await command.run(['--db', path, '--period', 'project', '--csv'])).toBe(0);
-    expect(out).toBe(`project_path,saved_tokens,input_tokens,sessions\r\n"'=HYPERLINK(""http://x.example"",""a"")",6,10,1\r\n`);
+    expect(out).toBe(
+      `project_path,saved_tokens,input_tokens,sessions\r\n"'=HYPERLINK(""http://x.example"",""a"")",6,10,1\r\n`,
+    );
     out = '';
     expect(await command.run(['--db', path, '--period', 'model', '--csv'])).toBe(0);
     expect(out.split('\r\n')[1]).toMatch(/^'@evil,/);

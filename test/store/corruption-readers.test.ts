@@ -41,7 +41,12 @@ async function stateWithDb(): Promise<{ state: string; db: string }> {
 
 function damage(path: string): void {
   const db = new Database(path, { readonly: true });
-  const page = (db.prepare("SELECT pageno FROM dbstat WHERE name = 'session_turn' AND pagetype = 'leaf' ORDER BY pageno").all() as { pageno: number }[])[0]?.pageno ?? 2;
+  const page =
+    (
+      db
+        .prepare("SELECT pageno FROM dbstat WHERE name = 'session_turn' AND pagetype = 'leaf' ORDER BY pageno")
+        .all() as { pageno: number }[]
+    )[0]?.pageno ?? 2;
   db.close();
   const fd = openSync(path, 'r+');
   writeSync(fd, Buffer.alloc(4096, 0x5a), 0, 4096, (page - 1) * 4096);
@@ -72,11 +77,15 @@ describe('hmc analytics on a damaged database', () => {
 describe('hmc doctor on the analytics database', () => {
   it('runs integrity_check and fails a damaged file (regression: "all checks passed")', async () => {
     const { state, db } = await stateWithDb();
-    const sound = (await runChecks({ noHermes: true, stateDir: state, root: tempDir() })).find((c) => c.name === 'analytics db');
+    const sound = (await runChecks({ noHermes: true, stateDir: state, root: tempDir() })).find(
+      (c) => c.name === 'analytics db',
+    );
     expect(sound).toMatchObject({ ok: true });
     expect(sound?.detail).toContain('integrity_check');
     damage(db);
-    const check = (await runChecks({ noHermes: true, stateDir: state, root: tempDir() })).find((c) => c.name === 'analytics db');
+    const check = (await runChecks({ noHermes: true, stateDir: state, root: tempDir() })).find(
+      (c) => c.name === 'analytics db',
+    );
     expect(check?.ok).toBe(false);
     expect(check?.detail).toContain(`${db} is damaged`);
     expect(check?.fix).toContain('moves a damaged database aside');
@@ -85,7 +94,9 @@ describe('hmc doctor on the analytics database', () => {
   it('reports a file that is not a database as such, not as missing', async () => {
     const state = tempDir();
     writeFileSync(join(state, 'analytics.db'), 'not a database, just text\n'.repeat(50));
-    const check = (await runChecks({ noHermes: true, stateDir: state, root: tempDir() })).find((c) => c.name === 'analytics db');
+    const check = (await runChecks({ noHermes: true, stateDir: state, root: tempDir() })).find(
+      (c) => c.name === 'analytics db',
+    );
     expect(check?.ok).toBe(false);
     expect(check?.detail).toContain('is not a SQLite database');
     expect(check?.detail).not.toMatch(/missing/);
@@ -111,8 +122,12 @@ describe('/api/health', () => {
     const none = await rig({ dbPath: join(tempDir(), 'analytics.db') });
     const sound = await rig({ dbPath: db });
     try {
-      expect(await (await fetch(`http://127.0.0.1:${none.dash.port}/api/health`)).json()).toMatchObject({ store: 'missing' });
-      expect(await (await fetch(`http://127.0.0.1:${sound.dash.port}/api/health`)).json()).toMatchObject({ store: 'ok' });
+      expect(await (await fetch(`http://127.0.0.1:${none.dash.port}/api/health`)).json()).toMatchObject({
+        store: 'missing',
+      });
+      expect(await (await fetch(`http://127.0.0.1:${sound.dash.port}/api/health`)).json()).toMatchObject({
+        store: 'ok',
+      });
     } finally {
       await none.done();
       await sound.done();

@@ -17,18 +17,37 @@ import { tempDb } from './helpers.js';
 
 function session(i: number): SessionRecord {
   return {
-    session_id: `s${String(i).padStart(5, '0')}`, project_path: '/work/p', platform: 'cli', model: 'm',
-    started_at: Date.now() - 1000, ended_at: Date.now(), turns: 3, tool_calls: 2,
-    input_tokens_raw: 1000, input_tokens_hmc: 600, context_peak: 500,
-    by_strategy: { truncation: 300, dedup: 100 }, by_tool: { terminal: 400 },
-    timeline: [1, 2, 3].map((turn) => ({ turn, time: Date.now(), context_tokens: 100 * turn, context_percent: 0.1, input_raw: 300, input_hmc: 200, tool_calls: 1 })),
+    session_id: `s${String(i).padStart(5, '0')}`,
+    project_path: '/work/p',
+    platform: 'cli',
+    model: 'm',
+    started_at: Date.now() - 1000,
+    ended_at: Date.now(),
+    turns: 3,
+    tool_calls: 2,
+    input_tokens_raw: 1000,
+    input_tokens_hmc: 600,
+    context_peak: 500,
+    by_strategy: { truncation: 300, dedup: 100 },
+    by_tool: { terminal: 400 },
+    timeline: [1, 2, 3].map((turn) => ({
+      turn,
+      time: Date.now(),
+      context_tokens: 100 * turn,
+      context_percent: 0.1,
+      input_raw: 300,
+      input_hmc: 200,
+      tool_calls: 1,
+    })),
   };
 }
 
 /** Overwrites one page of `table` (from the middle of its b-tree) with garbage, as a bad disk or a stray write would. */
 function damagePageOf(path: string, table: string): number {
   const db = new Database(path, { readonly: true });
-  const pages = db.prepare('SELECT pageno FROM dbstat WHERE name = ? AND pagetype = ? ORDER BY pageno').all(table, 'leaf') as { pageno: number }[];
+  const pages = db
+    .prepare('SELECT pageno FROM dbstat WHERE name = ? AND pagetype = ? ORDER BY pageno')
+    .all(table, 'leaf') as { pageno: number }[];
   const pageSize = Number(db.pragma('page_size', { simple: true }));
   db.close();
   const page = pages[Math.floor(pages.length / 2)]?.pageno ?? 0;
@@ -61,8 +80,12 @@ describe('a database damaged while a writer runs', () => {
     await recorder.close();
     const damaged = logs.filter((l) => l.includes('is damaged'));
     expect(damaged, logs.join('\n')).toHaveLength(1);
-    expect(damaged[0]).toMatch(/moved it to .*analytics\.db\.corrupt-.*, started a fresh database and copied back \d+ of 402 session\(s\)/);
-    const aside = readdirSync(dirname(path)).filter((n) => n.startsWith('analytics.db.corrupt-') && !n.endsWith('-wal') && !n.endsWith('-shm'));
+    expect(damaged[0]).toMatch(
+      /moved it to .*analytics\.db\.corrupt-.*, started a fresh database and copied back \d+ of 402 session\(s\)/,
+    );
+    const aside = readdirSync(dirname(path)).filter(
+      (n) => n.startsWith('analytics.db.corrupt-') && !n.endsWith('-wal') && !n.endsWith('-shm'),
+    );
     expect(aside).toHaveLength(1);
     // The fresh file is sound and holds every session: the sessions table itself was not damaged.
     expect(checkFile(path, 'full')).toBeNull();
@@ -71,7 +94,7 @@ describe('a database damaged while a writer runs', () => {
     store.close();
   });
 
-  it('is found at the writer\'s close when no write came after the damage', async () => {
+  it("is found at the writer's close when no write came after the damage", async () => {
     const path = await seeded(300);
     const logs: string[] = [];
     const recorder = createRecorder({ path, retentionDays: 36_500, log: (l) => logs.push(l) });

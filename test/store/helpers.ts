@@ -27,4 +27,3 @@ export function tempDb(name = 'analytics.db'): string {
 }
 
 export { FIVE, NOW, rec, WEIRD } from './fixtures/five.js';
-

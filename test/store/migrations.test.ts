@@ -32,16 +32,47 @@ describe('migrations', () => {
     const path = tempDb();
     writeV1(path);
     const store = openStore(path);
-    expect(store.summary({ project: '/p' })).toMatchObject({ total_saved: 300, total_input: 1000, by_strategy: { dedup: 200, truncation: 100 } });
-    expect(store.summary()).toMatchObject({ total_saved: 400, total_input: 1500, total_sessions: 2, by_strategy: { dedup: 300, truncation: 100 }, by_tool: {} });
-    expect(store.session('old-1')).toMatchObject({ by_strategy: { dedup: 200, truncation: 100 }, by_tool: {}, timeline: [] });
+    expect(store.summary({ project: '/p' })).toMatchObject({
+      total_saved: 300,
+      total_input: 1000,
+      by_strategy: { dedup: 200, truncation: 100 },
+    });
+    expect(store.summary()).toMatchObject({
+      total_saved: 400,
+      total_input: 1500,
+      total_sessions: 2,
+      by_strategy: { dedup: 300, truncation: 100 },
+      by_tool: {},
+    });
+    expect(store.session('old-1')).toMatchObject({
+      by_strategy: { dedup: 200, truncation: 100 },
+      by_tool: {},
+      timeline: [],
+    });
     // The tables added by v2 work after the upgrade.
     store.recordSession({
-      session_id: 'old-1', project_path: '/p', platform: 'cli', model: 'm', started_at: NOW, ended_at: NOW, turns: 2,
-      tool_calls: 3, input_tokens_raw: 1000, input_tokens_hmc: 700, context_peak: 0, by_strategy: { dedup: 300 },
-      by_tool: { terminal: 300 }, timeline: [{ turn: 1, time: NOW, context_tokens: 5, context_percent: 0, input_raw: 1000, input_hmc: 700, tool_calls: 3 }],
+      session_id: 'old-1',
+      project_path: '/p',
+      platform: 'cli',
+      model: 'm',
+      started_at: NOW,
+      ended_at: NOW,
+      turns: 2,
+      tool_calls: 3,
+      input_tokens_raw: 1000,
+      input_tokens_hmc: 700,
+      context_peak: 0,
+      by_strategy: { dedup: 300 },
+      by_tool: { terminal: 300 },
+      timeline: [
+        { turn: 1, time: NOW, context_tokens: 5, context_percent: 0, input_raw: 1000, input_hmc: 700, tool_calls: 3 },
+      ],
     });
-    expect(store.summary()).toMatchObject({ total_saved: 400, by_strategy: { dedup: 400 }, by_tool: { terminal: 300 } });
+    expect(store.summary()).toMatchObject({
+      total_saved: 400,
+      by_strategy: { dedup: 400 },
+      by_tool: { terminal: 300 },
+    });
     store.close();
     const db = new Database(path, { readonly: true });
     expect(db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION);
@@ -75,7 +106,9 @@ describe('migrations', () => {
     const db = new Database(path);
     migrate(db, 1);
     db.exec('CREATE TABLE session_tool (x)'); // collides with migration 2
-    expect(() => migrate(db)).toThrow(/analytics migration v2 \(savings per tool and the per-turn timeline\) failed: .*already exists/);
+    expect(() => migrate(db)).toThrow(
+      /analytics migration v2 \(savings per tool and the per-turn timeline\) failed: .*already exists/,
+    );
     expect(db.pragma('user_version', { simple: true })).toBe(1);
     expect(db.prepare("SELECT COUNT(*) AS c FROM sqlite_master WHERE name = 'session_turn'").get()).toEqual({ c: 0 });
     db.close();

@@ -17,7 +17,11 @@ import { createRecorder } from '../../src/store/recorder.js';
 import { phase } from './fixtures/phases.js';
 import { NOW, tempDir } from './helpers.js';
 
-const lines = (path: string): unknown[] => readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as unknown);
+const lines = (path: string): unknown[] =>
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as unknown);
 const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
 
 describe('the session index files', () => {
@@ -25,10 +29,13 @@ describe('the session index files', () => {
     const dir = tempDir();
     const index = createPhaseIndex({ stateDir: dir, log: () => {} });
     // What a careless caller might hand over: the raw range and a tool's arguments ride along.
-    const careless: PhaseEntry = Object.assign(phase({ session_id: 'web/42', phase_id: 1, topic: 'Set up\nthe repo' }), {
-      messages: [{ role: 'tool', content: 'RAW TOOL OUTPUT' }],
-      args: { token: 'sk-SECRET' },
-    });
+    const careless: PhaseEntry = Object.assign(
+      phase({ session_id: 'web/42', phase_id: 1, topic: 'Set up\nthe repo' }),
+      {
+        messages: [{ role: 'tool', content: 'RAW TOOL OUTPUT' }],
+        args: { token: 'sk-SECRET' },
+      },
+    );
     index.record(careless);
     const path = phaseFilePath(dir, 'web/42');
     expect(existsSync(path)).toBe(false); // not on the caller's path
@@ -50,12 +57,31 @@ describe('the session index files', () => {
     index.record(phase({ session_id: 's', phase_id: 1, created_at: NOW }));
     index.record(phase({ session_id: 's', phase_id: 2 }));
     index.flush();
-    index.record(phase({ session_id: 's', phase_id: 1, summary: 'Goal: step 1, grown.', message_to: 25, updates: 1, created_at: NOW + 99_000 }));
-    expect(index.list('s').map((p) => [p.phase_id, p.summary, p.created_at])).toEqual([[1, 'Goal: step 1, grown.', NOW], [2, 'Goal: step 2.', NOW + 120_000]]);
+    index.record(
+      phase({
+        session_id: 's',
+        phase_id: 1,
+        summary: 'Goal: step 1, grown.',
+        message_to: 25,
+        updates: 1,
+        created_at: NOW + 99_000,
+      }),
+    );
+    expect(index.list('s').map((p) => [p.phase_id, p.summary, p.created_at])).toEqual([
+      [1, 'Goal: step 1, grown.', NOW],
+      [2, 'Goal: step 2.', NOW + 120_000],
+    ]);
     index.flush();
     const path = phaseFilePath(dir, 's');
     expect(lines(path)).toEqual([
-      phase({ session_id: 's', phase_id: 1, summary: 'Goal: step 1, grown.', message_to: 25, updates: 1, created_at: NOW }),
+      phase({
+        session_id: 's',
+        phase_id: 1,
+        summary: 'Goal: step 1, grown.',
+        message_to: 25,
+        updates: 1,
+        created_at: NOW,
+      }),
       phase({ session_id: 's', phase_id: 2 }),
     ]);
     // A later process reads the same.
@@ -107,7 +133,10 @@ describe('the session index files', () => {
     index.record(JSON.parse('null'));
     index.record({ ...phase({ session_id: 's', phase_id: 1 }), tokens_before: -5 });
     index.record({ ...phase({ session_id: 's', phase_id: 1 }), tokens_before: -5 });
-    expect(logs).toEqual(['hmc: phase not indexed: the entry is not an object', 'hmc: phase not indexed: tokens_before must be a whole number of 0 or more, got -5']);
+    expect(logs).toEqual([
+      'hmc: phase not indexed: the entry is not an object',
+      'hmc: phase not indexed: tokens_before must be a whole number of 0 or more, got -5',
+    ]);
     expect(index.list('s')).toEqual([]);
     expect(index.search('anything', { limit: 5 })).toEqual({ hits: [], method: 'scan' });
     index.close();
@@ -125,9 +154,20 @@ describe('the session index files', () => {
 describe('searching the session index', () => {
   function seed(dir: string, mirror?: (e: PhaseEntry) => void): ReturnType<typeof createPhaseIndex> {
     const index = createPhaseIndex({ stateDir: dir, log: () => {}, mirror: () => mirror ?? null });
-    index.record(phase({ session_id: 'a', phase_id: 1, topic: 'Payment retries', summary: 'Goal: make payment retries idempotent.' }));
-    index.record(phase({ session_id: 'a', phase_id: 2, topic: 'Docs', summary: 'Goal: document the retry policy for payments.' }));
-    index.record(phase({ session_id: 'b', phase_id: 1, topic: 'Flaky test', summary: 'Goal: fix the flaky payment test.' }));
+    index.record(
+      phase({
+        session_id: 'a',
+        phase_id: 1,
+        topic: 'Payment retries',
+        summary: 'Goal: make payment retries idempotent.',
+      }),
+    );
+    index.record(
+      phase({ session_id: 'a', phase_id: 2, topic: 'Docs', summary: 'Goal: document the retry policy for payments.' }),
+    );
+    index.record(
+      phase({ session_id: 'b', phase_id: 1, topic: 'Flaky test', summary: 'Goal: fix the flaky payment test.' }),
+    );
     index.flush();
     return index;
   }
@@ -171,9 +211,14 @@ describe('searching the session index', () => {
     expect(fromDb.method).toBe('fts');
     expect(fromDb.hits.map((h) => `${h.session_id}#${h.phase_id}`)).toEqual(['a#1', 'a#2']);
     broken = true;
-    expect(index.search('retr', { limit: 10 })).toMatchObject({ method: 'scan', hits: [{ phase_id: 1 }, { phase_id: 2 }] });
+    expect(index.search('retr', { limit: 10 })).toMatchObject({
+      method: 'scan',
+      hits: [{ phase_id: 1 }, { phase_id: 2 }],
+    });
     index.search('retr', { limit: 10 });
-    expect(logs).toEqual(['hmc: phase search in the analytics file failed (database is locked); scanning the session index files instead']);
+    expect(logs).toEqual([
+      'hmc: phase search in the analytics file failed (database is locked); scanning the session index files instead',
+    ]);
   });
 });
 

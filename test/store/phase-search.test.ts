@@ -23,7 +23,18 @@ describe('phase search words', () => {
   });
 
   it('marks in a snippet always cover a word that starts with a query word (property)', () => {
-    const word = fc.constantFrom('alpha', 'Ålpha', 'beta', 'BÉTA', 'gamma', '🎉', 'x', 'line\nbreak', 'tab\there', 'ünï');
+    const word = fc.constantFrom(
+      'alpha',
+      'Ålpha',
+      'beta',
+      'BÉTA',
+      'gamma',
+      '🎉',
+      'x',
+      'line\nbreak',
+      'tab\there',
+      'ünï',
+    );
     const text = fc.array(fc.oneof(word, fc.string({ maxLength: 6 })), { maxLength: 120 }).map((w) => w.join(' '));
     fc.assert(
       fc.property(text, text, fc.constantFrom('alp', 'beta', 'gam', 'x', 'uni'), (topic, summary, q) => {

@@ -17,11 +17,15 @@ import { NOW, rec, tempDb } from './helpers.js';
 
 const DAY = 86_400_000;
 
-const ids = (hits: { session_id: string; phase_id: number }[]): string[] => hits.map((h) => `${h.session_id}#${h.phase_id}`);
+const ids = (hits: { session_id: string; phase_id: number }[]): string[] =>
+  hits.map((h) => `${h.session_id}#${h.phase_id}`);
 
 function tables(path: string): string[] {
   const db = new Database(path, { readonly: true });
-  const names = db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'trigger') ORDER BY name").pluck().all() as string[];
+  const names = db
+    .prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'trigger') ORDER BY name")
+    .pluck()
+    .all() as string[];
   db.close();
   return names;
 }
@@ -31,14 +35,23 @@ describe('the phases table', () => {
     const path = tempDb();
     const raw = new Database(path);
     expect(migrate(raw, 4)).toBe(4);
-    raw.prepare(`INSERT INTO sessions (id, started_at, input_raw, input_hmc, saved, recorded_at) VALUES ('old', ?, 100, 40, 60, ?)`).run(NOW, NOW);
+    raw
+      .prepare(
+        `INSERT INTO sessions (id, started_at, input_raw, input_hmc, saved, recorded_at) VALUES ('old', ?, 100, 40, 60, ?)`,
+      )
+      .run(NOW, NOW);
     raw.close();
     const store = openStore(path);
     expect(store.summary().total_saved).toBe(60);
     store.recordPhases([phase({ session_id: 'old', phase_id: 1, summary: 'Goal: migrate the billing tables.' })]);
-    expect(store.searchPhases('billing', { limit: 5 })).toMatchObject({ method: 'fts', hits: [{ session_id: 'old', phase_id: 1 }] });
+    expect(store.searchPhases('billing', { limit: 5 })).toMatchObject({
+      method: 'fts',
+      hits: [{ session_id: 'old', phase_id: 1 }],
+    });
     store.close();
-    expect(tables(path)).toEqual(expect.arrayContaining(['phases', 'phases_fts', 'phases_fts_added', 'phases_fts_removed', 'phases_fts_changed']));
+    expect(tables(path)).toEqual(
+      expect.arrayContaining(['phases', 'phases_fts', 'phases_fts_added', 'phases_fts_removed', 'phases_fts_changed']),
+    );
     const db = new Database(path, { readonly: true });
     expect(db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION);
     db.close();
@@ -46,12 +59,28 @@ describe('the phases table', () => {
 
   it('replaces a phase recorded again under the same session and phase_id, keeping when it was first summarised; search sees only the new summary', () => {
     const store = openStore(tempDb());
-    store.recordPhases([phase({ session_id: 's', phase_id: 1, summary: 'Goal: set up the zeppelin build.', created_at: NOW })]);
-    store.recordPhases([phase({ session_id: 's', phase_id: 1, summary: 'Goal: set up the rocket build; then the tests.', updates: 1, created_at: NOW + 5000, message_to: 40 })]);
+    store.recordPhases([
+      phase({ session_id: 's', phase_id: 1, summary: 'Goal: set up the zeppelin build.', created_at: NOW }),
+    ]);
+    store.recordPhases([
+      phase({
+        session_id: 's',
+        phase_id: 1,
+        summary: 'Goal: set up the rocket build; then the tests.',
+        updates: 1,
+        created_at: NOW + 5000,
+        message_to: 40,
+      }),
+    ]);
     store.recordPhases([phase({ session_id: 't', phase_id: 1, summary: 'Another session, same phase number.' })]);
     const rows = store.phases('s');
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ summary: 'Goal: set up the rocket build; then the tests.', updates: 1, created_at: NOW, message_to: 40 });
+    expect(rows[0]).toMatchObject({
+      summary: 'Goal: set up the rocket build; then the tests.',
+      updates: 1,
+      created_at: NOW,
+      message_to: 40,
+    });
     expect(store.phase('t', 1)?.summary).toBe('Another session, same phase number.');
     expect(store.searchPhases('zeppelin', { limit: 5 }).hits).toEqual([]);
     expect(ids(store.searchPhases('rocket', { limit: 5 }).hits)).toEqual(['s#1']);
@@ -62,9 +91,27 @@ describe('the phases table', () => {
     const store = openStore(tempDb());
     const filler = 'We read files, ran the build, fixed lint and wrote notes about it all. '.repeat(3);
     store.recordPhases([
-      phase({ session_id: 'a', phase_id: 1, topic: 'Other work', summary: `${filler} The migration was mentioned once.`, created_at: NOW + 3 }),
-      phase({ session_id: 'b', phase_id: 1, topic: 'Migration of the orders table', summary: filler, created_at: NOW + 1 }),
-      phase({ session_id: 'c', phase_id: 1, topic: 'Other work', summary: `${filler} Migration planned; migration run; migration checked.`, created_at: NOW + 2 }),
+      phase({
+        session_id: 'a',
+        phase_id: 1,
+        topic: 'Other work',
+        summary: `${filler} The migration was mentioned once.`,
+        created_at: NOW + 3,
+      }),
+      phase({
+        session_id: 'b',
+        phase_id: 1,
+        topic: 'Migration of the orders table',
+        summary: filler,
+        created_at: NOW + 1,
+      }),
+      phase({
+        session_id: 'c',
+        phase_id: 1,
+        topic: 'Other work',
+        summary: `${filler} Migration planned; migration run; migration checked.`,
+        created_at: NOW + 2,
+      }),
       phase({ session_id: 'd', phase_id: 1, topic: 'Unrelated', summary: filler }),
     ]);
     const found = store.searchPhases('migration', { limit: 10 });
@@ -77,15 +124,36 @@ describe('the phases table', () => {
   it('matches word prefixes in any case and without diacritics, never inside a word, and takes search syntax as plain words', () => {
     const store = openStore(tempDb());
     store.recordPhases([
-      phase({ session_id: 's', phase_id: 1, topic: 'Login', summary: 'Fixed the AUTHENTICATION bug in the Café module (naïve retry).' }),
-      phase({ session_id: 's', phase_id: 2, topic: 'Docs', summary: 'Wrote the README: install, usage, "quotes" and NEAR(x y) examples.' }),
+      phase({
+        session_id: 's',
+        phase_id: 1,
+        topic: 'Login',
+        summary: 'Fixed the AUTHENTICATION bug in the Café module (naïve retry).',
+      }),
+      phase({
+        session_id: 's',
+        phase_id: 2,
+        topic: 'Docs',
+        summary: 'Wrote the README: install, usage, "quotes" and NEAR(x y) examples.',
+      }),
     ]);
     const hit = (q: string): string[] => ids(store.searchPhases(q, { limit: 10 }).hits);
     expect(hit('auth')).toEqual(['s#1']);
     expect(hit('cafe NAIVE')).toEqual(['s#1']);
     expect(hit('thentic')).toEqual([]);
     expect(hit('auth readme')).toEqual([]); // every word must match
-    for (const q of ['"', 'auth OR docs', 'NEAR(x y)', 'auth*', '-auth', 'summary:auth', '^auth', 'a AND', '(', '"quotes"']) {
+    for (const q of [
+      '"',
+      'auth OR docs',
+      'NEAR(x y)',
+      'auth*',
+      '-auth',
+      'summary:auth',
+      '^auth',
+      'a AND',
+      '(',
+      '"quotes"',
+    ]) {
       expect(() => store.searchPhases(q, { limit: 10 }), q).not.toThrow();
     }
     expect(hit('summary:auth')).toEqual([]); // "summary" and "auth" are words; no phase holds both
@@ -121,8 +189,15 @@ describe('the phases table', () => {
 
   it('refuses an entry with a bad field, naming it, and writes none of its batch', () => {
     const store = openStore(tempDb());
-    expect(() => store.recordPhases([phase({ session_id: 's', phase_id: 1 }), { ...phase({ session_id: 's', phase_id: 2 }), phase_id: 0 }])).toThrow(/phase_id must be 1 or more/);
-    expect(() => store.recordPhases([phase({ session_id: 's', phase_id: 2, turn_from: 5, turn_to: 1 })])).toThrow(/turn_from is after turn_to/);
+    expect(() =>
+      store.recordPhases([
+        phase({ session_id: 's', phase_id: 1 }),
+        { ...phase({ session_id: 's', phase_id: 2 }), phase_id: 0 },
+      ]),
+    ).toThrow(/phase_id must be 1 or more/);
+    expect(() => store.recordPhases([phase({ session_id: 's', phase_id: 2, turn_from: 5, turn_to: 1 })])).toThrow(
+      /turn_from is after turn_to/,
+    );
     expect(store.phases('s')).toEqual([]);
     store.close();
   });
@@ -149,10 +224,27 @@ describe('phase search without FTS5', () => {
   });
 
   it('finds the same phases as FTS5 and as a scan of the entries, for any phases and query (property)', () => {
-    const words = ['alpha', 'alphabet', 'Beta', 'gamma', 'GAMMAS', 'delta', 'x1', 'x10', 'under_score', '50%', 'path/to/file.ts'];
+    const words = [
+      'alpha',
+      'alphabet',
+      'Beta',
+      'gamma',
+      'GAMMAS',
+      'delta',
+      'x1',
+      'x10',
+      'under_score',
+      '50%',
+      'path/to/file.ts',
+    ];
     const text = fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 8 }).map((w) => w.join(' '));
     const entries = fc.array(fc.record({ topic: text, summary: text }), { minLength: 1, maxLength: 12 });
-    const query = fc.array(fc.constantFrom(...words, 'alp', 'gam', 'x', '%', '_', 'file.t', 'beta gamma'), { minLength: 1, maxLength: 3 }).map((w) => w.join(' '));
+    const query = fc
+      .array(fc.constantFrom(...words, 'alp', 'gam', 'x', '%', '_', 'file.t', 'beta gamma'), {
+        minLength: 1,
+        maxLength: 3,
+      })
+      .map((w) => w.join(' '));
     const fts = openStore(tempDb());
     const like = openStore(tempDb(), { fts: false });
     let run = 0;
@@ -194,7 +286,12 @@ describe('phases and retention', () => {
     expect(store.phases('old')).toEqual([]);
     expect(store.phases('long').map((p) => p.phase_id)).toEqual([1]); // a kept session keeps its early phases
     expect(store.phases('unrecorded').map((p) => p.phase_id)).toEqual([2]);
-    expect(store.searchPhases('goal', { limit: 10 }).hits.map((h) => h.session_id).sort()).toEqual(['long', 'unrecorded']);
+    expect(
+      store
+        .searchPhases('goal', { limit: 10 })
+        .hits.map((h) => h.session_id)
+        .sort(),
+    ).toEqual(['long', 'unrecorded']);
     store.close();
   });
 });
@@ -204,12 +301,18 @@ describe('phases in a damaged file', () => {
     const path = tempDb();
     const first = createRecorder({ path, retentionDays: 36_500, log: () => undefined });
     first.record(rec({ session_id: 'kept', started_at: Date.now() - 1000 }));
-    for (let i = 1; i <= 300; i++) first.recordPhase(phase({ session_id: `s${i % 7}`, phase_id: i, summary: `Goal: task number ${i}. ${'Detail. '.repeat(40)}` }));
+    for (let i = 1; i <= 300; i++)
+      first.recordPhase(
+        phase({ session_id: `s${i % 7}`, phase_id: i, summary: `Goal: task number ${i}. ${'Detail. '.repeat(40)}` }),
+      );
     await first.close();
     // Damage one page of the phases table, as a bad disk would.
     const db = new Database(path, { readonly: true });
     const pageSize = Number(db.pragma('page_size', { simple: true }));
-    const pages = db.prepare("SELECT pageno FROM dbstat WHERE name = 'phases' AND pagetype = 'leaf' ORDER BY pageno").pluck().all() as number[];
+    const pages = db
+      .prepare("SELECT pageno FROM dbstat WHERE name = 'phases' AND pagetype = 'leaf' ORDER BY pageno")
+      .pluck()
+      .all() as number[];
     db.close();
     const fd = openSync(path, 'r+');
     const page = pages[Math.floor(pages.length / 2)] ?? 1;

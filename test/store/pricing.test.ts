@@ -10,11 +10,22 @@ import { longestMatch, priceFor } from '../../src/store/pricing.js';
 
 const pricing = defaultConfig().pricing;
 
-describe('a model\'s prices', () => {
+describe("a model's prices", () => {
   it('come from the built-in table by the longest name found at word boundaries', () => {
-    expect(priceFor('anthropic/claude-sonnet-4-20250514', pricing)).toMatchObject({ source: 'built-in', matched: 'claude-sonnet-4', input: 3, cache_read: 0.3, cache_write: 3.75, output: 15 });
+    expect(priceFor('anthropic/claude-sonnet-4-20250514', pricing)).toMatchObject({
+      source: 'built-in',
+      matched: 'claude-sonnet-4',
+      input: 3,
+      cache_read: 0.3,
+      cache_write: 3.75,
+      output: 15,
+    });
     expect(priceFor('claude-opus-4-5-20251101', pricing)).toMatchObject({ matched: 'claude-opus-4-5', input: 5 });
-    expect(priceFor('gpt-4o-mini-2024-07-18', pricing)).toMatchObject({ matched: 'gpt-4o-mini', input: 0.15, cache_write: 0.15 });
+    expect(priceFor('gpt-4o-mini-2024-07-18', pricing)).toMatchObject({
+      matched: 'gpt-4o-mini',
+      input: 0.15,
+      cache_write: 0.15,
+    });
     expect(priceFor('openai/gpt-4o', pricing)).toMatchObject({ matched: 'gpt-4o', input: 2.5 });
   });
 
@@ -26,26 +37,50 @@ describe('a model\'s prices', () => {
   });
 
   it('fall back to the defaults for a model no table names, marked as an unknown model', () => {
-    expect(priceFor('my-local-llama', pricing)).toEqual({ input: 3, cache_read: 0.3, cache_write: 3.75, output: 15, source: 'default', matched: '', unknown_model: true });
+    expect(priceFor('my-local-llama', pricing)).toEqual({
+      input: 3,
+      cache_read: 0.3,
+      cache_write: 3.75,
+      output: 15,
+      source: 'default',
+      matched: '',
+      unknown_model: true,
+    });
   });
 
-  it('take the host\'s own price (Hermes\' pricing data) over the built-in table, and the user\'s entry over both', () => {
+  it("take the host's own price (Hermes' pricing data) over the built-in table, and the user's entry over both", () => {
     const host = { input: 2, output: 9, cache_read: 0.2, cache_write: 2.5, source: 'official_docs_snapshot' };
-    expect(priceFor('claude-sonnet-4', pricing, host)).toEqual({ input: 2, output: 9, cache_read: 0.2, cache_write: 2.5, source: 'hermes', matched: 'claude-sonnet-4', host_source: 'official_docs_snapshot' });
+    expect(priceFor('claude-sonnet-4', pricing, host)).toEqual({
+      input: 2,
+      output: 9,
+      cache_read: 0.2,
+      cache_write: 2.5,
+      source: 'hermes',
+      matched: 'claude-sonnet-4',
+      host_source: 'official_docs_snapshot',
+    });
     expect(priceFor('my-local-llama', pricing, host).source).toBe('hermes');
-    expect(priceFor('claude-sonnet-4', { ...pricing, models: { 'claude-sonnet-4': { input: 1 } } }, host)).toMatchObject({ input: 1, source: 'config' });
+    expect(
+      priceFor('claude-sonnet-4', { ...pricing, models: { 'claude-sonnet-4': { input: 1 } } }, host),
+    ).toMatchObject({ input: 1, source: 'config' });
   });
 
-  it('take the user\'s entry over the built-in one, a price left out derived from its input', () => {
+  it("take the user's entry over the built-in one, a price left out derived from its input", () => {
     const own = { ...pricing, models: { 'claude-sonnet-4': { input: 2 }, 'local-qwen': { input: 0.1, output: 0.2 } } };
-    expect(priceFor('claude-sonnet-4', own)).toMatchObject({ source: 'config', input: 2, cache_read: 0.2, cache_write: 2.5, output: 10 });
+    expect(priceFor('claude-sonnet-4', own)).toMatchObject({
+      source: 'config',
+      input: 2,
+      cache_read: 0.2,
+      cache_write: 2.5,
+      output: 10,
+    });
     expect(priceFor('local-qwen-32b', own)).toMatchObject({ source: 'config', input: 0.1, output: 0.2 });
     // Only an output price given: the rest stay the built-in entry's.
     const onlyOutput = { ...pricing, models: { 'gpt-4o': { output: 12 } } };
     expect(priceFor('gpt-4o', onlyOutput)).toMatchObject({ input: 2.5, cache_read: 1.25, output: 12 });
   });
 
-  it('let a user\'s entry for a family not price a model the built-in table names more precisely', () => {
+  it("let a user's entry for a family not price a model the built-in table names more precisely", () => {
     const family = { ...pricing, models: { 'gpt-4.1': { input: 2 } } };
     expect(priceFor('gpt-4.1-mini', family)).toMatchObject({ source: 'built-in', matched: 'gpt-4.1-mini', input: 0.4 });
     expect(priceFor('gpt-4.1-2025-04-14', family)).toMatchObject({ source: 'config', matched: 'gpt-4.1', input: 2 });
@@ -65,9 +100,14 @@ describe('a model\'s prices', () => {
 
 describe('pricing.models in config.yaml', () => {
   it('takes the old form (a number: the input price) and the new one, names in lower case', () => {
-    const { config, issues } = resolveConfig({ pricing: { models: { 'GPT-4.1': 2, 'claude-x': { input: 1, cache_read: 0.1, cache_write: 1.25, output: 5 } } } });
+    const { config, issues } = resolveConfig({
+      pricing: { models: { 'GPT-4.1': 2, 'claude-x': { input: 1, cache_read: 0.1, cache_write: 1.25, output: 5 } } },
+    });
     expect(issues).toEqual([]);
-    expect(config.pricing.models).toEqual({ 'gpt-4.1': { input: 2 }, 'claude-x': { input: 1, cache_read: 0.1, cache_write: 1.25, output: 5 } });
+    expect(config.pricing.models).toEqual({
+      'gpt-4.1': { input: 2 },
+      'claude-x': { input: 1, cache_read: 0.1, cache_write: 1.25, output: 5 },
+    });
   });
 
   it('refuses a field it does not know or a negative price, naming the key and the model (issue 26: the entry alone is left out)', () => {
@@ -76,6 +116,8 @@ describe('pricing.models in config.yaml', () => {
       expect(issues[0]?.message).toMatch(/^pricing\.models: left out "m" /);
       expect(config.pricing.models).toEqual({});
     }
-    expect(resolveConfig({ pricing: { models: 'cheap' } }).issues[0]?.message).toMatch(/^pricing\.models: expected a map of model name to a price/);
+    expect(resolveConfig({ pricing: { models: 'cheap' } }).issues[0]?.message).toMatch(
+      /^pricing\.models: expected a map of model name to a price/,
+    );
   });
 });

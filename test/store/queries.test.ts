@@ -20,7 +20,8 @@ describe('summary', () => {
       total_saved: 1990,
       total_sessions: 5,
       total_input: 4600,
-      total_sent: 2610, total_output: 2610,
+      total_sent: 2610,
+      total_output: 2610,
       savings_pct: 43.26,
       model_calls: 5,
       // s3, s4 and s5 were recorded before model calls were counted: named, not hidden in N.
@@ -31,7 +32,13 @@ describe('summary', () => {
   });
 
   it('orders by_strategy and by_tool largest first', () => {
-    expect(Object.keys(store.summary().by_strategy)).toEqual(['background_compression', 'dedup', 'code_filter', 'truncation', 'short_circuit']);
+    expect(Object.keys(store.summary().by_strategy)).toEqual([
+      'background_compression',
+      'dedup',
+      'code_filter',
+      'truncation',
+      'short_circuit',
+    ]);
     expect(Object.keys(store.summary().by_tool)).toEqual(['read_file', 'terminal']);
   });
 
@@ -40,7 +47,8 @@ describe('summary', () => {
       total_saved: 1900,
       total_sessions: 3,
       total_input: 4000,
-      total_sent: 2100, total_output: 2100,
+      total_sent: 2100,
+      total_output: 2100,
       savings_pct: 47.5,
       model_calls: 5,
       sessions_without_model_calls: 1,
@@ -63,7 +71,16 @@ describe('summary', () => {
   it('answers zeros for an empty database', () => {
     const empty = openStore(':memory:');
     expect(empty.summary()).toEqual({
-      total_saved: 0, total_sessions: 0, total_input: 0, total_sent: 0, total_output: 0, savings_pct: 0, model_calls: 0, sessions_without_model_calls: 0, by_strategy: {}, by_tool: {},
+      total_saved: 0,
+      total_sessions: 0,
+      total_input: 0,
+      total_sent: 0,
+      total_output: 0,
+      savings_pct: 0,
+      model_calls: 0,
+      sessions_without_model_calls: 0,
+      by_strategy: {},
+      by_tool: {},
     });
     empty.close();
   });
@@ -92,7 +109,9 @@ describe('byDay', () => {
   });
 
   it('takes the clock per query', () => {
-    expect(store.byDay({ days: 1, now: Date.UTC(2026, 0, 1, 23, 0, 0) })).toEqual([{ day: '2026-01-01', saved: 90, input: 100, sessions: 1 }]);
+    expect(store.byDay({ days: 1, now: Date.UTC(2026, 0, 1, 23, 0, 0) })).toEqual([
+      { day: '2026-01-01', saved: 90, input: 100, sessions: 1 },
+    ]);
   });
 
   it('answers an empty list for zero days', () => {
@@ -118,7 +137,10 @@ describe('byMonth', () => {
   });
 
   it('crosses a year boundary by calendar month', () => {
-    expect(store.byMonth({ months: 2, now: Date.UTC(2026, 0, 31) }).map((r) => r.month)).toEqual(['2026-01', '2025-12']);
+    expect(store.byMonth({ months: 2, now: Date.UTC(2026, 0, 31) }).map((r) => r.month)).toEqual([
+      '2026-01',
+      '2025-12',
+    ]);
   });
 });
 
@@ -126,14 +148,36 @@ describe('recent', () => {
   it('keeps the original shape, newest first, plus model, platform, turns, tool calls and end time', () => {
     expect(store.recent({ limit: 2 })).toEqual([
       {
-        session_id: 's1', timestamp: '2026-03-15T10:00:00Z', project_path: '/home/u/proj', saved_tokens: 400,
-        session_input: 1000, session_sent: 600, session_output: 600, model_calls: 2, model: 'gpt-a', platform: 'cli', turns: 3, tool_calls: 5,
-        started_at: Date.UTC(2026, 2, 15, 10), ended_at: Date.UTC(2026, 2, 15, 11),
+        session_id: 's1',
+        timestamp: '2026-03-15T10:00:00Z',
+        project_path: '/home/u/proj',
+        saved_tokens: 400,
+        session_input: 1000,
+        session_sent: 600,
+        session_output: 600,
+        model_calls: 2,
+        model: 'gpt-a',
+        platform: 'cli',
+        turns: 3,
+        tool_calls: 5,
+        started_at: Date.UTC(2026, 2, 15, 10),
+        ended_at: Date.UTC(2026, 2, 15, 11),
       },
       {
-        session_id: 's2', timestamp: '2026-03-14T09:00:00Z', project_path: '/home/u/proj/sub', saved_tokens: 500,
-        session_input: 2000, session_sent: 1500, session_output: 1500, model_calls: 3, model: 'claude', platform: 'telegram', turns: 4, tool_calls: 2,
-        started_at: Date.UTC(2026, 2, 14, 9), ended_at: null,
+        session_id: 's2',
+        timestamp: '2026-03-14T09:00:00Z',
+        project_path: '/home/u/proj/sub',
+        saved_tokens: 500,
+        session_input: 2000,
+        session_sent: 1500,
+        session_output: 1500,
+        model_calls: 3,
+        model: 'claude',
+        platform: 'telegram',
+        turns: 4,
+        tool_calls: 2,
+        started_at: Date.UTC(2026, 2, 14, 9),
+        ended_at: null,
       },
     ]);
   });
@@ -177,8 +221,14 @@ describe('sessions', () => {
   });
 
   it('sorts by savings percentage ascending and pages with offset', () => {
-    expect(store.sessions({ limit: 10, sort: 'savings_pct', order: 'asc' }).rows.map((r) => [r.session_id, r.savings_pct])).toEqual([
-      ['s3', 0], ['s2', 25], ['s1', 40], ['s4', 90], ['s5', 100],
+    expect(
+      store.sessions({ limit: 10, sort: 'savings_pct', order: 'asc' }).rows.map((r) => [r.session_id, r.savings_pct]),
+    ).toEqual([
+      ['s3', 0],
+      ['s2', 25],
+      ['s1', 40],
+      ['s4', 90],
+      ['s5', 100],
     ]);
     const page = store.sessions({ limit: 2, offset: 2, sort: 'started_at' });
     expect(page.rows.map((r) => r.session_id)).toEqual(['s3', 's4']);
@@ -186,7 +236,16 @@ describe('sessions', () => {
   });
 
   it('sorts by every documented key without error', () => {
-    for (const sort of ['started_at', 'saved', 'input', 'turns', 'tool_calls', 'savings_pct', 'project_path', 'model'] as const) {
+    for (const sort of [
+      'started_at',
+      'saved',
+      'input',
+      'turns',
+      'tool_calls',
+      'savings_pct',
+      'project_path',
+      'model',
+    ] as const) {
       expect(store.sessions({ limit: 5, sort }).rows).toHaveLength(5);
     }
     expect(store.sessions({ limit: 5, sort: 'turns' }).rows[0]?.session_id).toBe('s2');
@@ -201,15 +260,32 @@ describe('sessions', () => {
   });
 
   it('combines search and project', () => {
-    expect(store.sessions({ limit: 10, search: 'gpt', project: '/home/u/proj' }).rows.map((r) => r.session_id)).toEqual(['s1', 's5']);
+    expect(store.sessions({ limit: 10, search: 'gpt', project: '/home/u/proj' }).rows.map((r) => r.session_id)).toEqual(
+      ['s1', 's5'],
+    );
   });
 
   it('carries the SessionRecord field names plus saved and savings_pct', () => {
     expect(store.sessions({ limit: 1 }).rows[0]).toEqual({
-      session_id: 's1', project_path: '/home/u/proj', platform: 'cli', model: 'gpt-a',
-      started_at: Date.UTC(2026, 2, 15, 10), ended_at: Date.UTC(2026, 2, 15, 11), turns: 3, tool_calls: 5,
-      input_tokens_raw: 1000, input_tokens_hmc: 600, context_peak: 700, saved: 400, savings_pct: 40,
-      model_calls: 2, context_tokens: 700, context_raw_tokens: 900, recalls: 1, rereads: 2, elided: 3,
+      session_id: 's1',
+      project_path: '/home/u/proj',
+      platform: 'cli',
+      model: 'gpt-a',
+      started_at: Date.UTC(2026, 2, 15, 10),
+      ended_at: Date.UTC(2026, 2, 15, 11),
+      turns: 3,
+      tool_calls: 5,
+      input_tokens_raw: 1000,
+      input_tokens_hmc: 600,
+      context_peak: 700,
+      saved: 400,
+      savings_pct: 40,
+      model_calls: 2,
+      context_tokens: 700,
+      context_raw_tokens: 900,
+      recalls: 1,
+      rereads: 2,
+      elided: 3,
     });
   });
 });
@@ -218,7 +294,12 @@ describe('session', () => {
   it('gives the recorded SessionRecord back with its timeline and savings', () => {
     const { work, ...s1 } = FIVE[0]!;
     expect(store.session('s1')).toEqual({
-      ...s1, saved: 400, savings_pct: 40, recalls: 1, rereads: 2, elided: 3,
+      ...s1,
+      saved: 400,
+      savings_pct: 40,
+      recalls: 1,
+      rereads: 2,
+      elided: 3,
       // Stored largest saving first.
       outputs: [...(work?.outputs ?? [])].sort((a, b) => b.tokens_raw - b.tokens_sent - (a.tokens_raw - a.tokens_sent)),
     });

@@ -25,7 +25,8 @@ describe('record()', () => {
   it('returns before writing and keeps only the latest record per session', async () => {
     const path = tempDb();
     const recorder = createRecorder({ path, retentionDays: 36_500, log: () => {} });
-    for (let i = 1; i <= 3; i++) recorder.record(rec({ session_id: 'a', input_tokens_raw: 100 * i, input_tokens_hmc: 50 * i }));
+    for (let i = 1; i <= 3; i++)
+      recorder.record(rec({ session_id: 'a', input_tokens_raw: 100 * i, input_tokens_hmc: 50 * i }));
     expect(recorder.pending).toBe(1);
     await recorder.flush();
     expect(recorder.pending).toBe(0);
@@ -48,7 +49,10 @@ describe('record()', () => {
     expect(() => recorder.record(rec({ session_id: '' }))).not.toThrow();
     expect(() => recorder.record(rec({ session_id: 'x', started_at: Number.NaN }))).not.toThrow();
     expect(recorder.pending).toBe(0);
-    expect(lines).toEqual(['analytics: session not recorded: session_id must be a non-empty string', 'analytics: session not recorded: started_at must be milliseconds since the epoch, got NaN']);
+    expect(lines).toEqual([
+      'analytics: session not recorded: session_id must be a non-empty string',
+      'analytics: session not recorded: started_at must be milliseconds since the epoch, got NaN',
+    ]);
     await recorder.close();
   });
 
@@ -90,7 +94,9 @@ describe('faults', () => {
     expect(recorder.pending).toBe(0);
     const aside = readdirSync(dir).filter((f) => f.startsWith('analytics.db.corrupt-'));
     expect(aside).toHaveLength(1);
-    expect(lines.some((l) => l.includes(`moved it to ${join(dir, aside[0]!)}`) && l.includes('started a fresh database'))).toBe(true);
+    expect(
+      lines.some((l) => l.includes(`moved it to ${join(dir, aside[0]!)}`) && l.includes('started a fresh database')),
+    ).toBe(true);
     expect(totals(path).saved).toBe(400);
     await recorder.close();
   });
@@ -108,12 +114,20 @@ describe('faults', () => {
     };
   }
 
-  for (const [code, words] of [['SQLITE_FULL', 'disk full'], ['SQLITE_READONLY', 'read-only']] as const) {
+  for (const [code, words] of [
+    ['SQLITE_FULL', 'disk full'],
+    ['SQLITE_READONLY', 'read-only'],
+  ] as const) {
     it(`logs ${code} once, keeps the sessions and writes them when the disk recovers`, async () => {
       const path = tempDb();
       const lines: string[] = [];
       const failures = { left: 3 };
-      const recorder = createRecorder({ path, retentionDays: 36_500, log: (l) => lines.push(l), open: faultyOpen(code, failures) });
+      const recorder = createRecorder({
+        path,
+        retentionDays: 36_500,
+        log: (l) => lines.push(l),
+        open: faultyOpen(code, failures),
+      });
       recorder.record(FIVE[0]!);
       await recorder.flush();
       recorder.record(FIVE[1]!);
@@ -132,7 +146,14 @@ describe('faults', () => {
   it('runs retention on its timer', async () => {
     const path = tempDb();
     const recorder = createRecorder({ path, retentionDays: 1, log: () => {}, retentionIntervalMs: 20 });
-    recorder.record(rec({ session_id: 'old', started_at: Date.now() - 3 * 86_400_000, ended_at: Date.now() - 2 * 86_400_000, input_tokens_raw: 10 }));
+    recorder.record(
+      rec({
+        session_id: 'old',
+        started_at: Date.now() - 3 * 86_400_000,
+        ended_at: Date.now() - 2 * 86_400_000,
+        input_tokens_raw: 10,
+      }),
+    );
     recorder.record(rec({ session_id: 'new', started_at: Date.now(), input_tokens_raw: 10 }));
     await recorder.flush();
     await vi.waitFor(() => expect(totals(path).sessions).toBe(1), { timeout: 5000 });
@@ -166,7 +187,11 @@ describe('two writer processes', () => {
     let perWriter = 0;
     for (let i = 0; i < count; i++) perWriter += (i % 7) + 1;
     const store = openStore(path, { readonly: true });
-    expect(store.summary()).toMatchObject({ total_sessions: 2 * count, total_saved: 2 * perWriter, total_input: 2 * (perWriter + 10 * count) });
+    expect(store.summary()).toMatchObject({
+      total_sessions: 2 * count,
+      total_saved: 2 * perWriter,
+      total_input: 2 * (perWriter + 10 * count),
+    });
     expect(store.summary({ project: '/work/a' }).total_saved).toBe(perWriter);
     const s = store.summary();
     expect(s.by_strategy.dedup! + s.by_strategy.truncation!).toBe(2 * perWriter);
@@ -179,7 +204,9 @@ describe('start-up', () => {
   it('opens the database and applies retention soon after creation, before any session is recorded', async () => {
     const path = tempDb();
     const seed = openStore(path);
-    seed.recordSession(rec({ session_id: 'old', started_at: NOW - 400 * 86_400_000, ended_at: NOW - 399 * 86_400_000 }));
+    seed.recordSession(
+      rec({ session_id: 'old', started_at: NOW - 400 * 86_400_000, ended_at: NOW - 399 * 86_400_000 }),
+    );
     seed.close();
     const recorder = createRecorder({ path, retentionDays: 30, log: () => {} });
     await vi.waitFor(() => expect(totals(path).sessions).toBe(0));

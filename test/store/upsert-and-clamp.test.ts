@@ -26,17 +26,25 @@ describe('recording a session again', () => {
   it('keeps only the latest picture of a growing session (the original over-counted per turn, §14 A3)', () => {
     const store = openStore(tempDb());
     for (let turn = 1; turn <= 10; turn++) {
-      store.recordSession(rec({
-        session_id: 'live',
-        turns: turn,
-        input_tokens_raw: 1000 * turn,
-        input_tokens_hmc: 600 * turn,
-        by_strategy: { dedup: 400 * turn },
-        by_tool: { terminal: 400 * turn },
-        timeline: Array.from({ length: turn }, (_, i) => ({
-          turn: i + 1, time: NOW + i, context_tokens: 10, context_percent: 0.1, input_raw: 1000, input_hmc: 600, tool_calls: 1,
-        })),
-      }));
+      store.recordSession(
+        rec({
+          session_id: 'live',
+          turns: turn,
+          input_tokens_raw: 1000 * turn,
+          input_tokens_hmc: 600 * turn,
+          by_strategy: { dedup: 400 * turn },
+          by_tool: { terminal: 400 * turn },
+          timeline: Array.from({ length: turn }, (_, i) => ({
+            turn: i + 1,
+            time: NOW + i,
+            context_tokens: 10,
+            context_percent: 0.1,
+            input_raw: 1000,
+            input_hmc: 600,
+            tool_calls: 1,
+          })),
+        }),
+      );
     }
     const s = store.summary();
     expect(s).toMatchObject({ total_saved: 4000, total_input: 10_000, total_sessions: 1, savings_pct: 40 });
@@ -48,7 +56,14 @@ describe('recording a session again', () => {
 
   it('moves the per-strategy totals when a session changes project', () => {
     const store = openStore(tempDb());
-    const first = rec({ session_id: 'm', project_path: '/a', input_tokens_raw: 100, input_tokens_hmc: 50, by_strategy: { dedup: 50 }, by_tool: { t: 50 } });
+    const first = rec({
+      session_id: 'm',
+      project_path: '/a',
+      input_tokens_raw: 100,
+      input_tokens_hmc: 50,
+      by_strategy: { dedup: 50 },
+      by_tool: { t: 50 },
+    });
     store.recordSession(first);
     store.recordSession({ ...first, project_path: '/b' });
     expect(store.byStrategy({ project: '/a' })).toEqual([]);
@@ -69,32 +84,46 @@ describe('recording a session again', () => {
 describe('clamping on write', () => {
   it('never stores more savings than input, nor negative numbers', () => {
     const store = openStore(tempDb());
-    store.recordSession(rec({
-      session_id: 'bad',
-      input_tokens_raw: 100,
-      input_tokens_hmc: -50,
-      by_strategy: { dedup: 300, truncation: 100, broken: -7, nan: Number.NaN },
-      by_tool: { terminal: Number.POSITIVE_INFINITY },
-      timeline: [{ turn: 1, time: NOW, context_tokens: -1, context_percent: 7, input_raw: 10, input_hmc: 50, tool_calls: 1 }],
-    }));
+    store.recordSession(
+      rec({
+        session_id: 'bad',
+        input_tokens_raw: 100,
+        input_tokens_hmc: -50,
+        by_strategy: { dedup: 300, truncation: 100, broken: -7, nan: Number.NaN },
+        by_tool: { terminal: Number.POSITIVE_INFINITY },
+        timeline: [
+          { turn: 1, time: NOW, context_tokens: -1, context_percent: 7, input_raw: 10, input_hmc: 50, tool_calls: 1 },
+        ],
+      }),
+    );
     const s = store.summary();
     expect(s).toMatchObject({ total_saved: 100, total_input: 100, total_sent: 0, total_output: 0, savings_pct: 100 });
     expect(s.by_strategy).toEqual({ dedup: 75, truncation: 25 });
     expect(s.by_tool).toEqual({});
-    expect(store.session('bad')?.timeline[0]).toMatchObject({ context_tokens: 0, context_percent: 1, input_raw: 10, input_hmc: 10 });
+    expect(store.session('bad')?.timeline[0]).toMatchObject({
+      context_tokens: 0,
+      context_percent: 1,
+      input_raw: 10,
+      input_hmc: 10,
+    });
     store.close();
   });
 
   it('treats input_hmc above input_raw as nothing saved', () => {
     const store = openStore(tempDb());
-    store.recordSession(rec({ session_id: 'up', input_tokens_raw: 100, input_tokens_hmc: 150, by_strategy: { dedup: 10 } }));
+    store.recordSession(
+      rec({ session_id: 'up', input_tokens_raw: 100, input_tokens_hmc: 150, by_strategy: { dedup: 10 } }),
+    );
     expect(store.summary()).toMatchObject({ total_saved: 0, total_input: 100, savings_pct: 0, by_strategy: {} });
     store.close();
   });
 
   it('scales parts that claim more than the total so they sum exactly to it', () => {
     expect(fitParts({ a: 1, b: 1, c: 1 }, 2).reduce((x, [, v]) => x + v, 0)).toBe(2);
-    expect(fitParts({ a: 5, b: 5 }, 20)).toEqual([['a', 5], ['b', 5]]);
+    expect(fitParts({ a: 5, b: 5 }, 20)).toEqual([
+      ['a', 5],
+      ['b', 5],
+    ]);
     expect(fitParts({ a: 7 }, 0)).toEqual([]);
   });
 
@@ -141,7 +170,8 @@ describe('clamping on write', () => {
     // The running totals kept by triggers match a recount from the per-session rows.
     const recount: Record<string, number> = {};
     for (const row of store.sessions({ limit: 10_000 }).rows) {
-      for (const [k, v] of Object.entries(store.session(row.session_id)!.by_strategy)) recount[k] = (recount[k] ?? 0) + v;
+      for (const [k, v] of Object.entries(store.session(row.session_id)!.by_strategy))
+        recount[k] = (recount[k] ?? 0) + v;
     }
     expect(store.summary().by_strategy).toEqual(recount);
     store.close();

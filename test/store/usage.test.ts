@@ -15,8 +15,20 @@ const DAY = 86_400_000;
 
 function row(seq: number, over: Partial<UsageRecord> = {}): UsageRecord {
   return {
-    session_id: 'S', seq, at: NOW, model: 'claude-sonnet-4', provider: 'anthropic', prompt_tokens: 10_000, completion_tokens: 200,
-    cache_read_tokens: 8_000, cache_write_tokens: 1_500, reasoning_tokens: 0, hmc_input: 7_000, raw_input: 12_000, hmc_cached: 6_000, ...over,
+    session_id: 'S',
+    seq,
+    at: NOW,
+    model: 'claude-sonnet-4',
+    provider: 'anthropic',
+    prompt_tokens: 10_000,
+    completion_tokens: 200,
+    cache_read_tokens: 8_000,
+    cache_write_tokens: 1_500,
+    reasoning_tokens: 0,
+    hmc_input: 7_000,
+    raw_input: 12_000,
+    hmc_cached: 6_000,
+    ...over,
   };
 }
 
@@ -27,7 +39,9 @@ describe('provider usage', () => {
     expect(migrate(db, 5)).toBe(5);
     db.close();
     const store = openStore(path);
-    store.recordSession(rec({ session_id: 'S', started_at: NOW, input_tokens_raw: 10, input_tokens_hmc: 5, by_strategy: { dedup: 5 } }));
+    store.recordSession(
+      rec({ session_id: 'S', started_at: NOW, input_tokens_raw: 10, input_tokens_hmc: 5, by_strategy: { dedup: 5 } }),
+    );
     store.recordUsage([row(1)]);
     expect(store.usage('S')?.totals.calls).toBe(1);
     store.close();
@@ -38,23 +52,50 @@ describe('provider usage', () => {
 
   it('sums a session\u2019s calls, lists them with their model, and replaces a row recorded again', () => {
     const store = openStore(tempDb());
-    store.recordUsage([row(1), row(2, { model: 'gpt-5', cache_read_tokens: 0, hmc_input: null, raw_input: null, hmc_cached: null }), row(3)]);
+    store.recordUsage([
+      row(1),
+      row(2, { model: 'gpt-5', cache_read_tokens: 0, hmc_input: null, raw_input: null, hmc_cached: null }),
+      row(3),
+    ]);
     store.recordUsage([row(3, { prompt_tokens: 11_000 })]);
     const u = store.usage('S');
     expect(u?.totals).toEqual({
-      calls: 3, prompt_tokens: 31_000, completion_tokens: 600, cache_read_tokens: 16_000, cache_write_tokens: 4_500, reasoning_tokens: 0,
-      hmc_calls: 2, hmc_input: 14_000, hmc_cached: 12_000, unseen_calls: 1, breaks: 0,
+      calls: 3,
+      prompt_tokens: 31_000,
+      completion_tokens: 600,
+      cache_read_tokens: 16_000,
+      cache_write_tokens: 4_500,
+      reasoning_tokens: 0,
+      hmc_calls: 2,
+      hmc_input: 14_000,
+      hmc_cached: 12_000,
+      unseen_calls: 1,
+      breaks: 0,
     });
-    expect(u?.models).toEqual([{ model: 'claude-sonnet-4', calls: 2 }, { model: 'gpt-5', calls: 1 }]);
-    expect(u?.calls.map((c) => [c.seq, c.prompt_tokens, c.hmc_input])).toEqual([[1, 10_000, 7_000], [2, 10_000, null], [3, 11_000, 7_000]]);
+    expect(u?.models).toEqual([
+      { model: 'claude-sonnet-4', calls: 2 },
+      { model: 'gpt-5', calls: 1 },
+    ]);
+    expect(u?.calls.map((c) => [c.seq, c.prompt_tokens, c.hmc_input])).toEqual([
+      [1, 10_000, 7_000],
+      [2, 10_000, null],
+      [3, 11_000, 7_000],
+    ]);
     expect(store.usage('other')).toBeNull();
     store.close();
   });
 
   it('keeps cache figures within the prompt and refuses a bad row naming its field', () => {
     const store = openStore(tempDb());
-    store.recordUsage([row(1, { prompt_tokens: 100, cache_read_tokens: 500, cache_write_tokens: 500, hmc_input: 10, hmc_cached: 50 })]);
-    expect(store.usage('S')?.calls[0]).toMatchObject({ prompt_tokens: 100, cache_read_tokens: 100, cache_write_tokens: 0, hmc_cached: 10 });
+    store.recordUsage([
+      row(1, { prompt_tokens: 100, cache_read_tokens: 500, cache_write_tokens: 500, hmc_input: 10, hmc_cached: 50 }),
+    ]);
+    expect(store.usage('S')?.calls[0]).toMatchObject({
+      prompt_tokens: 100,
+      cache_read_tokens: 100,
+      cache_write_tokens: 0,
+      hmc_cached: 10,
+    });
     expect(() => store.recordUsage([row(0)])).toThrow(/seq must be 1 or more/);
     expect(() => store.recordUsage([row(2, { prompt_tokens: -1 })])).toThrow(/prompt_tokens must be a whole number/);
     expect(() => store.recordUsage([row(2, { session_id: '' })])).toThrow(/session_id/);

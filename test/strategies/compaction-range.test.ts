@@ -57,36 +57,51 @@ describe('chooseCompaction', () => {
   it('reuses a held summary that covers a range and extends one that covers its start', () => {
     const m = session(4, 3);
     const [r] = chooseCompaction(m, [], { tailTokens: 3000, minTokens: 100 });
-    expect(chooseCompaction(m, [{ id: 7, from: r!.from, to: r!.to }], { tailTokens: 3000, minTokens: 100 })[0]?.reuse).toBe(7);
-    const ext = chooseCompaction(m, [{ id: 3, from: r!.from, to: r!.from + 4 }], { tailTokens: 3000, minTokens: 100 })[0]!;
+    expect(
+      chooseCompaction(m, [{ id: 7, from: r!.from, to: r!.to }], { tailTokens: 3000, minTokens: 100 })[0]?.reuse,
+    ).toBe(7);
+    const ext = chooseCompaction(m, [{ id: 3, from: r!.from, to: r!.from + 4 }], {
+      tailTokens: 3000,
+      minTokens: 100,
+    })[0]!;
     expect(ext.extends).toBe(3);
     expect(ext.reuse).toBeUndefined();
   });
 
   it('leaves out what is too small to be worth a summary', () => {
-    expect(chooseCompaction(session(3, 1).map((x) => ({ ...x, tokens: 1 })), [], { tailTokens: 10, minTokens: 100 })).toEqual([]);
+    expect(
+      chooseCompaction(
+        session(3, 1).map((x) => ({ ...x, tokens: 1 })),
+        [],
+        { tailTokens: 10, minTokens: 100 },
+      ),
+    ).toEqual([]);
     expect(chooseCompaction([A(), T()], [], { tailTokens: 10, minTokens: 1 })).toEqual([]);
   });
 
   it('holds its invariants on any conversation', () => {
     const role = fc.constantFrom('user', 'assistant', 'tool');
     fc.assert(
-      fc.property(fc.array(fc.record({ role, tokens: fc.integer({ min: 0, max: 3000 }) }), { maxLength: 80 }), fc.integer({ min: 0, max: 20000 }), (m, tail) => {
-        const ranges = chooseCompaction(m, [], { tailTokens: tail, minTokens: 1 });
-        const firstUser = m.findIndex((x) => x.role === 'user');
-        const lastUser = m.map((x) => x.role).lastIndexOf('user');
-        let previousEnd = -1;
-        for (const r of ranges) {
-          expect(r.from).toBeGreaterThan(previousEnd);
-          previousEnd = r.to;
-          expect(r.from).toBeGreaterThan(firstUser); // the head stays
-          expect(r.from > lastUser || r.to < lastUser).toBe(true); // the latest user message stays
-          expect(m[r.from]?.role).toBe('assistant'); // starts at a model call …
-          expect(m[r.to + 1]?.role === 'user' || m[r.to + 1]?.role === 'assistant').toBe(true); // … and ends before one or a turn
-          expect(m[r.from - 1]?.role).not.toBe(r.role);
-          expect(m[r.to + 1]?.role).not.toBe(r.role);
-        }
-      }),
+      fc.property(
+        fc.array(fc.record({ role, tokens: fc.integer({ min: 0, max: 3000 }) }), { maxLength: 80 }),
+        fc.integer({ min: 0, max: 20000 }),
+        (m, tail) => {
+          const ranges = chooseCompaction(m, [], { tailTokens: tail, minTokens: 1 });
+          const firstUser = m.findIndex((x) => x.role === 'user');
+          const lastUser = m.map((x) => x.role).lastIndexOf('user');
+          let previousEnd = -1;
+          for (const r of ranges) {
+            expect(r.from).toBeGreaterThan(previousEnd);
+            previousEnd = r.to;
+            expect(r.from).toBeGreaterThan(firstUser); // the head stays
+            expect(r.from > lastUser || r.to < lastUser).toBe(true); // the latest user message stays
+            expect(m[r.from]?.role).toBe('assistant'); // starts at a model call …
+            expect(m[r.to + 1]?.role === 'user' || m[r.to + 1]?.role === 'assistant').toBe(true); // … and ends before one or a turn
+            expect(m[r.from - 1]?.role).not.toBe(r.role);
+            expect(m[r.to + 1]?.role).not.toBe(r.role);
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });

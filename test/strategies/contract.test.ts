@@ -28,41 +28,119 @@ import { SINGLE_STRATEGIES, STRATEGIES } from '../../src/strategies/index.js';
 import { echoedSnippet, editEchoWords } from '../../src/strategies/list-wide/edit-echo.js';
 
 const NOISE = [
-  'INFO worker handled request', '   Compiling serde v1.0.190', '   Compiling tokio v1.37.0', '2024-05-02T10:10:01.000Z heartbeat ok',
-  '2024-05-02T10:10:02.000Z heartbeat ok', 'Downloading https://files/pkg-1.2.3.tar.gz (4.1 MB)', 'Résumé: 12 fichiers traités',
-  '日本語のログ 🎉', 'downloading 10%\rdownloading 100%', '', 'step 4 of 9 done', 'cache hit for layer 7f3a2c1b',
+  'INFO worker handled request',
+  '   Compiling serde v1.0.190',
+  '   Compiling tokio v1.37.0',
+  '2024-05-02T10:10:01.000Z heartbeat ok',
+  '2024-05-02T10:10:02.000Z heartbeat ok',
+  'Downloading https://files/pkg-1.2.3.tar.gz (4.1 MB)',
+  'Résumé: 12 fichiers traités',
+  '日本語のログ 🎉',
+  'downloading 10%\rdownloading 100%',
+  '',
+  'step 4 of 9 done',
+  'cache hit for layer 7f3a2c1b',
 ];
 const IMPORTANT = ['warning: unused variable `x`', '  --> src/main.rs:2:9', '0 failed, 12 passed'];
 const FAILURES = [
-  'error: linker `cc` not found', 'FAILED tests/test_x.py::test_y - AssertionError', 'Traceback (most recent call last):',
-  "KeyError: 'tenant_id'", 'panic: unexpected shard state', 'Process exited with code 2', 'エラー: ファイルが見つかりません',
+  'error: linker `cc` not found',
+  'FAILED tests/test_x.py::test_y - AssertionError',
+  'Traceback (most recent call last):',
+  "KeyError: 'tenant_id'",
+  'panic: unexpected shard state',
+  'Process exited with code 2',
+  'エラー: ファイルが見つかりません',
 ];
 /** Outputs that are wholly a known success (short-circuit's to collapse). */
 const SUCCESSES = [
-  ['============================= test session starts ==============================', 'platform linux -- Python 3.11.7, pytest-8.0.0, pluggy-1.4.0',
-    'rootdir: /work/proj', 'collected 12 items', '', 'tests/test_a.py ........                                                 [ 66%]',
-    'tests/test_b.py ....                                                     [100%]', '', '============================== 12 passed in 0.42s =============================='],
+  [
+    '============================= test session starts ==============================',
+    'platform linux -- Python 3.11.7, pytest-8.0.0, pluggy-1.4.0',
+    'rootdir: /work/proj',
+    'collected 12 items',
+    '',
+    'tests/test_a.py ........                                                 [ 66%]',
+    'tests/test_b.py ....                                                     [100%]',
+    '',
+    '============================== 12 passed in 0.42s ==============================',
+  ],
   ['On branch main', "Your branch is up to date with 'origin/main'.", '', 'nothing to commit, working tree clean'],
   ['{"status": "ok"}'],
 ];
-const PROSE = ['The service stores sessions in SQLite.', 'Each request is answered once, in order.', 'See the configuration page for details.', 'Ceci est une phrase.'];
-const PYTHON = ['import os', '', 'def load(path):', '    """Reads the file."""', '    with open(path) as f:', '        data = f.read()',
-  '    parsed = parse(data)', '    checked = check(parsed)', '    return checked', '', 'class Store:', '    def get(self, key):',
-  '        value = self.items.get(key)', '        if value is None:', '            raise KeyError(f"no {key}")', '        return value', ''];
-const TYPESCRIPT = ['import { x } from "./x.js";', '', 'export function load(path: string): Config {', '  const raw = read(path);',
-  '  const parsed = JSON.parse(raw);', '  const checked = check(parsed);', '  return checked;', '}', '',
-  'export class Store {', '  get(key: string): string {', '    const value = this.items.get(key);', '    return value ?? "";', '  }', '}', ''];
+const PROSE = [
+  'The service stores sessions in SQLite.',
+  'Each request is answered once, in order.',
+  'See the configuration page for details.',
+  'Ceci est une phrase.',
+];
+const PYTHON = [
+  'import os',
+  '',
+  'def load(path):',
+  '    """Reads the file."""',
+  '    with open(path) as f:',
+  '        data = f.read()',
+  '    parsed = parse(data)',
+  '    checked = check(parsed)',
+  '    return checked',
+  '',
+  'class Store:',
+  '    def get(self, key):',
+  '        value = self.items.get(key)',
+  '        if value is None:',
+  '            raise KeyError(f"no {key}")',
+  '        return value',
+  '',
+];
+const TYPESCRIPT = [
+  'import { x } from "./x.js";',
+  '',
+  'export function load(path: string): Config {',
+  '  const raw = read(path);',
+  '  const parsed = JSON.parse(raw);',
+  '  const checked = check(parsed);',
+  '  return checked;',
+  '}',
+  '',
+  'export class Store {',
+  '  get(key: string): string {',
+  '    const value = this.items.get(key);',
+  '    return value ?? "";',
+  '  }',
+  '}',
+  '',
+];
 
 const pick = <T>(items: readonly T[]) => fc.nat().map((n) => items[n % items.length] as T);
 const lineRuns = (vocab: readonly string[]) =>
-  fc.array(fc.oneof({ weight: 4, arbitrary: pick(vocab).map((l) => [l]) }, { weight: 1, arbitrary: fc.tuple(pick(vocab), fc.integer({ min: 2, max: 30 })).map(([l, n]) => Array<string>(n).fill(l)) }), { minLength: 1, maxLength: 60 }).map((runs) => runs.flat());
+  fc
+    .array(
+      fc.oneof(
+        { weight: 4, arbitrary: pick(vocab).map((l) => [l]) },
+        {
+          weight: 1,
+          arbitrary: fc.tuple(pick(vocab), fc.integer({ min: 2, max: 30 })).map(([l, n]) => Array<string>(n).fill(l)),
+        },
+      ),
+      { minLength: 1, maxLength: 60 },
+    )
+    .map((runs) => runs.flat());
 
 /** One tool output of a kind the strategies see, with its lines drawn from that kind's vocabulary. */
 const outputs: fc.Arbitrary<ToolOutput> = fc
   .record({
-    shape: fc.oneof({ weight: 2, arbitrary: fc.constantFrom('log', 'search', 'text', 'file') }, { weight: 1, arbitrary: fc.constant('success') }),
+    shape: fc.oneof(
+      { weight: 2, arbitrary: fc.constantFrom('log', 'search', 'text', 'file') },
+      { weight: 1, arbitrary: fc.constant('success') },
+    ),
     body: fc.oneof(lineRuns([...NOISE, ...NOISE, ...IMPORTANT]), fc.constant<string[]>([])),
-    search: fc.array(fc.tuple(fc.constantFrom('src/app.ts', 'src/db/store.ts', 'lib/util.py', 'README.md'), fc.integer({ min: 1, max: 900 })), { maxLength: 200 }),
+    search: fc.array(
+      fc.tuple(
+        fc.constantFrom('src/app.ts', 'src/db/store.ts', 'lib/util.py', 'README.md'),
+        fc.integer({ min: 1, max: 900 }),
+      ),
+      { maxLength: 200 },
+    ),
     prose: fc.array(pick(PROSE), { maxLength: 200 }),
     success: pick(SUCCESSES),
     copies: fc.integer({ min: 1, max: 12 }),
@@ -75,10 +153,14 @@ const outputs: fc.Arbitrary<ToolOutput> = fc
   .map(({ shape, body, search, prose, success, copies, lang, failure, at, isError, crlf }) => {
     const code = lang === 'py' ? PYTHON : TYPESCRIPT;
     let lines =
-      shape === 'log' ? body
-        : shape === 'success' ? [...success]
-          : shape === 'search' ? search.map(([path, n]) => `${path}:${n}:  const value = load(${n})`)
-            : shape === 'text' ? prose
+      shape === 'log'
+        ? body
+        : shape === 'success'
+          ? [...success]
+          : shape === 'search'
+            ? search.map(([path, n]) => `${path}:${n}:  const value = load(${n})`)
+            : shape === 'text'
+              ? prose
               : Array.from({ length: copies }, () => code).flat();
     if (lines.length === 0) lines = [''];
     if (failure !== null && shape !== 'file') lines.splice(at % (lines.length + 1), 0, failure);
@@ -86,22 +168,34 @@ const outputs: fc.Arbitrary<ToolOutput> = fc
     const kind: OutputKind = shape === 'success' ? 'log' : shape === 'file' ? 'file' : (shape as OutputKind);
     const path = `src/mod.${lang}`;
     const file = kind === 'file' ? { path, fileLines: { start: 0, end: lines.length, first: 1, openEnd: false } } : {};
-    const tool = kind === 'file' ? 'read_file' : kind === 'search' ? 'search_files' : kind === 'log' ? 'terminal' : 'web_extract';
+    const tool =
+      kind === 'file' ? 'read_file' : kind === 'search' ? 'search_files' : kind === 'log' ? 'terminal' : 'web_extract';
     return { tool, args: kind === 'file' ? { path } : {}, text: lines.join('\n'), lines, kind, isError, ...file };
   });
 
 /** Defaults, and thresholds low enough that every strategy fires on short outputs. */
 function configs(): [string, HmcConfig][] {
   const tight = defaultConfig();
-  tight.truncation = { ...tight.truncation, max_lines: 12, head_lines: 3, tail_lines: 3, min_content_length: 0, keep_whole_chars: 200 };
+  tight.truncation = {
+    ...tight.truncation,
+    max_lines: 12,
+    head_lines: 3,
+    tail_lines: 3,
+    min_content_length: 0,
+    keep_whole_chars: 200,
+  };
   tight.code_filter = { ...tight.code_filter, min_lines: 5 };
-  return [['defaults', defaultConfig()], ['tight thresholds', tight]];
+  return [
+    ['defaults', defaultConfig()],
+    ['tight thresholds', tight],
+  ];
 }
 
 /** The lines a marker text says it stands for (`12 lines elided`, `(3 similar lines omitted)`, `repeated 4 more times`). */
 function claimed(marker: string): number {
   let n = 0;
-  for (const m of marker.matchAll(/(\d+) (?:similar )?lines?\b|repeated (\d+) more times?\b/g)) n += Number(m[1] ?? m[2]);
+  for (const m of marker.matchAll(/(\d+) (?:similar )?lines?\b|repeated (\d+) more times?\b/g))
+    n += Number(m[1] ?? m[2]);
   return n;
 }
 
@@ -121,7 +215,9 @@ function restored(output: ToolOutput, plan: readonly LinePlanItem[]): string {
 function rendered(output: ToolOutput, result: StrategyResult): string {
   if (result.kind === 'skipped') return output.text;
   if (result.kind === 'text') return result.text;
-  return result.lines.map((item) => (typeof item === 'number' ? (output.lines[item] as string) : item.marker)).join('\n');
+  return result.lines
+    .map((item) => (typeof item === 'number' ? (output.lines[item] as string) : item.marker))
+    .join('\n');
 }
 
 describe('the strategy registry', () => {
@@ -182,7 +278,8 @@ for (const strategy of SINGLE_STRATEGIES) {
               settle(output.lines.length);
             }
             if (output.isError) expect(result.kind).not.toBe('text');
-            if (output.kind !== 'file' && reportsFailure(output.text)) expect(reportsFailure(rendered(output, result))).toBe(true);
+            if (output.kind !== 'file' && reportsFailure(output.text))
+              expect(reportsFailure(rendered(output, result))).toBe(true);
           }),
           { numRuns: 300 },
         );
@@ -197,9 +294,17 @@ describe('the registered strategies through the engine', () => {
       fc.assert(
         fc.property(outputs, (output) => {
           const raw = output.text;
-          const comp = compressOutput(raw, { tool: output.tool, args: output.args, hostError: output.isError }, {
-            config, protection: protectionFor(config), manual: false, log: () => {}, recallId: 'rtest',
-          });
+          const comp = compressOutput(
+            raw,
+            { tool: output.tool, args: output.args, hostError: output.isError },
+            {
+              config,
+              protection: protectionFor(config),
+              manual: false,
+              log: () => {},
+              recallId: 'rtest',
+            },
+          );
           expect(comp.raw).toBe(raw);
           expect(countTokens(comp.content)).toBeLessThanOrEqual(countTokens(raw));
           if (output.isError) expect(comp.isError).toBe(true);
@@ -216,7 +321,10 @@ describe('edit echo (list-wide): the words of an edit whose answer echoes these 
       fc.property(outputs, fc.integer({ min: 1, max: 900 }), (output, first) => {
         // The output's lines as Claude Code echoes an edited file: a success line, then the gutter.
         const failure = output.isError ? 'Error: String to replace not found in file.' : null;
-        const head = [...(failure ? [failure] : []), 'The file src/mod.ts has been updated. Here is a snippet of the edited file:'];
+        const head = [
+          ...(failure ? [failure] : []),
+          'The file src/mod.ts has been updated. Here is a snippet of the edited file:',
+        ];
         const rawLines = [...head, ...output.lines.map((l, i) => `${String(first + i).padStart(6)}\u2192${l}`)];
         const raw = rawLines.join('\n');
         const words = editEchoWords(raw, { tool: 'Edit', args: { file_path: 'src/mod.ts' } }, 'rtest');
@@ -229,7 +337,10 @@ describe('edit echo (list-wide): the words of an edit whose answer echoes these 
         expect(sent.slice(0, snippet.start)).toEqual(rawLines.slice(0, snippet.start));
         expect(sent.slice(snippet.start + 1)).toEqual(rawLines.slice(snippet.end));
         const named = /lines (\d+)-(\d+)\) left out .*\(recall id=rtest\)\]\r?$/.exec(sent[snippet.start] as string);
-        expect([Number(named?.[1]), Number(named?.[2])]).toEqual([first + snippet.start - head.length, first + snippet.end - head.length - 1]);
+        expect([Number(named?.[1]), Number(named?.[2])]).toEqual([
+          first + snippet.start - head.length,
+          first + snippet.end - head.length - 1,
+        ]);
         // A failure the tool's own words report is still reported.
         if (failure) expect(reportsFailure(words as string)).toBe(true);
         expect(editEchoWords(raw, { tool: 'Edit', args: {} }, 'rtest')).toBe(words);

@@ -44,7 +44,22 @@ describe('the harm suite is well formed', () => {
   it('has at least 120 cases and names every class', () => {
     expect(HARM_CASES.length).toBeGreaterThanOrEqual(120);
     const classes = new Set<HarmClass>(HARM_CASES.map((c) => c.klass));
-    expect([...classes].sort()).toEqual(['chained', 'false-success', 'install-warning', 'language', 'lint-all-messages', 'lint-message', 'log-failure', 'prose', 'rare-kind', 'repetitive', 'search', 'test-title', 'traceback', 'warning-detail']);
+    expect([...classes].sort()).toEqual([
+      'chained',
+      'false-success',
+      'install-warning',
+      'language',
+      'lint-all-messages',
+      'lint-message',
+      'log-failure',
+      'prose',
+      'rare-kind',
+      'repetitive',
+      'search',
+      'test-title',
+      'traceback',
+      'warning-detail',
+    ]);
     expect(new Set(HARM_CASES.map((c) => c.name)).size).toBe(HARM_CASES.length);
   });
 
@@ -86,10 +101,14 @@ describe('no harmful compression', () => {
     for (const fact of c.keep) expect(seen, `lost: ${fact}`).toContain(fact);
     for (const claim of c.absent ?? []) expect(seen, `claims: ${claim}`).not.toContain(claim);
     for (const mark of c.marks ?? []) expect(seen, `no marker: ${mark}`).toContain(mark);
-    if (c.shrinkTo !== undefined) expect(content.length, `did not shrink to ${c.shrinkTo}`).toBeLessThanOrEqual(Math.floor(raw.length * c.shrinkTo));
+    if (c.shrinkTo !== undefined)
+      expect(content.length, `did not shrink to ${c.shrinkTo}`).toBeLessThanOrEqual(
+        Math.floor(raw.length * c.shrinkTo),
+      );
     if (c.pairs) {
       const kept = new Set(content.split('\n'));
-      for (const [location, message] of pairedLines(c.output, c.pairs)) if (kept.has(location)) expect(kept.has(message), `${location} kept without ${message}`).toBe(true);
+      for (const [location, message] of pairedLines(c.output, c.pairs))
+        if (kept.has(location)) expect(kept.has(message), `${location} kept without ${message}`).toBe(true);
     }
   });
 });

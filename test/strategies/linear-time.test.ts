@@ -20,9 +20,25 @@ const ctx = { config, protection: protectionFor(config), manual: false, log: () 
 
 /** The stages a tool output goes through before any token is counted. */
 const STAGES: Record<string, (text: string) => unknown> = {
-  'terminal (JSON envelope)': (t) => compressOutput(JSON.stringify({ output: t, exit_code: 1, error: null }), { tool: 'terminal', args: { command: 'make' } }, ctx),
+  'terminal (JSON envelope)': (t) =>
+    compressOutput(
+      JSON.stringify({ output: t, exit_code: 1, error: null }),
+      { tool: 'terminal', args: { command: 'make' } },
+      ctx,
+    ),
   'terminal (plain)': (t) => compressOutput(t, { tool: 'terminal', args: { command: 'pytest' } }, ctx),
-  'read_file of Python': (t) => compressOutput(JSON.stringify({ content: t.split('\n').map((l, i) => `${i + 1}|${l}`).join('\n'), total_lines: 1 }), { tool: 'read_file', args: { path: 'a.py' } }, ctx),
+  'read_file of Python': (t) =>
+    compressOutput(
+      JSON.stringify({
+        content: t
+          .split('\n')
+          .map((l, i) => `${i + 1}|${l}`)
+          .join('\n'),
+        total_lines: 1,
+      }),
+      { tool: 'read_file', args: { path: 'a.py' } },
+      ctx,
+    ),
   'Read of TSX': (t) => compressOutput(t, { tool: 'Read', args: { file_path: 'a.tsx' } }, ctx),
   'read_file of Elixir': (t) => compressOutput(t, { tool: 'read_file', args: { path: 'a.ex' } }, ctx),
   search: (t) => compressOutput(t, { tool: 'search_files', args: { pattern: 'x' } }, ctx),
@@ -42,10 +58,30 @@ const repeat = (unit: string, size: number, prefix = ''): string => prefix + uni
 describe('no tool output makes a stage super-linear', () => {
   it.each([
     // [what, text, stage, before]
-    ['a run of blank lines after a line (a line-start regex ran across line breaks)', repeat('\n', 128 * 1024, '%'), 'terminal (plain)', '13 s at 64 KB'],
-    ['a line of colons (pytest\'s `\\S+::\\S+`)', repeat(':', 128 * 1024, '|=>\\warningpassword='), 'terminal (plain)', '2.7 s at 64 KB'],
-    ['one long word (an unanchored `\\w*` before an exception name)', repeat('ms', 128 * 1024, "@@'''error>>> "), 'search', '3.9 s at 64 KB'],
-    ['`C:\\(` again and again (a Windows temp path of any depth)', repeat(':-C:\\(', 256 * 1024, '\n'), 'dedup normalising', '0.7 s at 64 KB'],
+    [
+      'a run of blank lines after a line (a line-start regex ran across line breaks)',
+      repeat('\n', 128 * 1024, '%'),
+      'terminal (plain)',
+      '13 s at 64 KB',
+    ],
+    [
+      "a line of colons (pytest's `\\S+::\\S+`)",
+      repeat(':', 128 * 1024, '|=>\\warningpassword='),
+      'terminal (plain)',
+      '2.7 s at 64 KB',
+    ],
+    [
+      'one long word (an unanchored `\\w*` before an exception name)',
+      repeat('ms', 128 * 1024, "@@'''error>>> "),
+      'search',
+      '3.9 s at 64 KB',
+    ],
+    [
+      '`C:\\(` again and again (a Windows temp path of any depth)',
+      repeat(':-C:\\(', 256 * 1024, '\n'),
+      'dedup normalising',
+      '0.7 s at 64 KB',
+    ],
   ])('%s', (_what, text, stage, _before) => {
     const run = STAGES[stage] as (t: string) => unknown;
     expect(seconds(() => run(text))).toBeLessThan(1.5);
@@ -62,7 +98,11 @@ describe('no tool output makes a stage super-linear', () => {
   it('takes every pathological input of 256 KB through every stage in seconds at most', () => {
     for (const p of PATHOLOGICAL) {
       const text = p.make(256 * 1024);
-      for (const [stage, run] of Object.entries(STAGES)) expect(seconds(() => run(text)), `${p.name} / ${stage}`).toBeLessThan(3);
+      for (const [stage, run] of Object.entries(STAGES))
+        expect(
+          seconds(() => run(text)),
+          `${p.name} / ${stage}`,
+        ).toBeLessThan(3);
     }
   });
 });

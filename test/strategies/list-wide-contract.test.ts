@@ -45,18 +45,44 @@ type Step =
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 2, arbitrary: fc.constant({ kind: 'user' as const }) },
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('terminal' as const), command: fc.constantFrom('make', 'npm test', 'ls -R'), lines: fc.integer({ min: 3, max: 160 }), code: fc.constantFrom(0, 0, 1) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant('terminal' as const),
+      command: fc.constantFrom('make', 'npm test', 'ls -R'),
+      lines: fc.integer({ min: 3, max: 160 }),
+      code: fc.constantFrom(0, 0, 1),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('again' as const), back: fc.integer({ min: 1, max: 6 }) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('repeat' as const), back: fc.integer({ min: 1, max: 6 }) }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('read' as const), path: fc.constantFrom(...PATHS), lines: fc.integer({ min: 5, max: 150 }), version: fc.integer({ min: 0, max: 2 }) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('edit' as const), path: fc.constantFrom(...PATHS), lines: fc.integer({ min: 3, max: 60 }) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('read' as const),
+      path: fc.constantFrom(...PATHS),
+      lines: fc.integer({ min: 5, max: 150 }),
+      version: fc.integer({ min: 0, max: 2 }),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('edit' as const),
+      path: fc.constantFrom(...PATHS),
+      lines: fc.integer({ min: 3, max: 60 }),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('vault' as const), code: fc.constantFrom(0, 1) }) },
 );
 
 /** A multi-turn tool loop built from the steps (each tool step one call and its result). */
 function conversation(steps: readonly Step[], seed: number): Message[] {
   const random = rng(seed);
-  const messages: Message[] = [{ role: 'system', content: 'You are a coding agent.' }, { role: 'user', content: 'fix it' }];
+  const messages: Message[] = [
+    { role: 'system', content: 'You are a coding agent.' },
+    { role: 'user', content: 'fix it' },
+  ];
   const calls: { name: string; args: Record<string, unknown>; content: string }[] = [];
   steps.forEach((s, i) => {
     if (s.kind === 'user') {
@@ -66,20 +92,54 @@ function conversation(steps: readonly Step[], seed: number): Message[] {
     const earlier = s.kind === 'again' || s.kind === 'repeat' ? calls[calls.length - s.back] : undefined;
     let call: { name: string; args: Record<string, unknown>; content: string };
     if (s.kind === 'terminal') {
-      const out = Array.from({ length: s.lines }, (_, k) => (random() < 0.05 ? `error: boom ${k}` : `compiling module ${k} of ${s.lines} ${Math.floor(random() * 1000)}`));
+      const out = Array.from({ length: s.lines }, (_, k) =>
+        random() < 0.05 ? `error: boom ${k}` : `compiling module ${k} of ${s.lines} ${Math.floor(random() * 1000)}`,
+      );
       call = { name: 'terminal', args: { command: s.command }, content: terminal(out.join('\n'), s.code) };
-    } else if (s.kind === 'again') call = earlier ?? { name: 'terminal', args: { command: 'true' }, content: terminal('nothing yet') };
-    else if (s.kind === 'repeat') call = { name: earlier?.name ?? 'terminal', args: { command: `again ${i}` }, content: earlier?.content ?? terminal('nothing yet') };
+    } else if (s.kind === 'again')
+      call = earlier ?? { name: 'terminal', args: { command: 'true' }, content: terminal('nothing yet') };
+    else if (s.kind === 'repeat')
+      call = {
+        name: earlier?.name ?? 'terminal',
+        args: { command: `again ${i}` },
+        content: earlier?.content ?? terminal('nothing yet'),
+      };
     else if (s.kind === 'read') {
-      const lines = Array.from({ length: s.lines }, (_, k) => `${k + 1}|value_${k} = ${k * 7 + s.version}  # v${s.version} ${'x'.repeat(k % 30)}`);
-      call = { name: 'read_file', args: { path: s.path, offset: 1, limit: s.lines }, content: JSON.stringify({ content: lines.join('\n'), total_lines: 400, truncated: false }) };
+      const lines = Array.from(
+        { length: s.lines },
+        (_, k) => `${k + 1}|value_${k} = ${k * 7 + s.version}  # v${s.version} ${'x'.repeat(k % 30)}`,
+      );
+      call = {
+        name: 'read_file',
+        args: { path: s.path, offset: 1, limit: s.lines },
+        content: JSON.stringify({ content: lines.join('\n'), total_lines: 400, truncated: false }),
+      };
     } else if (s.kind === 'edit') {
-      const snippet = Array.from({ length: s.lines }, (_, k) => `${String(40 + k).padStart(6)}→  const value_${i}_${k} = compute(${k});`);
-      call = { name: 'Edit', args: { file_path: s.path, old_string: `old ${i}`, new_string: `new ${i}` }, content: [`The file ${s.path} has been updated. Here's the result of running \`cat -n\` on a snippet of the edited file:`, ...snippet].join('\n') };
-    } else call = { name: PROTECTED, args: { key: 'k' }, content: terminal(Array.from({ length: 80 }, (_, k) => `secret line ${k}`).join('\n'), s.code) };
+      const snippet = Array.from(
+        { length: s.lines },
+        (_, k) => `${String(40 + k).padStart(6)}→  const value_${i}_${k} = compute(${k});`,
+      );
+      call = {
+        name: 'Edit',
+        args: { file_path: s.path, old_string: `old ${i}`, new_string: `new ${i}` },
+        content: [
+          `The file ${s.path} has been updated. Here's the result of running \`cat -n\` on a snippet of the edited file:`,
+          ...snippet,
+        ].join('\n'),
+      };
+    } else
+      call = {
+        name: PROTECTED,
+        args: { key: 'k' },
+        content: terminal(Array.from({ length: 80 }, (_, k) => `secret line ${k}`).join('\n'), s.code),
+      };
     calls.push(call);
     const id = `call_${i}`;
-    messages.push({ role: 'assistant', content: '', tool_calls: [{ id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } }] });
+    messages.push({
+      role: 'assistant',
+      content: '',
+      tool_calls: [{ id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } }],
+    });
     messages.push({ role: 'tool', tool_call_id: id, name: call.name, content: call.content });
   });
   messages.push({ role: 'assistant', content: 'done' });
@@ -149,7 +209,14 @@ for (const strategy of LIST_WIDE_STRATEGIES) {
       fc.assert(
         fc.property(fc.array(step, { minLength: 4, maxLength: 40 }), knobs, fc.nat(), (steps, k, seed) => {
           const c = alone(strategy.config, k);
-          const engine = new Engine({ config: () => c, stateDir: null, sink: NULL_SINK, recorder: null, log: () => {}, autoSettle: false });
+          const engine = new Engine({
+            config: () => c,
+            stateDir: null,
+            sink: NULL_SINK,
+            recorder: null,
+            log: () => {},
+            autoSettle: false,
+          });
           const views: { edits: ModelCallEdit[]; messages: readonly Message[] }[] = [];
           const original = engine.preModelCall.bind(engine);
           engine.preModelCall = (p) => {
@@ -171,14 +238,22 @@ for (const strategy of LIST_WIDE_STRATEGIES) {
               const name = String(m.name);
               expect(m.role).toBe('tool');
               expect([PROTECTED, 'write_file', 'patch'], `${name} rewritten`).not.toContain(name);
-              if (current.has(String(m.tool_call_id))) expect(pointsAtShownCopy(edit, sent, edits), `current step's ${String(m.tool_call_id)} rewritten`).toBe(true);
-              if (edit.content !== raw) expect(isShorter(edit.content, raw), 'a view longer than its output').toBe(true);
-              for (const id of edit.content.matchAll(RECALL_ALL)) expect(engine.recall.get('L', id[1] as string)?.content).toBe(raw);
+              if (current.has(String(m.tool_call_id)))
+                expect(pointsAtShownCopy(edit, sent, edits), `current step's ${String(m.tool_call_id)} rewritten`).toBe(
+                  true,
+                );
+              if (edit.content !== raw)
+                expect(isShorter(edit.content, raw), 'a view longer than its output').toBe(true);
+              for (const id of edit.content.matchAll(RECALL_ALL))
+                expect(engine.recall.get('L', id[1] as string)?.content).toBe(raw);
               placeholders++;
             }
           }
         }),
-        { numRuns: 20, examples: [[BUSY, { trigger: 0.002, firstAfter: 0, perHundred: 50, minTokens: 0, keep: 0 }, 7]] },
+        {
+          numRuns: 20,
+          examples: [[BUSY, { trigger: 0.002, firstAfter: 0, perHundred: 50, minTokens: 0, keep: 0 }, 7]],
+        },
       );
       // The runs did exercise it.
       expect(placeholders, `${strategy.name} made no placeholder`).toBeGreaterThan(0);
@@ -203,5 +278,12 @@ function currentStep(messages: readonly Message[]): Set<string> {
 function pointsAtShownCopy(edit: ModelCallEdit, sent: readonly Message[], edits: readonly ModelCallEdit[]): boolean {
   const raw = sent[edit.index]?.content;
   const edited = new Set(edits.filter((e) => e.content !== undefined).map((e) => e.index));
-  return sent.some((m, i) => i < edit.index && m.role === 'tool' && m.content === raw && !edited.has(i) && (edit.content ?? '').includes(`call ${String(m.tool_call_id)}`));
+  return sent.some(
+    (m, i) =>
+      i < edit.index &&
+      m.role === 'tool' &&
+      m.content === raw &&
+      !edited.has(i) &&
+      (edit.content ?? '').includes(`call ${String(m.tool_call_id)}`),
+  );
 }

@@ -13,25 +13,51 @@ import { echoSeeds, fakeSecrets, proseForm, type FakeSecret } from './fake-secre
 
 function forms(secret: string): string[] {
   const out = [secret, JSON.stringify(secret).slice(1, -1)];
-  for (const form of [...out]) if (form.length >= 16) for (let i = 0; i + 12 <= form.length; i += 4) out.push(form.slice(i, i + 12));
+  for (const form of [...out])
+    if (form.length >= 16) for (let i = 0; i + 12 <= form.length; i += 4) out.push(form.slice(i, i + 12));
   return out;
 }
 
-const survivors = (text: string, secrets: readonly FakeSecret[]): string[] => secrets.filter((s) => forms(s.secret).some((f) => text.includes(f))).map((s) => s.kind);
+const survivors = (text: string, secrets: readonly FakeSecret[]): string[] =>
+  secrets.filter((s) => forms(s.secret).some((f) => text.includes(f))).map((s) => s.kind);
 
 /** The summariser echoes its whole request back as its note (under the headings a note needs). */
 async function echoed(secrets: readonly FakeSecret[], prose: boolean): Promise<{ request: string[]; note: string[] }> {
   const messages: Message[] = [{ role: 'user', content: 'rotate the deploy key and fix the service account' }];
   secrets.forEach((s, i) => {
     const said = prose ? proseForm(s, i) : s.text;
-    messages.push({ role: 'assistant', content: '', tool_calls: [{ id: `c${i}`, type: 'function', function: { name: 'terminal', arguments: JSON.stringify({ command: 'cat keys' }) } }] });
-    messages.push({ role: 'tool', tool_call_id: `c${i}`, content: JSON.stringify({ output: `reading\n${said}\ndone`, exit_code: 0, error: null }) });
+    messages.push({
+      role: 'assistant',
+      content: '',
+      tool_calls: [
+        {
+          id: `c${i}`,
+          type: 'function',
+          function: { name: 'terminal', arguments: JSON.stringify({ command: 'cat keys' }) },
+        },
+      ],
+    });
+    messages.push({
+      role: 'tool',
+      tool_call_id: `c${i}`,
+      content: JSON.stringify({ output: `reading\n${said}\ndone`, exit_code: 0, error: null }),
+    });
   });
   let request = '';
   const summariser = createSummariser({
     complete: async (ms) => {
       request = ms.map((m) => String(m.content)).join('\n');
-      return { text: ['## Goal', 'Rotate the deploy key', '## Done', '1. Read the keys.', '## Facts', ...request.split('\n').map((l) => `- ${l}`)].join('\n'), model: 'echo' };
+      return {
+        text: [
+          '## Goal',
+          'Rotate the deploy key',
+          '## Done',
+          '1. Read the keys.',
+          '## Facts',
+          ...request.split('\n').map((l) => `- ${l}`),
+        ].join('\n'),
+        model: 'echo',
+      };
     },
     timeoutMs: 10_000,
     log: () => {},
@@ -39,7 +65,10 @@ async function echoed(secrets: readonly FakeSecret[], prose: boolean): Promise<{
   });
   const result = await summariser.summarise({ sessionId: 's', messages, maxTokens: 1500 });
   expect(result.ok).toBe(true);
-  return { request: survivors(request, secrets), note: result.ok ? survivors(`${result.text}\n${result.topic}`, secrets) : [] };
+  return {
+    request: survivors(request, secrets),
+    note: result.ok ? survivors(`${result.text}\n${result.topic}`, secrets) : [],
+  };
 }
 
 describe('an echoing summariser', () => {

@@ -29,7 +29,8 @@ export interface FakeSecret {
 export function fakeSecrets(seed: number, n: number): FakeSecret[] {
   const r = rng(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
-  const str = (alphabet: string, len: number): string => Array.from({ length: len }, () => alphabet[Math.floor(r() * alphabet.length)]).join('');
+  const str = (alphabet: string, len: number): string =>
+    Array.from({ length: len }, () => alphabet[Math.floor(r() * alphabet.length)]).join('');
   const between = (lo: number, hi: number): number => lo + Math.floor(r() * (hi - lo + 1));
   const b64url = (s: string): string => Buffer.from(s).toString('base64url');
   /** A password as a password manager or a person with a policy makes one: a letter or digit first, a digit somewhere. */
@@ -41,45 +42,130 @@ export function fakeSecrets(seed: number, n: number): FakeSecret[] {
   const makers: (() => FakeSecret)[] = [
     () => {
       const s = `sk-${str(ALNUM, 48)}`;
-      return { kind: 'openai', secret: s, text: pick([`OPENAI_API_KEY=${s}`, `export OPENAI_API_KEY="${s}"`, `client = OpenAI(api_key="${s}")`, `Using key ${s} for the request`, `{"apiKey":"${s}"}`]) };
+      return {
+        kind: 'openai',
+        secret: s,
+        text: pick([
+          `OPENAI_API_KEY=${s}`,
+          `export OPENAI_API_KEY="${s}"`,
+          `client = OpenAI(api_key="${s}")`,
+          `Using key ${s} for the request`,
+          `{"apiKey":"${s}"}`,
+        ]),
+      };
     },
     () => {
       const s = `sk-proj-${str(B64URL, 64)}`;
-      return { kind: 'openai-project', secret: s, text: pick([`OPENAI_API_KEY=${s}`, `openai.api_key = '${s}'`, `curl https://api.openai.com/v1/models -H "Authorization: Bearer ${s}"`]) };
+      return {
+        kind: 'openai-project',
+        secret: s,
+        text: pick([
+          `OPENAI_API_KEY=${s}`,
+          `openai.api_key = '${s}'`,
+          `curl https://api.openai.com/v1/models -H "Authorization: Bearer ${s}"`,
+        ]),
+      };
     },
     () => {
       const s = `sk-ant-api03-${str(B64URL, 93)}AA`;
-      return { kind: 'anthropic', secret: s, text: pick([`ANTHROPIC_API_KEY=${s}`, `x-api-key: ${s}`, `anthropic:\n  api_key: ${s}`]) };
+      return {
+        kind: 'anthropic',
+        secret: s,
+        text: pick([`ANTHROPIC_API_KEY=${s}`, `x-api-key: ${s}`, `anthropic:\n  api_key: ${s}`]),
+      };
     },
     () => {
       const s = `AKIA${str(UPPER_DIGITS, 16)}`;
-      return { kind: 'aws-key-id', secret: s, text: pick([`aws_access_key_id = ${s}`, `AWS_ACCESS_KEY_ID=${s}`, `"AccessKeyId": "${s}",`, `credentials for ${s} expired`]) };
+      return {
+        kind: 'aws-key-id',
+        secret: s,
+        text: pick([
+          `aws_access_key_id = ${s}`,
+          `AWS_ACCESS_KEY_ID=${s}`,
+          `"AccessKeyId": "${s}",`,
+          `credentials for ${s} expired`,
+        ]),
+      };
     },
     () => {
       const s = str(B64, 40);
-      return { kind: 'aws-secret', secret: s, text: pick([`aws_secret_access_key = ${s}`, `AWS_SECRET_ACCESS_KEY=${s}`, `"SecretAccessKey": "${s}",`, `export AWS_SECRET_ACCESS_KEY='${s}'`]) };
+      return {
+        kind: 'aws-secret',
+        secret: s,
+        text: pick([
+          `aws_secret_access_key = ${s}`,
+          `AWS_SECRET_ACCESS_KEY=${s}`,
+          `"SecretAccessKey": "${s}",`,
+          `export AWS_SECRET_ACCESS_KEY='${s}'`,
+        ]),
+      };
     },
     () => {
-      const s = pick([`ghp_${str(ALNUM, 36)}`, `gho_${str(ALNUM, 36)}`, `github_pat_${str(ALNUM, 22)}_${str(ALNUM, 59)}`]);
-      return { kind: 'github', secret: s, text: pick([`GITHUB_TOKEN=${s}`, `git clone https://${s}@github.com/acme/app.git`, `remote: token ${s} has expired`, `gh auth login --with-token <<< ${s}`]) };
+      const s = pick([
+        `ghp_${str(ALNUM, 36)}`,
+        `gho_${str(ALNUM, 36)}`,
+        `github_pat_${str(ALNUM, 22)}_${str(ALNUM, 59)}`,
+      ]);
+      return {
+        kind: 'github',
+        secret: s,
+        text: pick([
+          `GITHUB_TOKEN=${s}`,
+          `git clone https://${s}@github.com/acme/app.git`,
+          `remote: token ${s} has expired`,
+          `gh auth login --with-token <<< ${s}`,
+        ]),
+      };
     },
     () => {
       const s = `${pick(['xoxb', 'xoxp', 'xoxa', 'xoxr'])}-${str('0123456789', 12)}-${str('0123456789', 13)}-${str(ALNUM, 24)}`;
-      return { kind: 'slack', secret: s, text: pick([`SLACK_BOT_TOKEN=${s}`, `slack:\n  token: "${s}"`, `posting with ${s}`]) };
+      return {
+        kind: 'slack',
+        secret: s,
+        text: pick([`SLACK_BOT_TOKEN=${s}`, `slack:\n  token: "${s}"`, `posting with ${s}`]),
+      };
     },
     () => {
       const s = `AIza${str(B64URL, 35)}`;
-      return { kind: 'google', secret: s, text: pick([`GOOGLE_API_KEY=${s}`, `https://maps.googleapis.com/maps/api/geocode/json?address=x&key=${s}`, `"api_key": "${s}"`]) };
+      return {
+        kind: 'google',
+        secret: s,
+        text: pick([
+          `GOOGLE_API_KEY=${s}`,
+          `https://maps.googleapis.com/maps/api/geocode/json?address=x&key=${s}`,
+          `"api_key": "${s}"`,
+        ]),
+      };
     },
     () => {
       const header = b64url(JSON.stringify({ alg: pick(['HS256', 'RS256']), typ: 'JWT' }));
-      const payload = b64url(JSON.stringify({ sub: str(ALNUM, 12), iat: between(1.6e9, 1.8e9), role: pick(['admin', 'user']) }));
+      const payload = b64url(
+        JSON.stringify({ sub: str(ALNUM, 12), iat: between(1.6e9, 1.8e9), role: pick(['admin', 'user']) }),
+      );
       const s = `${header}.${payload}.${str(B64URL, 43)}`;
-      return { kind: 'jwt', secret: s, text: pick([`Cookie: session=${s}`, `{"access_token": "${s}", "expires_in": 3600}`, `JWT=${s}`, `got token ${s}`]) };
+      return {
+        kind: 'jwt',
+        secret: s,
+        text: pick([
+          `Cookie: session=${s}`,
+          `{"access_token": "${s}", "expires_in": 3600}`,
+          `JWT=${s}`,
+          `got token ${s}`,
+        ]),
+      };
     },
     () => {
       const s = str(`${ALNUM}._-`, between(32, 64)).replace(/^[._-]/, 'a') + str(ALNUM, 1);
-      return { kind: 'bearer', secret: s, text: pick([`Authorization: Bearer ${s}`, `curl -H "Authorization: Bearer ${s}" https://api.example.com/v2/jobs`, `headers = {"Authorization": "Bearer ${s}"}`, `> authorization: Bearer ${s}`]) };
+      return {
+        kind: 'bearer',
+        secret: s,
+        text: pick([
+          `Authorization: Bearer ${s}`,
+          `curl -H "Authorization: Bearer ${s}" https://api.example.com/v2/jobs`,
+          `headers = {"Authorization": "Bearer ${s}"}`,
+          `> authorization: Bearer ${s}`,
+        ]),
+      };
     },
     () => {
       const kind = pick(['RSA ', 'EC ', 'OPENSSH ', '']);
@@ -125,24 +211,63 @@ export function fakeSecrets(seed: number, n: number): FakeSecret[] {
     },
     () => {
       const s = pick([str(HEX, 64), str(HEX, 128), str(B64, 44)]);
-      return { kind: 'keyed-random', secret: s, text: pick([`SECRET_KEY_BASE=${s}`, `"signing_key": "${s}"`, `session_key: ${s}`, `WEBHOOK_SECRET=${s}`, `hmac = "${s}"`]) };
+      return {
+        kind: 'keyed-random',
+        secret: s,
+        text: pick([
+          `SECRET_KEY_BASE=${s}`,
+          `"signing_key": "${s}"`,
+          `session_key: ${s}`,
+          `WEBHOOK_SECRET=${s}`,
+          `hmac = "${s}"`,
+        ]),
+      };
     },
     () => {
-      const s = pick([`hf_${str(ALNUM, 34)}`, `npm_${str(ALNUM, 36)}`, `glpat-${str(B64URL, 20)}`, `pypi-${str(B64URL, 80)}`, `sk_live_${str(ALNUM, 24)}`]);
-      return { kind: 'other-vendor', secret: s, text: pick([`TOKEN=${s}`, `//registry.example.com/:_authToken=${s}`, `using ${s}`]) };
+      const s = pick([
+        `hf_${str(ALNUM, 34)}`,
+        `npm_${str(ALNUM, 36)}`,
+        `glpat-${str(B64URL, 20)}`,
+        `pypi-${str(B64URL, 80)}`,
+        `sk_live_${str(ALNUM, 24)}`,
+      ]);
+      return {
+        kind: 'other-vendor',
+        secret: s,
+        text: pick([`TOKEN=${s}`, `//registry.example.com/:_authToken=${s}`, `using ${s}`]),
+      };
     },
     // Issue 19: the shapes that got through (a short `_PASS` name, mysql's glued -p, an `&` inside).
     () => {
       const s = str(ALNUM, 16);
-      return { kind: 'short-pass-name', secret: s, text: pick([`SMTP_PASS=${s}`, `MAIL_PASS=${s}`, `export DB_PASS=${s}`, `MYSQL_PWD=${s}`, `smtp_pass: ${s}`]) };
+      return {
+        kind: 'short-pass-name',
+        secret: s,
+        text: pick([`SMTP_PASS=${s}`, `MAIL_PASS=${s}`, `export DB_PASS=${s}`, `MYSQL_PWD=${s}`, `smtp_pass: ${s}`]),
+      };
     },
     () => {
       const s = password(`${ALNUM}_+-=~.`);
-      return { kind: 'command-password', secret: s, text: pick([`mysql -uroot -p${s} app`, `mysqldump -u root -p${s} app > dump.sql`, `sshpass -p ${s} ssh deploy@web1`, `redis-cli -h cache -a ${s} ping`, `curl -u admin:${s} https://ci.example.com/api/json`, `docker login -u ci -p ${s} registry.example.com`]) };
+      return {
+        kind: 'command-password',
+        secret: s,
+        text: pick([
+          `mysql -uroot -p${s} app`,
+          `mysqldump -u root -p${s} app > dump.sql`,
+          `sshpass -p ${s} ssh deploy@web1`,
+          `redis-cli -h cache -a ${s} ping`,
+          `curl -u admin:${s} https://ci.example.com/api/json`,
+          `docker login -u ci -p ${s} registry.example.com`,
+        ]),
+      };
     },
     () => {
       const s = `${password(ALNUM)}&${password(ALNUM)}`;
-      return { kind: 'ampersand-password', secret: s, text: pick([`REDIS_PASSWORD=${s}`, `SMTP_PASSWORD=${s}`, `export DB_PASSWORD=${s}`]) };
+      return {
+        kind: 'ampersand-password',
+        secret: s,
+        text: pick([`REDIS_PASSWORD=${s}`, `SMTP_PASSWORD=${s}`, `export DB_PASSWORD=${s}`]),
+      };
     },
   ];
   return Array.from({ length: n }, () => pick(makers)());
@@ -190,9 +315,27 @@ export function proseForm(secret: FakeSecret, seed: number): string {
 export function nonSecretLines(seed: number, n: number): string[] {
   const r = rng(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
-  const str = (alphabet: string, len: number): string => Array.from({ length: len }, () => alphabet[Math.floor(r() * alphabet.length)]).join('');
-  const uuid = (): string => `${str(HEX, 8)}-${str(HEX, 4)}-4${str(HEX, 3)}-${pick(['8', '9', 'a', 'b'])}${str(HEX, 3)}-${str(HEX, 12)}`;
-  const word = (): string => pick(['parse', 'token', 'config', 'session', 'user', 'build', 'cache', 'key', 'value', 'range', 'index', 'summary', 'secret', 'auth']);
+  const str = (alphabet: string, len: number): string =>
+    Array.from({ length: len }, () => alphabet[Math.floor(r() * alphabet.length)]).join('');
+  const uuid = (): string =>
+    `${str(HEX, 8)}-${str(HEX, 4)}-4${str(HEX, 3)}-${pick(['8', '9', 'a', 'b'])}${str(HEX, 3)}-${str(HEX, 12)}`;
+  const word = (): string =>
+    pick([
+      'parse',
+      'token',
+      'config',
+      'session',
+      'user',
+      'build',
+      'cache',
+      'key',
+      'value',
+      'range',
+      'index',
+      'summary',
+      'secret',
+      'auth',
+    ]);
   const makers: (() => string)[] = [
     () => `commit ${str(HEX, 40)}`,
     () => `${str(HEX, 7)} Fix ${word()} handling in ${word()}.ts`,
@@ -210,7 +353,8 @@ export function nonSecretLines(seed: number, n: number): string[] {
     () => `return jwt.sign(payload, secret, { expiresIn: '1h' });`,
     () => `sha256:${str(HEX, 64)}`,
     () => `"integrity": "sha512-${str(B64, 86)}==",`,
-    () => `  "resolved": "https://registry.example.org/${word()}/-/${word()}-${Math.floor(r() * 9)}.${Math.floor(r() * 20)}.${Math.floor(r() * 9)}.tgz",`,
+    () =>
+      `  "resolved": "https://registry.example.org/${word()}/-/${word()}-${Math.floor(r() * 9)}.${Math.floor(r() * 20)}.${Math.floor(r() * 9)}.tgz",`,
     () => `git@github.com:acme/${word()}.git`,
     () => `https://github.com/acme/app/blob/${str(HEX, 40)}/src/${word()}.ts#L${Math.floor(r() * 300)}`,
     () => `ok ${Math.floor(r() * 90)} - ${word()} ${word()} returns the ${word()}`,
@@ -249,16 +393,39 @@ export function echoSeeds(seed: number): FakeSecret[] {
   const keyId = echoStr(r, ECHO_HEX, 40);
   const gcpKey = echoStr(r, ECHO_B64, 64);
   const email = `deploy-bot@acme-prod-${seed}.iam.gserviceaccount.com`;
-  const sa = JSON.stringify({ type: 'service_account', project_id: `acme-prod-${seed}`, private_key_id: keyId, private_key: `-----BEGIN PRIVATE KEY-----\n${gcpKey}\n-----END PRIVATE KEY-----\n`, client_email: email, client_id: '104729384756102938475' }, null, 2);
+  const sa = JSON.stringify(
+    {
+      type: 'service_account',
+      project_id: `acme-prod-${seed}`,
+      private_key_id: keyId,
+      private_key: `-----BEGIN PRIVATE KEY-----\n${gcpKey}\n-----END PRIVATE KEY-----\n`,
+      client_email: email,
+      client_id: '104729384756102938475',
+    },
+    null,
+    2,
+  );
   return [
-    { kind: 'pem-body-lines', secret: body[1] as string, text: `$ sed -n 2,4p deploy.pem\n${body[1]}\n${body[2]}\n${body[3]}` },
+    {
+      kind: 'pem-body-lines',
+      secret: body[1] as string,
+      text: `$ sed -n 2,4p deploy.pem\n${body[1]}\n${body[2]}\n${body[3]}`,
+    },
     { kind: 'pem-last-line', secret: last, text: `$ tail -2 id_rsa | head -1\n${last}` },
     { kind: 'pem-body-indented', secret: body[4] as string, text: `    ${body[4]}\n    ${body[5]}` },
-    { kind: 'pem-body-prose', secret: body[5] as string, text: `The key file starts with ${body[5]} after its header.` },
+    {
+      kind: 'pem-body-prose',
+      secret: body[5] as string,
+      text: `The key file starts with ${body[5]} after its header.`,
+    },
     { kind: 'gcp-json', secret: keyId, text: sa },
     { kind: 'gcp-json-key', secret: gcpKey, text: sa },
     { kind: 'gcp-prose-id', secret: keyId, text: `The service account's private key id is ${keyId}.` },
     { kind: 'gcp-prose-id-colon', secret: keyId, text: `- Private key ID: \`${keyId}\`` },
-    { kind: 'gcp-fields-prose', secret: keyId, text: `Service account deploy-bot uses private_key_id ${keyId} (type service_account).` },
+    {
+      kind: 'gcp-fields-prose',
+      secret: keyId,
+      text: `Service account deploy-bot uses private_key_id ${keyId} (type service_account).`,
+    },
   ];
 }

@@ -37,7 +37,13 @@ export async function startServer(handler: Handler = answerWith(GOOD_SUMMARY)): 
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const rec: Recorded = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), aborted: false };
+      const rec: Recorded = {
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        aborted: false,
+      };
       requests.push(rec);
       res.on('close', () => {
         if (!res.writableFinished) rec.aborted = true;
@@ -66,7 +72,15 @@ export async function startServer(handler: Handler = answerWith(GOOD_SUMMARY)): 
 export function answerWith(text: string, model = 'local-summariser'): Handler {
   return (_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ id: 'cmpl-1', object: 'chat.completion', model, choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 1 } }));
+    res.end(
+      JSON.stringify({
+        id: 'cmpl-1',
+        object: 'chat.completion',
+        model,
+        choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+        usage: { prompt_tokens: 1, completion_tokens: 1 },
+      }),
+    );
   };
 }
 

@@ -9,20 +9,32 @@ import { rng } from '../helpers/random.js';
 import { fakeSecrets } from './fake-secrets.js';
 import { GOOD_SUMMARY } from './openai-server.js';
 
-const call = (id: string, name: string, args: string): Message => ({ role: 'assistant', content: '', tool_calls: [{ id, type: 'function', function: { name, arguments: args } }] });
+const call = (id: string, name: string, args: string): Message => ({
+  role: 'assistant',
+  content: '',
+  tool_calls: [{ id, type: 'function', function: { name, arguments: args } }],
+});
 
 describe('renderRange', () => {
   it('shows each message with its number and role, the tool of each output, and each call with its arguments', async () => {
-    const text = (await renderRange(
-      [
-        { role: 'user', content: 'Read the config.' },
-        call('c1', 'read_file', '{"path":"hmc.yaml"}'),
-        { role: 'tool', tool_call_id: 'c1', content: 'enabled: true' },
-        { role: 'tool', tool_name: 'web_search', content: 'result' },
-        { role: 'assistant', content: [{ type: 'text', text: 'Looked at it.' }, { type: 'image_url', image_url: { url: 'data:…' } }] },
-      ],
-      DEFAULT_REQUEST_BUDGET_CHARS,
-    )).text;
+    const text = (
+      await renderRange(
+        [
+          { role: 'user', content: 'Read the config.' },
+          call('c1', 'read_file', '{"path":"hmc.yaml"}'),
+          { role: 'tool', tool_call_id: 'c1', content: 'enabled: true' },
+          { role: 'tool', tool_name: 'web_search', content: 'result' },
+          {
+            role: 'assistant',
+            content: [
+              { type: 'text', text: 'Looked at it.' },
+              { type: 'image_url', image_url: { url: 'data:…' } },
+            ],
+          },
+        ],
+        DEFAULT_REQUEST_BUDGET_CHARS,
+      )
+    ).text;
     expect(text).toBe(
       [
         '#1 user:\nRead the config.',
@@ -34,9 +46,11 @@ describe('renderRange', () => {
     );
   });
 
-  it("unwraps a JSON envelope: the short fields on one line, the main text with real line breaks", async () => {
+  it('unwraps a JSON envelope: the short fields on one line, the main text with real line breaks', async () => {
     expect(toolText(JSON.stringify({ output: 'a\nb', exit_code: 1, error: null }))).toBe('(exit_code: 1)\na\nb');
-    expect(toolText(JSON.stringify({ matches: [{ path: 'a.ts', line: 3, content: 'x' }], total: 1 }))).toBe('(total: 1)\na.ts:3: x');
+    expect(toolText(JSON.stringify({ matches: [{ path: 'a.ts', line: 3, content: 'x' }], total: 1 }))).toBe(
+      '(total: 1)\na.ts:3: x',
+    );
     expect(toolText('{"not": "an envelope"}')).toBe('{"not": "an envelope"}');
     expect(toolText('{broken')).toBe('{broken');
   });
@@ -74,7 +88,10 @@ describe('renderRange', () => {
   it('counts exactly what a cut removed from a huge output, windowing included', async () => {
     const output = Array.from({ length: 100_000 }, (_, i) => `line ${i}`).join('\n');
     const text = (await renderRange([{ role: 'tool', content: output }], DEFAULT_REQUEST_BUDGET_CHARS)).text;
-    const m = /^#1 tool \(output\):\n([\s\S]*)\n\[… ([\d,]+) characters, ([\d,]+) line breaks cut here …\]\n([\s\S]*)$/.exec(text);
+    const m =
+      /^#1 tool \(output\):\n([\s\S]*)\n\[… ([\d,]+) characters, ([\d,]+) line breaks cut here …\]\n([\s\S]*)$/.exec(
+        text,
+      );
     expect(m).not.toBeNull();
     const [, head, chars, breaks, tail] = m as RegExpExecArray;
     expect(output.startsWith(head!)).toBe(true);
@@ -86,7 +103,10 @@ describe('renderRange', () => {
   });
 
   it('gives the event loop back while it renders a long range', async () => {
-    const messages: Message[] = Array.from({ length: 300 }, (_, i) => ({ role: 'tool', content: `out ${i} ${'token=abc123 '.repeat(2000)}` }));
+    const messages: Message[] = Array.from({ length: 300 }, (_, i) => ({
+      role: 'tool',
+      content: `out ${i} ${'token=abc123 '.repeat(2000)}`,
+    }));
     let turns = 0;
     const timer = setInterval(() => turns++, 1);
     const r = await renderRange(messages, DEFAULT_REQUEST_BUDGET_CHARS);
@@ -139,7 +159,11 @@ describe('buildPrompt', () => {
   });
 
   it('on an update, sends the previous note first and asks to keep what still holds', async () => {
-    const p = await buildPrompt({ messages: [{ role: 'user', content: 'next' }], previous: GOOD_SUMMARY, maxTokens: 1000 });
+    const p = await buildPrompt({
+      messages: [{ role: 'user', content: 'next' }],
+      previous: GOOD_SUMMARY,
+      maxTokens: 1000,
+    });
     const user = String(p.messages[1]!.content);
     expect(user).toMatch(/^Your earlier note on this work:\n\n<note>\n## Goal/);
     expect(user).toContain('Keep every item of the earlier note that the new messages do not contradict');
@@ -147,7 +171,14 @@ describe('buildPrompt', () => {
   });
 
   it('redacts the previous note too, and bounds it to half the budget', async () => {
-    const p = await buildPrompt({ messages: [{ role: 'user', content: 'x' }], previous: `## Facts\nGITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789\n${'z'.repeat(100_000)}`, maxTokens: 1000 }, 20_000);
+    const p = await buildPrompt(
+      {
+        messages: [{ role: 'user', content: 'x' }],
+        previous: `## Facts\nGITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789\n${'z'.repeat(100_000)}`,
+        maxTokens: 1000,
+      },
+      20_000,
+    );
     const user = String(p.messages[1]!.content);
     expect(user).toContain('GITHUB_TOKEN=[REDACTED]');
     expect(p.redactions).toBe(1);
@@ -155,7 +186,10 @@ describe('buildPrompt', () => {
   });
 
   it('keeps a whole request under the default budget plus its instructions', async () => {
-    const messages: Message[] = Array.from({ length: 400 }, (_, i) => ({ role: i % 2 ? 'tool' : 'user', content: 'w '.repeat(4000) }));
+    const messages: Message[] = Array.from({ length: 400 }, (_, i) => ({
+      role: i % 2 ? 'tool' : 'user',
+      content: 'w '.repeat(4000),
+    }));
     const p = await buildPrompt({ messages, previous: 'p'.repeat(200_000), maxTokens: 1500 });
     expect(p.chars).toBeLessThan(DEFAULT_REQUEST_BUDGET_CHARS + 4000);
   });
@@ -163,7 +197,11 @@ describe('buildPrompt', () => {
 
 describe('checkAnswer', () => {
   it('accepts a note and takes its title from the first line under Goal', async () => {
-    expect(checkAnswer(GOOD_SUMMARY)).toEqual({ ok: true, text: GOOD_SUMMARY, topic: 'Fix the failing build of the pipeline' });
+    expect(checkAnswer(GOOD_SUMMARY)).toEqual({
+      ok: true,
+      text: GOOD_SUMMARY,
+      topic: 'Fix the failing build of the pipeline',
+    });
   });
 
   it('drops what comes before the note: a greeting, a think block, a code fence', async () => {
@@ -176,15 +214,26 @@ describe('checkAnswer', () => {
   });
 
   it('refuses an answer that is not a note: a refusal, an apology, too little to say anything', async () => {
-    expect(checkAnswer(`I cannot help with that. ${'Really. '.repeat(20)}`)).toEqual({ ok: false, reason: 'the summariser refused or apologised instead of writing a note' });
+    expect(checkAnswer(`I cannot help with that. ${'Really. '.repeat(20)}`)).toEqual({
+      ok: false,
+      reason: 'the summariser refused or apologised instead of writing a note',
+    });
     expect(checkAnswer(`Sorry, ${'I do not know. '.repeat(10)}`)).toMatchObject({ ok: false });
-    expect(checkAnswer('## Goal\nx\n## Done\ny')).toEqual({ ok: false, reason: 'the answer is too short to be a note (19 characters, 2 of 7 sections)' });
+    expect(checkAnswer('## Goal\nx\n## Done\ny')).toEqual({
+      ok: false,
+      reason: 'the answer is too short to be a note (19 characters, 2 of 7 sections)',
+    });
     expect(checkAnswer('')).toEqual({ ok: false, reason: 'the summariser answered with an empty text' });
   });
 
   it('takes a note in free prose at its word, titled by its first sentence (weaker models answer so)', async () => {
-    const prose = 'The agent migrated the users table to the new schema. It ran the tests twice; the second run passed after fixing the date parser in src/dates.py.';
-    expect(checkAnswer(prose)).toEqual({ ok: true, text: prose, topic: 'The agent migrated the users table to the new schema' });
+    const prose =
+      'The agent migrated the users table to the new schema. It ran the tests twice; the second run passed after fixing the date parser in src/dates.py.';
+    expect(checkAnswer(prose)).toEqual({
+      ok: true,
+      text: prose,
+      topic: 'The agent migrated the users table to the new schema',
+    });
   });
 
   it('reads headings written a little differently (bold, a colon, another level)', async () => {
@@ -196,7 +245,10 @@ describe('checkAnswer', () => {
     [['Fix `parse_args` in __main__.py'], 'Fix parse_args in __main__.py'],
     [['', 'None.', 'Real goal'], 'Real goal'],
     [['## Done'], 'Earlier work'],
-    [[`Refactor ${'the very long module name '.repeat(6)}`], expect.stringMatching(/^Refactor the very long .{40,75}…$/)],
+    [
+      [`Refactor ${'the very long module name '.repeat(6)}`],
+      expect.stringMatching(/^Refactor the very long .{40,75}…$/),
+    ],
   ])('takes the topic from %j', (lines, topic) => {
     expect(topicOf(lines as string[])).toEqual(topic);
   });

@@ -12,33 +12,81 @@ const MAX_REDACTIONS_PER_MB = 1;
 describe('redactSecrets: each shape', () => {
   const secretCases: [string, string, string][] = [
     ['an OpenAI key in an env line', 'OPENAI_API_KEY=sk-proj-AbCdEf1234567890abcdefGHIJ', 'OPENAI_API_KEY=[REDACTED]'],
-    ['an Anthropic key in prose', 'the key sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789 failed', 'the key [REDACTED] failed'],
-    ['an AWS key pair', 'AKIAIOSFODNN7EXAMPL3 aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', '[REDACTED] aws_secret_access_key = [REDACTED]'],
+    [
+      'an Anthropic key in prose',
+      'the key sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789 failed',
+      'the key [REDACTED] failed',
+    ],
+    [
+      'an AWS key pair',
+      'AKIAIOSFODNN7EXAMPL3 aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+      '[REDACTED] aws_secret_access_key = [REDACTED]',
+    ],
     ['a GitHub token', 'push with ghp_abcdefghijklmnopqrstuvwxyz0123456789', 'push with [REDACTED]'],
     ['a fine-grained GitHub token', 'github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz', '[REDACTED]'],
     ['a Slack token', 'SLACK=xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx', 'SLACK=[REDACTED]'],
     ['a Google API key', 'key AIzaSyA1234567890abcdefghijklmnopqrstuv used', 'key [REDACTED] used'],
-    ['a JWT', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U', '[REDACTED]'],
+    [
+      'a JWT',
+      'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U',
+      '[REDACTED]',
+    ],
     ['an Authorization header', 'Authorization: Bearer abc.def.ghi123', 'Authorization: Bearer [REDACTED]'],
-    ['a bearer token in a curl command', 'curl -H "authorization: bearer Zm9vYmFyYmF6cXV4MTIz" x', 'curl -H "authorization: bearer [REDACTED]" x'],
-    ['a private key block', '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\nabcdEFGH==\n-----END RSA PRIVATE KEY-----\nafter', '[REDACTED]\nafter'],
-    ['a private key block cut before its end', 'x\n-----BEGIN PRIVATE KEY-----\nMIIEowIBAAKCAQEA\nabcdEFGH', 'x\n[REDACTED]'],
-    ['the end of a private key block whose start was cut', 'MIIEowIBAAKCAQEA\nabcdEFGH==\n-----END PRIVATE KEY-----\ndone', '[REDACTED]\ndone'],
+    [
+      'a bearer token in a curl command',
+      'curl -H "authorization: bearer Zm9vYmFyYmF6cXV4MTIz" x',
+      'curl -H "authorization: bearer [REDACTED]" x',
+    ],
+    [
+      'a private key block',
+      '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\nabcdEFGH==\n-----END RSA PRIVATE KEY-----\nafter',
+      '[REDACTED]\nafter',
+    ],
+    [
+      'a private key block cut before its end',
+      'x\n-----BEGIN PRIVATE KEY-----\nMIIEowIBAAKCAQEA\nabcdEFGH',
+      'x\n[REDACTED]',
+    ],
+    [
+      'the end of a private key block whose start was cut',
+      'MIIEowIBAAKCAQEA\nabcdEFGH==\n-----END PRIVATE KEY-----\ndone',
+      '[REDACTED]\ndone',
+    ],
     ['a JSON password', '{"user": "a", "password": "hunter22"}', '{"user": "a", "password": "[REDACTED]"}'],
     ['a YAML secret', '  password: swordfish', '  password: [REDACTED]'],
     ['an env password of letters only', 'DB_PASSWORD=swordfish', 'DB_PASSWORD=[REDACTED]'],
-    ['a password in a database URL', 'postgres://admin:s3cr3t@db.local:5432/app', 'postgres://admin:[REDACTED]@db.local:5432/app'],
+    [
+      'a password in a database URL',
+      'postgres://admin:s3cr3t@db.local:5432/app',
+      'postgres://admin:[REDACTED]@db.local:5432/app',
+    ],
     ['a password with no user name in a URL', 'redis://:s3cr3t@cache:6379/0', 'redis://:[REDACTED]@cache:6379/0'],
-    ['an access token in a URL query', 'GET /cb?access_token=abc123XYZ&page=2', 'GET /cb?access_token=[REDACTED]&page=2'],
+    [
+      'an access token in a URL query',
+      'GET /cb?access_token=abc123XYZ&page=2',
+      'GET /cb?access_token=[REDACTED]&page=2',
+    ],
     ['an OAuth code in a URL query', '/cb?code=4/0AX4XfWh8Qk2LmN9pZ&state=xyz', '/cb?code=[REDACTED]&state=xyz'],
     ['a password flag', 'mysql --password=hunter22 -u root', 'mysql --password=[REDACTED] -u root'],
     ['a token flag with a space', 'run --token abc123def', 'run --token [REDACTED]'],
-    ['a random value under a generic key name', '"session": "a8f5f167f44f4964e6c998dee827110c"', '"session": "[REDACTED]"'],
-    ['a random value under a name holding a secret word', 'SECRET_KEY_BASE=9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08', 'SECRET_KEY_BASE=[REDACTED]'],
-    ['a .NET connection string', 'Server=db;User Id=sa;Password=Pa55word!;', 'Server=db;User Id=sa;Password=[REDACTED];'],
+    [
+      'a random value under a generic key name',
+      '"session": "a8f5f167f44f4964e6c998dee827110c"',
+      '"session": "[REDACTED]"',
+    ],
+    [
+      'a random value under a name holding a secret word',
+      'SECRET_KEY_BASE=9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+      'SECRET_KEY_BASE=[REDACTED]',
+    ],
+    [
+      'a .NET connection string',
+      'Server=db;User Id=sa;Password=Pa55word!;',
+      'Server=db;User Id=sa;Password=[REDACTED];',
+    ],
     // Issue 19: the three that got through, and the ways a summary repeats a secret in prose.
     ['a short _PASS name', 'SMTP_PASS=Xq7vT2mNp9LkR4sW', 'SMTP_PASS=[REDACTED]'],
-    ['mysql\'s glued -p', 'mysql -uroot -pS3cretPw9 app', 'mysql -uroot -p[REDACTED] app'],
+    ["mysql's glued -p", 'mysql -uroot -pS3cretPw9 app', 'mysql -uroot -p[REDACTED] app'],
     ['an & inside an env value', 'REDIS_PASSWORD=Ab3dEfg&h1JkLm', 'REDIS_PASSWORD=[REDACTED]'],
     ['sshpass -p', 'sshpass -p S3cretPw9 ssh root@web1', 'sshpass -p [REDACTED] ssh root@web1'],
     ['redis-cli -a', 'redis-cli -h cache -a S3cretPw9 ping', 'redis-cli -h cache -a [REDACTED] ping'],
@@ -47,8 +95,16 @@ describe('redactSecrets: each shape', () => {
     ['"The … password is …" in prose', 'The SMTP password is Xq7vT2mNp9LkR4sW.', 'The SMTP password is [REDACTED].'],
     ['a bold markdown label', '**Token**: ghx9Qm2Lk7Tz', '**Token**: [REDACTED]'],
     ['a list item with a backticked value', '- **API key**: `Zk9m2Qx7Lp4v`', '- **API key**: `[REDACTED]`'],
-    ['a value in parentheses', 'the Redis password (`Ab3d&h1JkLm9`) is in the vault', 'the Redis password (`[REDACTED]`) is in the vault'],
-    ['"changed to"', 'The root password was changed to `u-b~nQwJPO4`.', 'The root password was changed to `[REDACTED]`.'],
+    [
+      'a value in parentheses',
+      'the Redis password (`Ab3d&h1JkLm9`) is in the vault',
+      'the Redis password (`[REDACTED]`) is in the vault',
+    ],
+    [
+      '"changed to"',
+      'The root password was changed to `u-b~nQwJPO4`.',
+      'The root password was changed to `[REDACTED]`.',
+    ],
     ['"with password …"', 'logged in as root with password S3cretPw9', 'logged in as root with password [REDACTED]'],
   ];
   it.each(secretCases)('replaces %s', (_name, input, expected) => {
@@ -113,7 +169,9 @@ describe('redactSecrets: each shape', () => {
   });
 
   it('redacts a key block inside a JSON string (escaped line breaks)', () => {
-    const r = redactSecrets('{"type": "service_account", "private_key": "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\\nBKcwggSjAgEAAoIBAQC7\\n-----END PRIVATE KEY-----\\n", "client_email": "a@b.iam"}');
+    const r = redactSecrets(
+      '{"type": "service_account", "private_key": "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\\nBKcwggSjAgEAAoIBAQC7\\n-----END PRIVATE KEY-----\\n", "client_email": "a@b.iam"}',
+    );
     expect(r.text).toBe('{"type": "service_account", "private_key": "[REDACTED]\\n", "client_email": "a@b.iam"}');
   });
 });
@@ -137,7 +195,8 @@ describe('redactSecrets: properties', () => {
             expect(out, `${s.kind} survived`).not.toContain(form);
             // No 12-character piece of a long secret may survive either (a half-redacted token).
             if (form.length >= 16) {
-              for (let i = 0; i + 12 <= form.length; i += 4) expect(out, `part of ${s.kind} survived`).not.toContain(form.slice(i, i + 12));
+              for (let i = 0; i + 12 <= form.length; i += 4)
+                expect(out, `part of ${s.kind} survived`).not.toContain(form.slice(i, i + 12));
             }
           }
         }
@@ -158,10 +217,13 @@ describe('redactSecrets: properties', () => {
     expect(hits / (bytes / 1e6)).toBeLessThanOrEqual(MAX_REDACTIONS_PER_MB);
   });
 
-  it.skipIf(!existsSync('../shared/corpus'))(`replaces at most ${MAX_REDACTIONS_PER_MB} value per MB of the shared corpus of agent sessions`, () => {
-    const { bytes, hits } = measure(['../shared/corpus']);
-    expect(hits / (bytes / 1e6)).toBeLessThanOrEqual(MAX_REDACTIONS_PER_MB);
-  });
+  it.skipIf(!existsSync('../shared/corpus'))(
+    `replaces at most ${MAX_REDACTIONS_PER_MB} value per MB of the shared corpus of agent sessions`,
+    () => {
+      const { bytes, hits } = measure(['../shared/corpus']);
+      expect(hits / (bytes / 1e6)).toBeLessThanOrEqual(MAX_REDACTIONS_PER_MB);
+    },
+  );
 });
 
 /** Redactions in the text files under `roots` (test folders left out: they hold fake secrets on purpose). */
@@ -182,4 +244,3 @@ function measure(roots: string[]): { bytes: number; hits: number } {
   for (const r of roots) if (existsSync(r)) walk(r);
   return { bytes, hits };
 }
-

@@ -44,7 +44,11 @@ describe('createSummariser', () => {
   it('drops an answer that arrives after the timeout', async () => {
     vi.useFakeTimers();
     const late: Complete = () => new Promise((resolve) => setTimeout(() => resolve({ text: GOOD_SUMMARY }), 2000));
-    const pending = createSummariser({ complete: late, timeoutMs: 1000, log: () => {} }).summarise({ sessionId: 'S', messages: RANGE, maxTokens: 500 });
+    const pending = createSummariser({ complete: late, timeoutMs: 1000, log: () => {} }).summarise({
+      sessionId: 'S',
+      messages: RANGE,
+      maxTokens: 500,
+    });
     await vi.advanceTimersByTimeAsync(3000);
     expect(await pending).toMatchObject({ ok: false, retryable: true });
   });
@@ -53,21 +57,37 @@ describe('createSummariser', () => {
     const throwing: Complete = () => {
       throw new Error('boom');
     };
-    const result = await createSummariser({ complete: throwing, timeoutMs: 1000, log: () => {} }).summarise({ sessionId: 'S', messages: RANGE, maxTokens: 500 });
+    const result = await createSummariser({ complete: throwing, timeoutMs: 1000, log: () => {} }).summarise({
+      sessionId: 'S',
+      messages: RANGE,
+      maxTokens: 500,
+    });
     expect(result).toMatchObject({ ok: false, retryable: true, reason: 'the summariser failed: boom' });
   });
 
   it('passes a CompleteError on with its retry advice', async () => {
     const refused: Complete = () => Promise.reject(new CompleteError('the endpoint answered HTTP 401: bad key', false));
     const logs: string[] = [];
-    const result = await createSummariser({ complete: refused, timeoutMs: 1000, log: (l) => logs.push(l) }).summarise({ sessionId: 'S', messages: RANGE, maxTokens: 500 });
+    const result = await createSummariser({ complete: refused, timeoutMs: 1000, log: (l) => logs.push(l) }).summarise({
+      sessionId: 'S',
+      messages: RANGE,
+      maxTokens: 500,
+    });
     expect(result).toMatchObject({ ok: false, retryable: false, reason: 'the endpoint answered HTTP 401: bad key' });
-    expect(logs).toEqual([expect.stringMatching(/^hmc: layer 1: no summary of 2 messages of session S after .*: the endpoint answered HTTP 401: bad key \(not retried\)$/)]);
+    expect(logs).toEqual([
+      expect.stringMatching(
+        /^hmc: layer 1: no summary of 2 messages of session S after .*: the endpoint answered HTTP 401: bad key \(not retried\)$/,
+      ),
+    ]);
   });
 
   it('refuses an empty range without calling the model', async () => {
     const complete = vi.fn<Complete>();
-    const result = await createSummariser({ complete, timeoutMs: 1000, log: () => {} }).summarise({ sessionId: 'S', messages: [], maxTokens: 500 });
+    const result = await createSummariser({ complete, timeoutMs: 1000, log: () => {} }).summarise({
+      sessionId: 'S',
+      messages: [],
+      maxTokens: 500,
+    });
     expect(result).toMatchObject({ ok: false, retryable: false });
     expect(complete).not.toHaveBeenCalled();
   });
@@ -85,8 +105,13 @@ describe('createSummariser', () => {
   });
 
   it('redacts a secret in a failure reason', async () => {
-    const leaky: Complete = () => Promise.reject(new Error('proxy said: Authorization: Bearer ZXhhbXBsZTEyMzQ1Njc4OTA')); 
-    const result = await createSummariser({ complete: leaky, timeoutMs: 1000, log: () => {} }).summarise({ sessionId: 'S', messages: RANGE, maxTokens: 500 });
+    const leaky: Complete = () =>
+      Promise.reject(new Error('proxy said: Authorization: Bearer ZXhhbXBsZTEyMzQ1Njc4OTA'));
+    const result = await createSummariser({ complete: leaky, timeoutMs: 1000, log: () => {} }).summarise({
+      sessionId: 'S',
+      messages: RANGE,
+      maxTokens: 500,
+    });
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.reason).toBe('the summariser failed: proxy said: Authorization: Bearer [REDACTED]');
   });
@@ -97,7 +122,11 @@ describe('createSummariser', () => {
       asked = maxTokens;
       return Promise.resolve({ text: `Here is the note.\n\n${GOOD_SUMMARY}` });
     };
-    const result = await createSummariser({ complete: ok, timeoutMs: 1000, log: () => {} }).summarise({ sessionId: 'S', messages: RANGE, maxTokens: 700 });
+    const result = await createSummariser({ complete: ok, timeoutMs: 1000, log: () => {} }).summarise({
+      sessionId: 'S',
+      messages: RANGE,
+      maxTokens: 700,
+    });
     expect(asked).toBe(700);
     expect(result).toMatchObject({ ok: true, model: 'unknown', text: GOOD_SUMMARY });
   });

@@ -26,11 +26,13 @@ describe('axisTicks', () => {
   });
 
   it('always has a top at or above the peak and distinct, whole-number ticks', () => {
-    fc.assert(fc.property(fc.integer({ min: 1, max: 10_000_000_000 }), (peak) => {
-      const { top, ticks } = axisTicks(peak);
-      expect(top).toBeGreaterThanOrEqual(peak);
-      expect(ticks.every(Number.isInteger)).toBe(true);
-      expect(new Set(ticks.map(fmtTokens)).size).toBe(ticks.length);
-    }));
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 10_000_000_000 }), (peak) => {
+        const { top, ticks } = axisTicks(peak);
+        expect(top).toBeGreaterThanOrEqual(peak);
+        expect(ticks.every(Number.isInteger)).toBe(true);
+        expect(new Set(ticks.map(fmtTokens)).size).toBe(ticks.length);
+      }),
+    );
   });
 });

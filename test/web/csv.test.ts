@@ -97,27 +97,48 @@ describe('csvField', () => {
 
 describe('toCsv', () => {
   it('ends every record with CRLF, the header first', () => {
-    expect(toCsv({ header: ['tool', 'saved_tokens'], rows: [['terminal', 6900], ['read,file', 2900]] }))
-      .toBe('tool,saved_tokens\r\nterminal,6900\r\n"read,file",2900\r\n');
+    expect(
+      toCsv({
+        header: ['tool', 'saved_tokens'],
+        rows: [
+          ['terminal', 6900],
+          ['read,file', 2900],
+        ],
+      }),
+    ).toBe('tool,saved_tokens\r\nterminal,6900\r\n"read,file",2900\r\n');
   });
 
   // A record of no fields is not representable in CSV (it reads back as one empty field); every
   // table the page writes has at least one column.
   it('reads back exactly as written, whatever the cells hold', () => {
-    const cell = fc.oneof(fc.string({ unit: 'binary' }), fc.constantFrom('=1+1', '-x', '@a', '+', '"', ',', '\r\n', '\n'),
-      fc.double(), fc.integer(), fc.constant(null), fc.boolean());
-    fc.assert(fc.property(fc.array(fc.string(), { minLength: 1, maxLength: 5 }), fc.array(fc.array(cell, { minLength: 1, maxLength: 6 }), { maxLength: 8 }), (header, rows) => {
-      const back = readCsv(toCsv({ header, rows }));
-      expect(back).toEqual([header.map(expected), ...rows.map((r) => r.map(expected))]);
-    }));
+    const cell = fc.oneof(
+      fc.string({ unit: 'binary' }),
+      fc.constantFrom('=1+1', '-x', '@a', '+', '"', ',', '\r\n', '\n'),
+      fc.double(),
+      fc.integer(),
+      fc.constant(null),
+      fc.boolean(),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.string(), { minLength: 1, maxLength: 5 }),
+        fc.array(fc.array(cell, { minLength: 1, maxLength: 6 }), { maxLength: 8 }),
+        (header, rows) => {
+          const back = readCsv(toCsv({ header, rows }));
+          expect(back).toEqual([header.map(expected), ...rows.map((r) => r.map(expected))]);
+        },
+      ),
+    );
   });
 
   it('never lets a text cell start with a formula character', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary' }), (s) => {
-      const field = readCsv(toCsv({ header: [s], rows: [] }))[0]?.[0];
-      expect(field).toBeDefined();
-      expect(field).not.toMatch(/^[=+\-@\t\r]/);
-    }));
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (s) => {
+        const field = readCsv(toCsv({ header: [s], rows: [] }))[0]?.[0];
+        expect(field).toBeDefined();
+        expect(field).not.toMatch(/^[=+\-@\t\r]/);
+      }),
+    );
   });
 });
 
@@ -127,7 +148,9 @@ describe('csvBlob', () => {
     expect(blob.type).toBe('text/csv;charset=utf-8');
     const bytes = new Uint8Array(await blob.arrayBuffer());
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-    expect(new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes)).toBe(`${BOM}project_path\r\n/home/ada/café\r\n`);
+    expect(new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes)).toBe(
+      `${BOM}project_path\r\n/home/ada/café\r\n`,
+    );
   });
 });
 

@@ -20,21 +20,32 @@ describe('parseHash', () => {
 
   it('reads a session, an inspected output and a view', () => {
     expect(route('#/session/20261123_231540_8ba12c').target).toEqual({ kind: 'session', id: '20261123_231540_8ba12c' });
-    expect(route('#/inspect/live-7f3a9c21d4%3Acall_1_0').target).toEqual({ kind: 'inspect', id: 'live-7f3a9c21d4:call_1_0' });
+    expect(route('#/inspect/live-7f3a9c21d4%3Acall_1_0').target).toEqual({
+      kind: 'inspect',
+      id: 'live-7f3a9c21d4:call_1_0',
+    });
     expect(route('#/view/projects').target).toEqual({ kind: 'view', view: 'projects' });
   });
 
-  it('reads the project filter, and ignores parameters it does not know (a newer page\'s link)', () => {
-    expect(route('#/view/history?project=%2Fhome%2Fada%2Fsrc%2Fhmc&theme=dark')).toEqual({ target: { kind: 'view', view: 'history' }, project: '/home/ada/src/hmc' });
+  it("reads the project filter, and ignores parameters it does not know (a newer page's link)", () => {
+    expect(route('#/view/history?project=%2Fhome%2Fada%2Fsrc%2Fhmc&theme=dark')).toEqual({
+      target: { kind: 'view', view: 'history' },
+      project: '/home/ada/src/hmc',
+    });
     expect(route('#/?project=%2Fsrv%2Fa%2Bb').project).toBe('/srv/a+b');
   });
 
   it('reads the period as UTC days (issue 17, finding 7: since / until)', () => {
-    expect(route('#/view/models?since=2026-11-01&until=2026-11-26')).toEqual({ target: { kind: 'view', view: 'models' }, project: '', since: '2026-11-01', until: '2026-11-26' });
+    expect(route('#/view/models?since=2026-11-01&until=2026-11-26')).toEqual({
+      target: { kind: 'view', view: 'models' },
+      project: '',
+      since: '2026-11-01',
+      until: '2026-11-26',
+    });
     expect(route('#/?until=2026-11-26')).toEqual({ ...OVERVIEW, until: '2026-11-26' });
   });
 
-  it('leaves in-page anchors alone (the skip link\'s #main)', () => {
+  it("leaves in-page anchors alone (the skip link's #main)", () => {
     expect(parseHash('#main')).toEqual({ kind: 'anchor' });
   });
 
@@ -63,7 +74,10 @@ describe('parseHash', () => {
   });
 
   it('keeps markup in an id as the id (the page shows it as text)', () => {
-    expect(route(`#/session/${encodeURIComponent('<img src=x onerror=alert(1)>')}`).target).toEqual({ kind: 'session', id: '<img src=x onerror=alert(1)>' });
+    expect(route(`#/session/${encodeURIComponent('<img src=x onerror=alert(1)>')}`).target).toEqual({
+      kind: 'session',
+      id: '<img src=x onerror=alert(1)>',
+    });
   });
 });
 
@@ -71,11 +85,15 @@ describe('formatHash', () => {
   it('writes each kind of link', () => {
     expect(formatHash(OVERVIEW)).toBe('#/');
     expect(formatHash({ target: { kind: 'view', view: 'sessions' }, project: '' })).toBe('#/view/sessions');
-    expect(formatHash({ target: { kind: 'session', id: 'a/b?c#d e' }, project: '/p q' })).toBe('#/session/a%2Fb%3Fc%23d%20e?project=%2Fp%20q');
+    expect(formatHash({ target: { kind: 'session', id: 'a/b?c#d e' }, project: '/p q' })).toBe(
+      '#/session/a%2Fb%3Fc%23d%20e?project=%2Fp%20q',
+    );
   });
 
   it('reads back every route it writes', () => {
-    const id = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 60 }).filter((s) => !/[\u0000-\u001f\u007f]/.test(s));
+    const id = fc
+      .string({ unit: 'grapheme', minLength: 1, maxLength: 60 })
+      .filter((s) => !/[\u0000-\u001f\u007f]/.test(s));
     const target = fc.oneof(
       fc.constant({ kind: 'overview' as const }),
       fc.constantFrom(...VIEWS).map((view) => ({ kind: 'view' as const, view })),
@@ -83,14 +101,19 @@ describe('formatHash', () => {
       id.map((i) => ({ kind: 'inspect' as const, id: i })),
     );
     const days = fc.integer({ min: 0, max: 20_000 }).map((d) => new Date(d * 86_400_000).toISOString().slice(0, 10));
-    const range = fc.option(fc.tuple(days, days).map(([a, b]) => (a <= b ? [a, b] : [b, a])), { nil: undefined });
-    fc.assert(fc.property(target, fc.oneof(fc.constant(''), id), range, (t, project, r2) => {
-      const r: Route = { target: t, project, ...(r2 ? { since: r2[0], until: r2[1] } : {}) };
-      const hash = formatHash(r);
-      expect(route(hash)).toEqual(r);
-      // The hash stays one fragment: no raw #, space, double quote or angle bracket.
-      expect(hash.slice(1)).not.toMatch(/[#\s"<>]/);
-    }));
+    const range = fc.option(
+      fc.tuple(days, days).map(([a, b]) => (a <= b ? [a, b] : [b, a])),
+      { nil: undefined },
+    );
+    fc.assert(
+      fc.property(target, fc.oneof(fc.constant(''), id), range, (t, project, r2) => {
+        const r: Route = { target: t, project, ...(r2 ? { since: r2[0], until: r2[1] } : {}) };
+        const hash = formatHash(r);
+        expect(route(hash)).toEqual(r);
+        // The hash stays one fragment: no raw #, space, double quote or angle bracket.
+        expect(hash.slice(1)).not.toMatch(/[#\s"<>]/);
+      }),
+    );
   });
 });
 

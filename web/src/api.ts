@@ -12,7 +12,11 @@ export type Fetched<T> = { ok: true; value: T } | { ok: false; status: number };
 
 export async function fetchJson<T>(path: string, guard: Guard<T>, signal?: AbortSignal): Promise<Fetched<T>> {
   try {
-    const res = await fetch(path, { headers: { Accept: 'application/json' }, cache: 'no-store', ...(signal ? { signal } : {}) });
+    const res = await fetch(path, {
+      headers: { Accept: 'application/json' },
+      cache: 'no-store',
+      ...(signal ? { signal } : {}),
+    });
     if (!res.ok) return { ok: false, status: res.status };
     const value = parseJson(await res.text());
     return guard(value) ? { ok: true, value } : { ok: false, status: 0 };

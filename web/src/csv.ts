@@ -48,7 +48,14 @@ export function csvBlob(table: CsvTable): Blob {
 export function csvFileName(parts: string[], date = new Date()): string {
   const day = `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
   const clean = parts
-    .map((p) => p.normalize('NFKD').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60).replace(/-+$/, ''))
+    .map((p) =>
+      p
+        .normalize('NFKD')
+        .replace(/[^A-Za-z0-9]+/g, '-')
+        .replace(/^-+|-+$/g, '')
+        .slice(0, 60)
+        .replace(/-+$/, ''),
+    )
     .filter(Boolean);
   return `${['hmc', ...clean, day].join('-')}.csv`;
 }

@@ -31,8 +31,12 @@ export function fmtPct(fraction: number | null | undefined, digits = 0): string 
 export function fmtMoney(amount: number, currency: string): string {
   try {
     const tiny = amount !== 0 && Math.abs(amount) < 0.005;
-    return new Intl.NumberFormat(undefined, tiny ? { style: 'currency', currency, maximumSignificantDigits: 2 }
-      : { style: 'currency', currency, maximumFractionDigits: Math.abs(amount) < 10 ? 2 : 0 }).format(amount);
+    return new Intl.NumberFormat(
+      undefined,
+      tiny
+        ? { style: 'currency', currency, maximumSignificantDigits: 2 }
+        : { style: 'currency', currency, maximumFractionDigits: Math.abs(amount) < 10 ? 2 : 0 },
+    ).format(amount);
   } catch {
     return `${amount.toFixed(2)} ${currency}`;
   }
@@ -41,11 +45,22 @@ export function fmtMoney(amount: number, currency: string): string {
 // hourCycle h23, not hour12: false: with the latter some ICU builds (Node 20's among them) write
 // the first hour after midnight as 24:06.
 export function fmtClock(ms: number): string {
-  return new Date(ms).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+  return new Date(ms).toLocaleTimeString(undefined, {
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  });
 }
 
 export function fmtDateTime(ms: number): string {
-  return new Date(ms).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+  return new Date(ms).toLocaleString(undefined, {
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  });
 }
 
 export function shortId(id: string): string {
@@ -61,7 +76,9 @@ export function shortPath(path: string): string {
 }
 
 export function sortedEntries(rec: Record<string, number>): [string, number][] {
-  return Object.entries(rec).filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]);
+  return Object.entries(rec)
+    .filter(([, v]) => v > 0)
+    .sort((a, b) => b[1] - a[1]);
 }
 
 /**

@@ -9,7 +9,15 @@
 import { useEffect, useState } from 'preact/hooks';
 import { getJson } from './api.js';
 import { parseJson } from './guards.js';
-import { eventsResponse, helloData, hmcEvent, summaryResponse, type HmcEvent, type LiveSession, type SummaryResponse } from './schema.js';
+import {
+  eventsResponse,
+  helloData,
+  hmcEvent,
+  summaryResponse,
+  type HmcEvent,
+  type LiveSession,
+  type SummaryResponse,
+} from './schema.js';
 
 export type ConnState = 'connecting' | 'live' | 'reconnecting' | 'offline';
 export const MAX_EVENTS = 300;
@@ -60,7 +68,10 @@ export class LiveFeed {
   }
 
   private async loadInitial(): Promise<void> {
-    const [summary, recent] = await Promise.all([getJson('/api/summary', summaryResponse), getJson('/api/events?limit=300', eventsResponse)]);
+    const [summary, recent] = await Promise.all([
+      getJson('/api/summary', summaryResponse),
+      getJson('/api/events?limit=300', eventsResponse),
+    ]);
     if (summary) this.set({ current: summary.current, sessions: summary.sessions });
     if (recent) {
       const events = recent.events.filter(hmcEvent).reverse().slice(0, MAX_EVENTS);
@@ -129,37 +140,87 @@ export function advance(cur: LiveSession | null, e: HmcEvent): LiveSession | nul
   if (cur && cur.session_id === e.session_id) s = { ...cur, points: cur.points };
   else if (e.type === 'session_end' || e.type === 'session_idle' || e.type === 'phase') return cur;
   else {
-    s = { session_id: e.session_id, source: e.source, project_path: '', model: '', platform: '', started_at: e.time, last_seen: e.time,
-      state: 'live', ended: false, turns: 0, tool_calls: 0, context_tokens: 0, context_window: 0, context_percent: 0, saved: 0, by_strategy: {},
-      by_tool: {}, input_tokens: { raw: 0, hmc: 0 }, cache_breaks: 0, summarise_at: undefined, host_compress_at: undefined, points: [] };
+    s = {
+      session_id: e.session_id,
+      source: e.source,
+      project_path: '',
+      model: '',
+      platform: '',
+      started_at: e.time,
+      last_seen: e.time,
+      state: 'live',
+      ended: false,
+      turns: 0,
+      tool_calls: 0,
+      context_tokens: 0,
+      context_window: 0,
+      context_percent: 0,
+      saved: 0,
+      by_strategy: {},
+      by_tool: {},
+      input_tokens: { raw: 0, hmc: 0 },
+      cache_breaks: 0,
+      summarise_at: undefined,
+      host_compress_at: undefined,
+      points: [],
+    };
   }
   const latest = e.time >= s.last_seen;
   s.last_seen = Math.max(s.last_seen, e.time);
   if (latest) {
-    const state = e.type === 'session_end' ? 'ended' : e.type === 'session_idle' ? 'idle' : e.type === 'phase' ? s.state : 'live';
+    const state =
+      e.type === 'session_end' ? 'ended' : e.type === 'session_idle' ? 'idle' : e.type === 'phase' ? s.state : 'live';
     Object.assign(s, { state, ended: state === 'ended', source: e.source });
   }
   if (e.type === 'turn') {
     if (e.turn < s.turns) return s;
     Object.assign(s, {
-      turns: e.turn, model: e.model || s.model, platform: e.platform || s.platform, project_path: e.project_path || s.project_path,
-      context_tokens: e.context_tokens, context_window: e.context_window, context_percent: e.context_percent,
-      saved: Math.max(s.saved, e.cumulative_saved), by_strategy: { ...e.by_strategy }, by_tool: { ...e.by_tool },
-      input_tokens: { ...e.input_tokens }, tool_calls: Math.max(s.tool_calls, e.tool_calls), cache_breaks: e.cache_breaks,
+      turns: e.turn,
+      model: e.model || s.model,
+      platform: e.platform || s.platform,
+      project_path: e.project_path || s.project_path,
+      context_tokens: e.context_tokens,
+      context_window: e.context_window,
+      context_percent: e.context_percent,
+      saved: Math.max(s.saved, e.cumulative_saved),
+      by_strategy: { ...e.by_strategy },
+      by_tool: { ...e.by_tool },
+      input_tokens: { ...e.input_tokens },
+      tool_calls: Math.max(s.tool_calls, e.tool_calls),
+      cache_breaks: e.cache_breaks,
       ...(e.summarise_at !== undefined ? { summarise_at: e.summarise_at } : {}),
       ...(e.host_compress_at !== undefined ? { host_compress_at: e.host_compress_at } : {}),
     });
-    const p = { turn: e.turn, time: e.time, context_percent: e.context_percent, context_tokens: e.context_tokens, saved: e.cumulative_saved, delta_saved: e.delta_saved,
-      model_calls: e.turn_model_calls, context_saved: e.context_saved };
+    const p = {
+      turn: e.turn,
+      time: e.time,
+      context_percent: e.context_percent,
+      context_tokens: e.context_tokens,
+      saved: e.cumulative_saved,
+      delta_saved: e.delta_saved,
+      model_calls: e.turn_model_calls,
+      context_saved: e.context_saved,
+    };
     const last = s.points[s.points.length - 1];
     s.points = last && last.turn === e.turn ? [...s.points.slice(0, -1), p] : [...s.points, p].slice(-500);
   } else if (e.type === 'tool') {
     if (e.turn < s.turns) return s;
-    Object.assign(s, { tool_calls: s.tool_calls + 1, context_tokens: e.context_tokens, context_percent: e.context_percent,
-      saved: Math.max(s.saved, e.cumulative_saved), by_strategy: { ...e.by_strategy } });
+    Object.assign(s, {
+      tool_calls: s.tool_calls + 1,
+      context_tokens: e.context_tokens,
+      context_percent: e.context_percent,
+      saved: Math.max(s.saved, e.cumulative_saved),
+      by_strategy: { ...e.by_strategy },
+    });
   } else if (e.type === 'session_end' || e.type === 'session_idle') {
-    Object.assign(s, { turns: Math.max(s.turns, e.turns), tool_calls: Math.max(s.tool_calls, e.tool_calls),
-      saved: Math.max(s.saved, e.total_saved), by_strategy: { ...e.by_strategy }, by_tool: { ...e.by_tool }, input_tokens: { ...e.input_tokens } });
+    Object.assign(s, {
+      turns: Math.max(s.turns, e.turns),
+      tool_calls: Math.max(s.tool_calls, e.tool_calls),
+      saved: Math.max(s.saved, e.total_saved),
+      by_strategy: { ...e.by_strategy },
+      by_tool: { ...e.by_tool },
+      input_tokens: { ...e.input_tokens },
+    });
   }
   // A phase event changes no totals: layer 1's savings arrive with the next turn event.
   return s;

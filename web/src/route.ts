@@ -14,7 +14,23 @@
  */
 
 /** The cards a link can point at, in page order; the name is the URL's word for it. */
-export const VIEWS = ['current', 'lifetime', 'strategies', 'tools', 'turns', 'phases', 'events', 'inspector', 'range', 'history', 'models', 'outputs', 'work', 'sessions', 'projects'] as const;
+export const VIEWS = [
+  'current',
+  'lifetime',
+  'strategies',
+  'tools',
+  'turns',
+  'phases',
+  'events',
+  'inspector',
+  'range',
+  'history',
+  'models',
+  'outputs',
+  'work',
+  'sessions',
+  'projects',
+] as const;
 export type View = (typeof VIEWS)[number];
 
 /** The same bounds the API puts on a session id and a project path (src/server/routes). */
@@ -102,14 +118,18 @@ export function parseHash(hash: string): Parsed {
     if (!isDay(day)) return { kind: 'invalid', reason: `${key} is not a calendar day as YYYY-MM-DD` };
     range[key] = day;
   }
-  if (range.since !== undefined && range.until !== undefined && range.since > range.until) return { kind: 'invalid', reason: 'since is after until' };
+  if (range.since !== undefined && range.until !== undefined && range.since > range.until)
+    return { kind: 'invalid', reason: 'since is after until' };
   // Other parameters are ignored: a link made by a newer page still opens its target here.
   const parts = path.slice(1).split('/');
   const [head, arg, ...rest] = parts;
-  if (parts.length === 1 && head === '') return { kind: 'route', route: { target: { kind: 'overview' }, project, ...range } };
-  if (rest.length > 0 || arg === undefined) return { kind: 'invalid', reason: `no page is called “${path.slice(0, 80)}”` };
+  if (parts.length === 1 && head === '')
+    return { kind: 'route', route: { target: { kind: 'overview' }, project, ...range } };
+  if (rest.length > 0 || arg === undefined)
+    return { kind: 'invalid', reason: `no page is called “${path.slice(0, 80)}”` };
   if (head === 'view') {
-    if (!isView(arg)) return { kind: 'invalid', reason: `there is no view called “${arg.slice(0, 80)}” (views: ${VIEWS.join(', ')})` };
+    if (!isView(arg))
+      return { kind: 'invalid', reason: `there is no view called “${arg.slice(0, 80)}” (views: ${VIEWS.join(', ')})` };
     return { kind: 'route', route: { target: { kind: 'view', view: arg }, project, ...range } };
   }
   if (head === 'session' || head === 'inspect') {
@@ -126,12 +146,15 @@ export function parseHash(hash: string): Parsed {
 /** The hash (with its `#`) for `route`. */
 export function formatHash(route: Route): string {
   const t = route.target;
-  const path = t.kind === 'overview' ? '/' : t.kind === 'view' ? `/view/${t.view}` : `/${t.kind}/${encodeURIComponent(t.id)}`;
+  const path =
+    t.kind === 'overview' ? '/' : t.kind === 'view' ? `/view/${t.view}` : `/${t.kind}/${encodeURIComponent(t.id)}`;
   const q = [
     route.project ? `project=${encodeURIComponent(route.project)}` : '',
     route.since ? `since=${route.since}` : '',
     route.until ? `until=${route.until}` : '',
-  ].filter(Boolean).join('&');
+  ]
+    .filter(Boolean)
+    .join('&');
   return `#${path}${q ? `?${q}` : ''}`;
 }
 
@@ -139,6 +162,7 @@ export function formatHash(route: Route): string {
 export function sameTarget(a: Target, b: Target): boolean {
   if (a.kind !== b.kind) return false;
   if (a.kind === 'view' && b.kind === 'view') return a.view === b.view;
-  if ((a.kind === 'session' && b.kind === 'session') || (a.kind === 'inspect' && b.kind === 'inspect')) return a.id === b.id;
+  if ((a.kind === 'session' && b.kind === 'session') || (a.kind === 'inspect' && b.kind === 'inspect'))
+    return a.id === b.id;
   return true;
 }

@@ -20,7 +20,8 @@ function read(prev: RouteState | null): RouteState {
   const p = parseHash(window.location.hash);
   const seq = (prev?.seq ?? 0) + 1;
   if (p.kind === 'route') return { route: p.route, invalid: null, seq };
-  if (p.kind === 'invalid') return { route: { ...OVERVIEW, project: prev?.route.project ?? '' }, invalid: p.reason, seq };
+  if (p.kind === 'invalid')
+    return { route: { ...OVERVIEW, project: prev?.route.project ?? '' }, invalid: p.reason, seq };
   return prev ?? { route: OVERVIEW, invalid: null, seq };
 }
 

@@ -20,7 +20,11 @@ import { messageTokens } from '../../core/tokens.js';
 import type { HmcConfig } from '../../config/keys.js';
 import type { EventSink } from '../../events/types.js';
 import type { PhaseIndex } from '../../store/phase-types.js';
-import { chooseCompaction, type CompactionRange, type HeldSummary } from '../../strategies/list-wide/compaction-range.js';
+import {
+  chooseCompaction,
+  type CompactionRange,
+  type HeldSummary,
+} from '../../strategies/list-wide/compaction-range.js';
 import type { Summariser, SummaryResult } from '../../summarise/types.js';
 import { DEFAULT_CONTEXT_WINDOW } from '../list-wide/batch.js';
 import { phaseEntry, phaseEvent } from '../turn/events.js';
@@ -59,63 +63,94 @@ export async function compact(s: Session, p: CompressParams, deps: CompactionDep
   const messages = p.messages;
   const held = messages.map((m) => ({ role: m.role, raw: m.content }));
   const sizes = messages.map((m) => ({ role: m.role, tokens: messageTokens(m) }));
-  const reusable = heldSummaries(s).filter((ph) => ph.to < messages.length && rangeDigest(held, ph.from, ph.to) === ph.digest);
-  const threshold = p.threshold_tokens ?? (s.meta.contextWindow || DEFAULT_CONTEXT_WINDOW) * config.background_compression.host_threshold;
-  const ranges = chooseCompaction(sizes, reusable.map((ph): HeldSummary => ({ id: ph.id, from: ph.from, to: ph.to })), {
-    tailTokens: Math.max(2000, Math.floor(threshold * TAIL_SHARE)),
-    minTokens: p.force ? 1 : MIN_RANGE_TOKENS,
-  });
-  if (ranges.length === 0) return { plan: null, reason: 'nothing finished to summarise (the head, the latest user message and the recent tail stay)' };
+  const reusable = heldSummaries(s).filter(
+    (ph) => ph.to < messages.length && rangeDigest(held, ph.from, ph.to) === ph.digest,
+  );
+  const threshold =
+    p.threshold_tokens ??
+    (s.meta.contextWindow || DEFAULT_CONTEXT_WINDOW) * config.background_compression.host_threshold;
+  const ranges = chooseCompaction(
+    sizes,
+    reusable.map((ph): HeldSummary => ({ id: ph.id, from: ph.from, to: ph.to })),
+    {
+      tailTokens: Math.max(2000, Math.floor(threshold * TAIL_SHARE)),
+      minTokens: p.force ? 1 : MIN_RANGE_TOKENS,
+    },
+  );
+  if (ranges.length === 0)
+    return {
+      plan: null,
+      reason: 'nothing finished to summarise (the head, the latest user message and the recent tail stay)',
+    };
   const summariser = deps.summariser;
-  if (!summariser && ranges.some((r) => r.reuse === undefined)) return { plan: null, reason: 'no summariser (no auxiliary model from the host and no background_compression.endpoint)' };
+  if (!summariser && ranges.some((r) => r.reuse === undefined))
+    return {
+      plan: null,
+      reason: 'no summariser (no auxiliary model from the host and no background_compression.endpoint)',
+    };
 
-  let nextId = Math.max(s.engine.last_phase_id, ...s.layer1.phases.map((ph) => ph.id), ...(deps.phases?.list(s.id) ?? []).map((e) => e.phase_id));
+  let nextId = Math.max(
+    s.engine.last_phase_id,
+    ...s.layer1.phases.map((ph) => ph.id),
+    ...(deps.phases?.list(s.id) ?? []).map((e) => e.phase_id),
+  );
   const compaction = s.engine.compactions + 1;
   const tokens = { in: 0, out: 0 };
-  const results = await Promise.all(ranges.map(async (range): Promise<Made | string> => {
-    const previous = reusable.find((ph) => ph.id === (range.reuse ?? range.extends));
-    if (range.reuse !== undefined && previous) return { range, phase: previous, fresh: false, text: summaryText(previous) };
-    const from = previous ? previous.to + 1 : range.from;
-    const request = {
-      sessionId: s.id,
-      messages: messages.slice(from, range.to + 1),
-      maxTokens: config.background_compression.max_summary_tokens,
-      ...(previous ? { previous: previous.summary } : {}),
-      ...(p.focus_topic ? { focus: p.focus_topic } : {}),
-      ...(p.memory_context ? { notes: p.memory_context } : {}),
-    };
-    const result: SummaryResult = summariser ? await summariser.summarise(request) : { ok: false, reason: 'no summariser', retryable: false, tokensIn: 0 };
-    tokens.in += result.tokensIn;
-    if (!result.ok) return result.reason;
-    tokens.out += result.tokensOut;
-    const id = previous?.id ?? ++nextId;
-    const phase: Phase = {
-      id,
-      from: range.from,
-      to: range.to,
-      digest: rangeDigest(held, range.from, range.to),
-      recallId: recallId(s.id, `compaction:${compaction}:phase:${id}:${range.from}-${range.to}`),
-      topic: result.topic,
-      summary: result.text,
-      tokensBefore: range.tokens,
-      tokensAfter: 0,
-      updates: previous ? previous.updates + 1 : 0,
-      model: result.model,
-      createdAt: previous?.createdAt ?? deps.now(),
-      turnFrom: turnOf(messages, range.from),
-      turnTo: turnOf(messages, range.to),
-    };
-    const text = summaryText(phase);
-    phase.tokensAfter = messageTokens({ content: text });
-    return { range, phase, fresh: true, text };
-  }));
+  const results = await Promise.all(
+    ranges.map(async (range): Promise<Made | string> => {
+      const previous = reusable.find((ph) => ph.id === (range.reuse ?? range.extends));
+      if (range.reuse !== undefined && previous)
+        return { range, phase: previous, fresh: false, text: summaryText(previous) };
+      const from = previous ? previous.to + 1 : range.from;
+      const request = {
+        sessionId: s.id,
+        messages: messages.slice(from, range.to + 1),
+        maxTokens: config.background_compression.max_summary_tokens,
+        ...(previous ? { previous: previous.summary } : {}),
+        ...(p.focus_topic ? { focus: p.focus_topic } : {}),
+        ...(p.memory_context ? { notes: p.memory_context } : {}),
+      };
+      const result: SummaryResult = summariser
+        ? await summariser.summarise(request)
+        : { ok: false, reason: 'no summariser', retryable: false, tokensIn: 0 };
+      tokens.in += result.tokensIn;
+      if (!result.ok) return result.reason;
+      tokens.out += result.tokensOut;
+      const id = previous?.id ?? ++nextId;
+      const phase: Phase = {
+        id,
+        from: range.from,
+        to: range.to,
+        digest: rangeDigest(held, range.from, range.to),
+        recallId: recallId(s.id, `compaction:${compaction}:phase:${id}:${range.from}-${range.to}`),
+        topic: result.topic,
+        summary: result.text,
+        tokensBefore: range.tokens,
+        tokensAfter: 0,
+        updates: previous ? previous.updates + 1 : 0,
+        model: result.model,
+        createdAt: previous?.createdAt ?? deps.now(),
+        turnFrom: turnOf(messages, range.from),
+        turnTo: turnOf(messages, range.to),
+      };
+      const text = summaryText(phase);
+      phase.tokensAfter = messageTokens({ content: text });
+      return { range, phase, fresh: true, text };
+    }),
+  );
   const failed = results.filter((r): r is string => typeof r === 'string');
   const summariser_tokens = { in: tokens.in, out: tokens.out };
-  if (failed.length > 0) return { plan: null, reason: `the summariser failed: ${failed.join('; ')}`, summariser_tokens };
+  if (failed.length > 0)
+    return { plan: null, reason: `the summariser failed: ${failed.join('; ')}`, summariser_tokens };
   const made = results.filter((r): r is Made => typeof r !== 'string');
   const before = made.reduce((n, m) => n + m.range.tokens, 0);
   const after = made.reduce((n, m) => n + messageTokens({ content: m.text }), 0);
-  if (after >= before) return { plan: null, reason: `the summaries (${after} tokens) would not be shorter than what they replace (${before})`, summariser_tokens };
+  if (after >= before)
+    return {
+      plan: null,
+      reason: `the summaries (${after} tokens) would not be shorter than what they replace (${before})`,
+      summariser_tokens,
+    };
 
   // Nothing goes out before every replaced message is kept for recall.
   for (const m of made) {
@@ -125,11 +160,16 @@ export async function compact(s: Session, p: CompressParams, deps: CompactionDep
     deps.phases?.record(phaseEntry(s, staged));
     deps.sink.emit(phaseEvent(s, staged));
   }
-  s.engine.compacted(compaction, made.map((m) => m.phase.id));
+  s.engine.compacted(
+    compaction,
+    made.map((m) => m.phase.id),
+  );
   const plan = planOf(messages.length, made);
   const reused = made.filter((m) => !m.fresh).length;
-  deps.log(`hmc: session ${s.id}: compacted as the context engine (compaction ${compaction}): ${messages.length} messages -> ${plan.length}, ` +
-    `${before} -> ${after} tokens in ${made.length} summar${made.length === 1 ? 'y' : 'ies'} (${reused} reused from layer 1); summariser tokens ${tokens.in} in, ${tokens.out} out`);
+  deps.log(
+    `hmc: session ${s.id}: compacted as the context engine (compaction ${compaction}): ${messages.length} messages -> ${plan.length}, ` +
+      `${before} -> ${after} tokens in ${made.length} summar${made.length === 1 ? 'y' : 'ies'} (${reused} reused from layer 1); summariser tokens ${tokens.in} in, ${tokens.out} out`,
+  );
   return {
     plan,
     reason: `${made.length} range${made.length === 1 ? '' : 's'} summarised (${before} -> ${after} tokens)`,

@@ -9,7 +9,13 @@
  * row carries HMC's figures only for a call HMC counted since the previous row.
  */
 import type {
-  CompressParams, CompressResult, ContextEngineApi, EngineSessionParams, ShouldCompressParams, ShouldCompressResult, UpdateFromResponseParams,
+  CompressParams,
+  CompressResult,
+  ContextEngineApi,
+  EngineSessionParams,
+  ShouldCompressParams,
+  ShouldCompressResult,
+  UpdateFromResponseParams,
 } from '../../core/context-engine.js';
 import type { HmcConfig } from '../../config/keys.js';
 import { errorText } from '../../core/errors.js';
@@ -49,7 +55,11 @@ export class ContextEngineMethods implements ContextEngineApi {
     } catch (err) {
       // Unsure means the host's own figure decides (never a silent "no").
       this.deps.log(`hmc: should_compress failed, the host's own figure decides: ${errorText(err)}`);
-      return { compress: p.threshold_tokens > 0 && p.tokens >= p.threshold_tokens, tokens: p.tokens, reason: 'HMC could not measure; the host\'s figure' };
+      return {
+        compress: p.threshold_tokens > 0 && p.tokens >= p.threshold_tokens,
+        tokens: p.tokens,
+        reason: "HMC could not measure; the host's figure",
+      };
     }
   }
 
@@ -85,10 +95,22 @@ export class ContextEngineMethods implements ContextEngineApi {
         const seq = s.engine.usageRecorded(s.ledger.modelCalls);
         const broke = cacheBreak(trail, p.usage, call, at);
         recorder.recordUsage?.({
-          session_id: s.id, seq, at, model: p.model, provider: p.provider, ...p.usage,
-          hmc_input: call?.hmc ?? null, raw_input: call?.raw ?? null, hmc_cached: call?.cached ?? null, raw_cached: call?.cached_raw ?? null,
-          call_id: p.call_id ?? '', turn: call?.turn ?? null, seen: call !== undefined, source: p.source ?? 'engine',
-          break_tokens: broke.tokens, break_cause: broke.cause,
+          session_id: s.id,
+          seq,
+          at,
+          model: p.model,
+          provider: p.provider,
+          ...p.usage,
+          hmc_input: call?.hmc ?? null,
+          raw_input: call?.raw ?? null,
+          hmc_cached: call?.cached ?? null,
+          raw_cached: call?.cached_raw ?? null,
+          call_id: p.call_id ?? '',
+          turn: call?.turn ?? null,
+          seen: call !== undefined,
+          source: p.source ?? 'engine',
+          break_tokens: broke.tokens,
+          break_cause: broke.cause,
         });
       });
       this.deps.schedule();
@@ -101,7 +123,14 @@ export class ContextEngineMethods implements ContextEngineApi {
   engineSession(p: EngineSessionParams): Record<string, never> {
     try {
       const last = this.lastCompaction;
-      if (p.event === 'start' && p.boundary_reason === 'compression' && last && p.old_session_id === last.sessionId && p.session_id && p.session_id !== last.sessionId) {
+      if (
+        p.event === 'start' &&
+        p.boundary_reason === 'compression' &&
+        last &&
+        p.old_session_id === last.sessionId &&
+        p.session_id &&
+        p.session_id !== last.sessionId
+      ) {
         // Compacted into a new session (Hermes 0.16): the summaries it goes on with name these ids.
         for (const id of last.recallIds) {
           const entry = this.deps.recall.get(last.sessionId, id);

@@ -18,7 +18,7 @@ import type { Session } from '../session/session.js';
 export function pressure(s: Session | null, p: ShouldCompressParams, enabled: boolean): ShouldCompressResult {
   if (p.measure === 'host' && p.awaiting_usage) {
     // The host just compacted; its rough measure over-counts until the provider has spoken (Hermes defers too).
-    return { compress: false, tokens: p.tokens, reason: 'waiting for the provider\'s figure after a compaction' };
+    return { compress: false, tokens: p.tokens, reason: "waiting for the provider's figure after a compaction" };
   }
   let tokens = p.tokens;
   if (p.measure === 'host' && s && enabled) {
@@ -26,6 +26,11 @@ export function pressure(s: Session | null, p: ShouldCompressParams, enabled: bo
     tokens = Math.max(0, p.tokens - taken);
   }
   const over = p.threshold_tokens > 0 && tokens >= p.threshold_tokens;
-  const what = p.measure === 'provider' ? 'the provider counted' : p.tokens === tokens ? 'the host measures' : `the host measures ${p.tokens}, HMC sends`;
+  const what =
+    p.measure === 'provider'
+      ? 'the provider counted'
+      : p.tokens === tokens
+        ? 'the host measures'
+        : `the host measures ${p.tokens}, HMC sends`;
   return { compress: over, tokens, reason: `${what} ${tokens} of ${p.threshold_tokens} tokens` };
 }

@@ -9,7 +9,13 @@
  * Invariant: read-only on the session; the parts add up to what the ledger reports as the context
  * now, raw and as sent (the system prompt and tool schemas included), exactly.
  */
-import { CONTEXT_PARTS, schemaName, type ContextBreakdown, type ContextPartName, type ToolSchemaCost } from '../../core/context-view.js';
+import {
+  CONTEXT_PARTS,
+  schemaName,
+  type ContextBreakdown,
+  type ContextPartName,
+  type ToolSchemaCost,
+} from '../../core/context-view.js';
 import { countTokens } from '../../core/tokens.js';
 import type { Session } from '../session/session.js';
 
@@ -44,13 +50,18 @@ function costsOf(tools: readonly unknown[]): { rows: { name: string; tokens: num
     const json = serialise(schema);
     if (DEPTH_LIMITED.test(json)) limited++;
     if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
-      problems.push(`tool schema ${i + 1} is not an object (it is ${kindOf(schema)}); counted as sent, under the name ${name}`);
+      problems.push(
+        `tool schema ${i + 1} is not an object (it is ${kindOf(schema)}); counted as sent, under the name ${name}`,
+      );
     } else if (name === `#${i + 1}`) {
       problems.push(`tool schema ${i + 1} names no tool (no function.name or name); shown as ${name}`);
     }
     return { name, tokens: countTokens(json) };
   });
-  if (limited > 0) problems.push(`${limited} tool schema${limited === 1 ? ' was' : 's were'} shown to HMC cut short (values below a depth replaced by "<… depth limit>", as Hermes 0.16's hooks show them): their tokens here are fewer than were sent`);
+  if (limited > 0)
+    problems.push(
+      `${limited} tool schema${limited === 1 ? ' was' : 's were'} shown to HMC cut short (values below a depth replaced by "<… depth limit>", as Hermes 0.16's hooks show them): their tokens here are fewer than were sent`,
+    );
   const costs = { rows, problems };
   schemaCosts.set(tools, costs);
   return costs;
@@ -71,7 +82,9 @@ export function contextBreakdown(s: Session, now: number): ContextBreakdown | nu
   const seen = s.view.request.system !== undefined || s.view.request.tools !== undefined;
   const { messages, fixed } = s.ledger.perMessage();
   if (!seen && messages.length === 0) return null;
-  const sums = new Map<ContextPartName, { raw: number; sent: number }>(CONTEXT_PARTS.map((p) => [p, { raw: 0, sent: 0 }]));
+  const sums = new Map<ContextPartName, { raw: number; sent: number }>(
+    CONTEXT_PARTS.map((p) => [p, { raw: 0, sent: 0 }]),
+  );
   const add = (part: ContextPartName, raw: number, sent: number): void => {
     const sum = sums.get(part) as { raw: number; sent: number };
     sum.raw += raw;
@@ -94,7 +107,11 @@ export function contextBreakdown(s: Session, now: number): ContextBreakdown | nu
   const tools = s.view.request.tools ?? [];
   const costs = costsOf(tools);
   const calls = sessionCalls(s);
-  const rows: ToolSchemaCost[] = costs.rows.map((r) => ({ name: r.name, tokens: r.tokens, calls_session: calls.get(r.name) ?? 0 }));
+  const rows: ToolSchemaCost[] = costs.rows.map((r) => ({
+    name: r.name,
+    tokens: r.tokens,
+    calls_session: calls.get(r.name) ?? 0,
+  }));
   rows.sort((a, b) => b.tokens - a.tokens || a.name.localeCompare(b.name));
   const perTool = rows.reduce((n, r) => n + r.tokens, 0);
   return {

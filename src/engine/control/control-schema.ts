@@ -13,7 +13,18 @@ import type { ToolSchema } from '../../core/host-api.js';
 import { OUTPUT_BY, PERIODS, SCOPES } from '../../store/action.js';
 
 /** The actions offered to the model, in the order its description lists them. */
-export const MODEL_ACTIONS = ['status', 'context', 'stats', 'index', 'recall', 'analytics', 'dashboard', 'sweep', 'manual_set', 'manual_status'] as const;
+export const MODEL_ACTIONS = [
+  'status',
+  'context',
+  'stats',
+  'index',
+  'recall',
+  'analytics',
+  'dashboard',
+  'sweep',
+  'manual_set',
+  'manual_status',
+] as const;
 
 export const CONTROL_TOOL_SCHEMA: ToolSchema = {
   name: 'hmc_control',
@@ -28,19 +39,42 @@ export const CONTROL_TOOL_SCHEMA: ToolSchema = {
   parameters: {
     type: 'object',
     properties: {
-      action: { type: 'string', description: `${MODEL_ACTIONS.slice(0, -1).join(', ')} or ${MODEL_ACTIONS[MODEL_ACTIONS.length - 1]}` },
+      action: {
+        type: 'string',
+        description: `${MODEL_ACTIONS.slice(0, -1).join(', ')} or ${MODEL_ACTIONS[MODEL_ACTIONS.length - 1]}`,
+      },
       id: { type: 'string', description: 'recall: the id a marker prints (recall id=r...)' },
-      lines: { type: 'string', description: "recall: the lines a marker names, e.g. 41-160 (omit for the whole output); with message, that message's lines" },
-      messages: { type: 'string', description: 'recall of a summarised phase: which of its messages, e.g. 21-40 (an answer says which come next)' },
-      message: { type: 'integer', description: 'recall of a summarised phase: one message too big for a page, read with lines' },
+      lines: {
+        type: 'string',
+        description:
+          "recall: the lines a marker names, e.g. 41-160 (omit for the whole output); with message, that message's lines",
+      },
+      messages: {
+        type: 'string',
+        description: 'recall of a summarised phase: which of its messages, e.g. 21-40 (an answer says which come next)',
+      },
+      message: {
+        type: 'integer',
+        description: 'recall of a summarised phase: one message too big for a page, read with lines',
+      },
       count: { type: 'integer', description: 'sweep: how many recent tool outputs to prune' },
       enabled: { type: 'boolean', description: 'manual_set: turn manual mode on or off' },
       query: { type: 'string', description: 'index: words to search the summarised phases for' },
       phase: { type: 'integer', description: 'index: the phase number whose whole summary to show' },
-      session: { type: 'string', description: "index: another session's id (from a scope=global hit) to list or read; analytics period=usage: the session (default: all in the window)" },
+      session: {
+        type: 'string',
+        description:
+          "index: another session's id (from a scope=global hit) to list or read; analytics period=usage: the session (default: all in the window)",
+      },
       scope: { type: 'string', description: `analytics: ${SCOPES.join(' or ')}; index: session (default) or global` },
-      period: { type: 'string', description: `analytics: ${PERIODS.slice(0, -1).join(', ')} or ${PERIODS[PERIODS.length - 1]} (tool, strategy: input saved per tool, per strategy; model: cost per model; output: saved per tool output; work: recalls and re-reads; usage: the provider's own figures beside HMC's, cache breaks and why a call cost what it did)` },
-      limit: { type: 'integer', description: 'analytics: rows (days, weeks, months or sessions); index: hits of a search (default 10)' },
+      period: {
+        type: 'string',
+        description: `analytics: ${PERIODS.slice(0, -1).join(', ')} or ${PERIODS[PERIODS.length - 1]} (tool, strategy: input saved per tool, per strategy; model: cost per model; output: saved per tool output; work: recalls and re-reads; usage: the provider's own figures beside HMC's, cache breaks and why a call cost what it did)`,
+      },
+      limit: {
+        type: 'integer',
+        description: 'analytics: rows (days, weeks, months or sessions); index: hits of a search (default 10)',
+      },
       since: { type: 'string', description: 'analytics: first day, YYYY-MM-DD (UTC)' },
       until: { type: 'string', description: 'analytics: last day, YYYY-MM-DD (UTC)' },
       by: { type: 'string', description: `analytics period=output: ${OUTPUT_BY.join(', ')}` },

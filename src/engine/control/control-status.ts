@@ -23,7 +23,16 @@ export function untouched(s: Session): boolean {
 
 function layer1Stats(engine: StatusTarget, s: Session): Record<string, unknown> {
   const l = engine.layer1.stats(s);
-  return { phases: l.phases, passes: l.passes, failures: l.failures, last_failure: l.lastFailure || null, in_progress: l.inFlight, summariser_tokens: { in: l.tokensIn, out: l.tokensOut }, summariser_cost: Math.round(l.spent), declined: l.declined };
+  return {
+    phases: l.phases,
+    passes: l.passes,
+    failures: l.failures,
+    last_failure: l.lastFailure || null,
+    in_progress: l.inFlight,
+    summariser_tokens: { in: l.tokensIn, out: l.tokensOut },
+    summariser_cost: Math.round(l.spent),
+    declined: l.declined,
+  };
 }
 
 /** Layer 1 in one line, once it did something: phases, passes, failures, what the summaries cost. */
@@ -45,8 +54,19 @@ export function statsAnswer(engine: StatusTarget, s: Session): Record<string, un
   const now = known(s.ledger.contextSavings());
   return {
     session_id: s.id,
-    context_saved: { tokens: now.total, by_strategy: now.byStrategy, context_tokens: t.contextTokens, context_tokens_raw: t.contextRawTokens },
-    input_saved: { tokens: t.inputRaw - t.inputHmc, model_calls: t.modelCalls, by_strategy: t.byStrategy, by_tool: t.byTool, input_tokens: { raw: t.inputRaw, sent: t.inputHmc } },
+    context_saved: {
+      tokens: now.total,
+      by_strategy: now.byStrategy,
+      context_tokens: t.contextTokens,
+      context_tokens_raw: t.contextRawTokens,
+    },
+    input_saved: {
+      tokens: t.inputRaw - t.inputHmc,
+      model_calls: t.modelCalls,
+      by_strategy: t.byStrategy,
+      by_tool: t.byTool,
+      input_tokens: { raw: t.inputRaw, sent: t.inputHmc },
+    },
     work: { recalls: s.work.recalls, rereads: s.work.rereads, elided: s.elidedCount() },
     total_prune_count: s.pruning.pruneCount,
     cache_breaks: s.counts.cacheBreaks,
@@ -64,16 +84,23 @@ export function statsAnswer(engine: StatusTarget, s: Session): Record<string, un
  */
 export function statusText(engine: StatusTarget, s: Session | null): string {
   // A brand-new session (nothing held or saved for it yet): say so, never an older session's figures.
-  if (!s || untouched(s)) return `HMC [${s?.meta.manual ?? engine.config.manual_mode.enabled ? 'manual' : 'auto'}] | no model call in this session yet (figures appear after the first message)`;
+  if (!s || untouched(s))
+    return `HMC [${(s?.meta.manual ?? engine.config.manual_mode.enabled) ? 'manual' : 'auto'}] | no model call in this session yet (figures appear after the first message)`;
   const t = s.ledger.totals();
   const saved = t.inputRaw - t.inputHmc;
-  const pct = s.meta.contextWindow ? `${Math.round((t.contextTokens / s.meta.contextWindow) * 100)}% of ${fmtWindow(s.meta.contextWindow)}` : '--';
+  const pct = s.meta.contextWindow
+    ? `${Math.round((t.contextTokens / s.meta.contextWindow) * 100)}% of ${fmtWindow(s.meta.contextWindow)}`
+    : '--';
   const share = t.inputRaw > 0 ? ` (${((saved / t.inputRaw) * 100).toFixed(1)}%)` : '';
   const calls = `${t.modelCalls} model call${t.modelCalls === 1 ? '' : 's'}`;
   const now = known(s.ledger.contextSavings()).total;
   const context = now === null ? '--' : `${fmt(now)} tokens`;
-  const lines = [`HMC [${s.meta.manual ? 'manual' : 'auto'}] | ctx: ${pct} | input saved: ${fmt(saved)} tokens over ${calls}${share} | context saved now: ${context} | tools: ${s.held.records.size} tracked, ${s.pruning.pruneCount} pruned`];
-  const parts = Object.entries(t.byStrategy).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k}: ${fmt(v)}`);
+  const lines = [
+    `HMC [${s.meta.manual ? 'manual' : 'auto'}] | ctx: ${pct} | input saved: ${fmt(saved)} tokens over ${calls}${share} | context saved now: ${context} | tools: ${s.held.records.size} tracked, ${s.pruning.pruneCount} pruned`,
+  ];
+  const parts = Object.entries(t.byStrategy)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, v]) => `${k}: ${fmt(v)}`);
   lines.push(`  input saved by strategy: ${parts.length ? parts.join(', ') : 'none yet'}`);
   const layer1 = layer1Line(engine, s);
   if (layer1) lines.push(layer1);
@@ -90,6 +117,9 @@ export function fmt(n: number): string {
  * The context savings to show: with their breakdown, or neither when only an old session file's
  * total is known (then the figures return at the next model call in this process).
  */
-export function known(now: { total: number; byStrategy: Saved | null }): { total: number | null; byStrategy: Saved | null } {
+export function known(now: { total: number; byStrategy: Saved | null }): {
+  total: number | null;
+  byStrategy: Saved | null;
+} {
   return now.byStrategy === null ? { total: null, byStrategy: null } : now;
 }

@@ -33,7 +33,9 @@ export function controlText(action: string, result: Answer, how = '/hmc', help: 
     case 'help':
       return [`${how} <action> [key=value…] [--json]`, keyValues(Object.entries(help), '  ')].join('\n');
     case 'context':
-      return typeof result.error === 'string' ? `hmc: ${result.error}` : `${contextText(result)}\n\n${breakdownText(result)}`;
+      return typeof result.error === 'string'
+        ? `hmc: ${result.error}`
+        : `${contextText(result)}\n\n${breakdownText(result)}`;
     case 'stats':
       return statsText(result);
     case 'index':
@@ -57,7 +59,10 @@ export function controlText(action: string, result: Answer, how = '/hmc', help: 
     case 'config': {
       const issues = Array.isArray(result.issues) ? result.issues.map(str) : [];
       if (issues.length === 0) return 'HMC config: no problems found';
-      return [`HMC config: ${plural(issues.length, 'problem')} (each key named falls back to its default)`, ...issues.map((i) => `  - ${i}`)].join('\n');
+      return [
+        `HMC config: ${plural(issues.length, 'problem')} (each key named falls back to its default)`,
+        ...issues.map((i) => `  - ${i}`),
+      ].join('\n');
     }
   }
   return JSON.stringify(result, null, 2);
@@ -71,12 +76,17 @@ function contextText(r: Answer): string {
     ...(typeof r.context_window === 'number' ? [['context window', num(r.context_window)]] : []),
     [`input saved over ${plural(n(r.model_calls), 'model call')}`, num(n(r.input_saved_tokens))],
   ];
-  const use = r.context_usage_percent === null || r.context_usage_percent === undefined ? 'unknown (no context window known)' : `${(n(r.context_usage_percent) * 100).toFixed(2)}% of the window`;
+  const use =
+    r.context_usage_percent === null || r.context_usage_percent === undefined
+      ? 'unknown (no context window known)'
+      : `${(n(r.context_usage_percent) * 100).toFixed(2)}% of the window`;
   return [
     `HMC context, session ${str(r.session_id)}`,
     '',
     table(['', 'tokens'], tokens),
-    ...(r.context_saved_tokens === null ? ['(context saved now: known again after the next model call; this session was saved by an older HMC)'] : []),
+    ...(r.context_saved_tokens === null
+      ? ['(context saved now: known again after the next model call; this session was saved by an older HMC)']
+      : []),
     '',
     keyValues([
       ['context use', use],
@@ -89,7 +99,11 @@ function contextText(r: Answer): string {
 
 /** Saved tokens per name, largest first. */
 function entries(v: unknown): [string, number][] {
-  return isRecord(v) ? Object.entries(v).map(([k, x]): [string, number] => [k, n(x)]).sort((a, b) => b[1] - a[1]) : [];
+  return isRecord(v)
+    ? Object.entries(v)
+        .map(([k, x]): [string, number] => [k, n(x)])
+        .sort((a, b) => b[1] - a[1])
+    : [];
 }
 
 function statsText(r: Answer): string {
@@ -103,44 +117,78 @@ function statsText(r: Answer): string {
   const out = [
     `HMC stats, session ${str(r.session_id)} [${r.manual_mode === true ? 'manual' : 'auto'}]`,
     '',
-    table(['', 'tokens', '%'], [
-      ['context now', num(n(now.context_tokens)), ''],
-      ['context without HMC', num(n(now.context_tokens_raw)), ''],
-      ['context saved now', nowKnown ? num(n(now.tokens)) : '', nowKnown ? share(n(now.tokens), n(now.context_tokens_raw)) : ''],
-      [`input without HMC (${plural(calls, 'model call')})`, num(n(sent.raw)), ''],
-      ['input sent', num(n(sent.sent)), ''],
-      ['input saved', num(n(input.tokens)), share(n(input.tokens), n(sent.raw))],
-    ]),
+    table(
+      ['', 'tokens', '%'],
+      [
+        ['context now', num(n(now.context_tokens)), ''],
+        ['context without HMC', num(n(now.context_tokens_raw)), ''],
+        [
+          'context saved now',
+          nowKnown ? num(n(now.tokens)) : '',
+          nowKnown ? share(n(now.tokens), n(now.context_tokens_raw)) : '',
+        ],
+        [`input without HMC (${plural(calls, 'model call')})`, num(n(sent.raw)), ''],
+        ['input sent', num(n(sent.sent)), ''],
+        ['input saved', num(n(input.tokens)), share(n(input.tokens), n(sent.raw))],
+      ],
+    ),
   ];
-  if (!nowKnown) out.push('(context saved now: known again after the next model call; this session was saved by an older HMC)');
+  if (!nowKnown)
+    out.push('(context saved now: known again after the next model call; this session was saved by an older HMC)');
   // One row per strategy with either figure: what it saves in the context now, and over all calls.
   const byNow = new Map(entries(now.by_strategy));
   const byInput = entries(input.by_strategy);
   const names = [...new Set([...byInput.map(([k]) => k), ...byNow.keys()])];
   if (names.length > 0) {
     const inputOf = new Map(byInput);
-    out.push('', table(['strategy', 'context saved now', 'input saved'], names.map((k) => [k, nowKnown ? num(byNow.get(k) ?? 0) : '', num(inputOf.get(k) ?? 0)])));
+    out.push(
+      '',
+      table(
+        ['strategy', 'context saved now', 'input saved'],
+        names.map((k) => [k, nowKnown ? num(byNow.get(k) ?? 0) : '', num(inputOf.get(k) ?? 0)]),
+      ),
+    );
   }
   const tools = entries(input.by_tool);
   if (tools.length > 0) {
     const total = tools.reduce((a, [, v]) => a + v, 0);
-    out.push('', table(['tool', 'input saved', '% of saved'], tools.map(([k, v]) => [k, num(v), share(v, total) || '0.00%'])));
+    out.push(
+      '',
+      table(
+        ['tool', 'input saved', '% of saved'],
+        tools.map(([k, v]) => [k, num(v), share(v, total) || '0.00%']),
+      ),
+    );
   }
-  out.push('', table(['', 'count'], [
-    ['tool outputs shortened', num(n(work.elided))],
-    ['recalls', num(n(work.recalls))],
-    ['re-reads of shortened parts', num(n(work.rereads))],
-    ['tool outputs pruned', num(n(r.total_prune_count))],
-    ['cache breaks', num(n(r.cache_breaks))],
-  ]));
+  out.push(
+    '',
+    table(
+      ['', 'count'],
+      [
+        ['tool outputs shortened', num(n(work.elided))],
+        ['recalls', num(n(work.recalls))],
+        ['re-reads of shortened parts', num(n(work.rereads))],
+        ['tool outputs pruned', num(n(r.total_prune_count))],
+        ['cache breaks', num(n(r.cache_breaks))],
+      ],
+    ),
+  );
   if (n(l1.phases) > 0 || n(l1.failures) > 0 || l1.in_progress === true) {
     const tok = isRecord(l1.summariser_tokens) ? l1.summariser_tokens : {};
-    out.push('', keyValues([
-      ['layer 1', `${plural(n(l1.phases), 'phase')} summarised in ${plural(n(l1.passes), 'pass')}${l1.in_progress === true ? ', one in progress' : ''}`],
-      ['summariser tokens', `${num(n(tok.in))} in, ${num(n(tok.out))} out`],
-      ...(n(l1.failures) > 0 ? [['failed', `${num(n(l1.failures))} (last: ${str(l1.last_failure).slice(0, 80)})`] as [string, string]] : []),
-      ...(n(l1.declined) > 0 ? [['declined', num(n(l1.declined))] as [string, string]] : []),
-    ]));
+    out.push(
+      '',
+      keyValues([
+        [
+          'layer 1',
+          `${plural(n(l1.phases), 'phase')} summarised in ${plural(n(l1.passes), 'pass')}${l1.in_progress === true ? ', one in progress' : ''}`,
+        ],
+        ['summariser tokens', `${num(n(tok.in))} in, ${num(n(tok.out))} out`],
+        ...(n(l1.failures) > 0
+          ? [['failed', `${num(n(l1.failures))} (last: ${str(l1.last_failure).slice(0, 80)})`] as [string, string]]
+          : []),
+        ...(n(l1.declined) > 0 ? [['declined', num(n(l1.declined))] as [string, string]] : []),
+      ]),
+    );
   }
   return out.join('\n');
 }
@@ -165,14 +213,28 @@ export function recallParts(r: Answer, how = '/hmc'): { head: string; body: stri
   if (r.phase === true) {
     const total = n(r.total_messages);
     if (typeof r.content === 'string') {
-      return { head: `recall ${id}: message ${num(n(r.message))} of ${num(total)} of a summarised phase (${str(r.role) || '?'}), lines ${str(r.lines)} of ${num(n(r.total_lines))}`, body: r.content, next };
+      return {
+        head: `recall ${id}: message ${num(n(r.message))} of ${num(total)} of a summarised phase (${str(r.role) || '?'}), lines ${str(r.lines)} of ${num(n(r.total_lines))}`,
+        body: r.content,
+        next,
+      };
     }
     const messages = Array.isArray(r.messages) ? r.messages : [];
-    if (messages.length === 0) return { head: `recall ${id}: ${total === 0 ? 'a summarised phase with no messages' : `a summarised phase of ${num(total)} messages; the next is too big for one page`}`, body: '', next };
+    if (messages.length === 0)
+      return {
+        head: `recall ${id}: ${total === 0 ? 'a summarised phase with no messages' : `a summarised phase of ${num(total)} messages; the next is too big for one page`}`,
+        body: '',
+        next,
+      };
     const from = Number(str(r.shown).split('-')[0]) || 1;
-    return { head: `recall ${id}: messages ${str(r.shown)} of ${num(total)} of a summarised phase (--json: the exact messages)`, body: messages.map((m, i) => messageText(m, from + i)).join('\n\n'), next };
+    return {
+      head: `recall ${id}: messages ${str(r.shown)} of ${num(total)} of a summarised phase (--json: the exact messages)`,
+      body: messages.map((m, i) => messageText(m, from + i)).join('\n\n'),
+      next,
+    };
   }
-  if (typeof r.arguments === 'string') return { head: `recall ${id}: the exact arguments of a cleared ${str(r.tool)} call`, body: r.arguments, next };
+  if (typeof r.arguments === 'string')
+    return { head: `recall ${id}: the exact arguments of a cleared ${str(r.tool)} call`, body: r.arguments, next };
   if (typeof r.content !== 'string') return null;
   const part = typeof r.lines === 'string' ? `lines ${r.lines} of ${num(n(r.total_lines))} of ` : '';
   return { head: `recall ${id}: ${part}the exact original of a ${str(r.tool)} output`, body: r.content, next };

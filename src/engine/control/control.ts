@@ -64,39 +64,79 @@ export interface ControlDeps {
 }
 
 /** The engine's options as the actions need them (anything absent: that action is unavailable). */
-export function controlDepsOf(opts: { log: (line: string) => void; stateDir: string | null; projectPath?: string; phases?: PhaseIndex; control?: Partial<ControlDeps> }): ControlDeps {
+export function controlDepsOf(opts: {
+  log: (line: string) => void;
+  stateDir: string | null;
+  projectPath?: string;
+  phases?: PhaseIndex;
+  control?: Partial<ControlDeps>;
+}): ControlDeps {
   const c = opts.control;
   return {
-    log: opts.log, stateDir: opts.stateDir, projectPath: opts.projectPath ?? '', dashboard: c?.dashboard ?? null,
-    analytics: c?.analytics ?? null, configIssues: c?.configIssues ?? (() => []), configFile: c?.configFile ?? null, phases: opts.phases ?? null,
+    log: opts.log,
+    stateDir: opts.stateDir,
+    projectPath: opts.projectPath ?? '',
+    dashboard: c?.dashboard ?? null,
+    analytics: c?.analytics ?? null,
+    configIssues: c?.configIssues ?? (() => []),
+    configFile: c?.configFile ?? null,
+    phases: opts.phases ?? null,
     machine: c?.machine ?? false,
   };
 }
 
-const ACTIONS = ['status', 'context', 'stats', 'index', 'recall', 'analytics', 'dashboard', 'sweep', 'manual_set', 'manual_status', 'config', 'help'] as const;
+const ACTIONS = [
+  'status',
+  'context',
+  'stats',
+  'index',
+  'recall',
+  'analytics',
+  'dashboard',
+  'sweep',
+  'manual_set',
+  'manual_status',
+  'config',
+  'help',
+] as const;
 
 export const CONTROL_HELP: Record<(typeof ACTIONS)[number], string> = {
-  status: 'one-line summary: mode, context use, input saved over N model calls, context saved now, tools tracked and pruned',
-  context: 'context tokens, window and use of the current session, and where they go: the latest request by part (system prompt, tool schemas per tool with their calls over days=N, default 30, tool outputs, tool-call arguments, user, assistant), raw and sent; advice',
+  status:
+    'one-line summary: mode, context use, input saved over N model calls, context saved now, tools tracked and pruned',
+  context:
+    'context tokens, window and use of the current session, and where they go: the latest request by part (system prompt, tool schemas per tool with their calls over days=N, default 30, tool outputs, tool-call arguments, user, assistant), raw and sent; advice',
   stats: 'context saved (now) and input saved over N model calls, per strategy and per tool; recalls and re-reads',
-  index: 'phases summarised by layer 1: this session\'s list; query=words searches (scope=global: all sessions, limit=N); phase=N one phase\'s whole summary; session=ID another session',
-  recall: 'the exact original of a shortened tool output: id=<the id a marker prints> [lines=A-B, the lines a marker names]; of a cleared call, its exact arguments; of a summarised phase, its messages a page at a time [messages=A-B; message=N lines=A-B]',
+  index:
+    "phases summarised by layer 1: this session's list; query=words searches (scope=global: all sessions, limit=N); phase=N one phase's whole summary; session=ID another session",
+  recall:
+    'the exact original of a shortened tool output: id=<the id a marker prints> [lines=A-B, the lines a marker names]; of a cleared call, its exact arguments; of a summarised phase, its messages a page at a time [messages=A-B; message=N lines=A-B]',
   analytics: `savings history: scope=${SCOPES.join('|')} period=${PERIODS.join('|')} limit=N since=YYYY-MM-DD until=YYYY-MM-DD by=tool|kind|program`,
   dashboard: 'the live dashboard: sub_action (or action) = start | stop | status',
-  sweep: 'replace recent tool outputs by a placeholder at the next model call: count=N (default: since the last user message)',
+  sweep:
+    'replace recent tool outputs by a placeholder at the next model call: count=N (default: since the last user message)',
   manual_set: 'enabled=true|false: in manual mode automatic strategies stop (unless manual_mode.automatic_strategies)',
   manual_status: 'whether manual mode is on',
   config: 'problems found in config.yaml (each names its key)',
   help: 'this list',
 };
 
-export async function controlAction(engine: ControlTarget, sessionId: string | undefined, args: Record<string, unknown>, deps: ControlDeps): Promise<Record<string, unknown>> {
-  const action = String(args.action ?? '').trim().toLowerCase();
+export async function controlAction(
+  engine: ControlTarget,
+  sessionId: string | undefined,
+  args: Record<string, unknown>,
+  deps: ControlDeps,
+): Promise<Record<string, unknown>> {
+  const action = String(args.action ?? '')
+    .trim()
+    .toLowerCase();
   switch (action) {
     case 'help':
       return { actions: CONTROL_HELP };
     case 'config':
-      return { issues: deps.configIssues().map((i) => i.message), summary: problemsLine(deps.configIssues(), deps.configFile) };
+      return {
+        issues: deps.configIssues().map((i) => i.message),
+        summary: problemsLine(deps.configIssues(), deps.configFile),
+      };
     case 'dashboard':
       return { action: 'dashboard', ...(await dashboardAction(args, deps)) };
     case 'index': {
@@ -115,7 +155,8 @@ export async function controlAction(engine: ControlTarget, sessionId: string | u
     case '':
       return { error: `action is required; one of ${ACTIONS.join(', ')}` };
   }
-  if (!(ACTIONS as readonly string[]).includes(action)) return { error: `Unknown action: ${quoted(action)}; one of ${ACTIONS.join(', ')}` };
+  if (!(ACTIONS as readonly string[]).includes(action))
+    return { error: `Unknown action: ${quoted(action)}; one of ${ACTIONS.join(', ')}` };
   const s = engine.resolveSession(sessionId);
   if ((!s || untouched(s)) && action === 'status') return { status: statusText(engine, s) };
   if (!s) return { error: 'Could not determine session for hmc_control (no session has started in this process yet).' };
@@ -127,7 +168,10 @@ export async function controlAction(engine: ControlTarget, sessionId: string | u
       const t = s.ledger.totals();
       const window = s.meta.contextWindow || 0;
       const other = typeof args.session === 'string' && args.session.trim() !== '' && args.session.trim() !== s.id;
-      if (other) return { error: `context shows this session only; \`hmc control context --session ${quoted(String(args.session).trim(), 40)}\` in a terminal reads another saved one` };
+      if (other)
+        return {
+          error: `context shows this session only; \`hmc control context --session ${quoted(String(args.session).trim(), 40)}\` in a terminal reads another saved one`,
+        };
       const breakdown = contextBreakdownAnswer(s, args, deps.analytics);
       if (typeof breakdown.error === 'string') return breakdown;
       return {
@@ -167,7 +211,12 @@ export async function controlAction(engine: ControlTarget, sessionId: string | u
  * `/hmc <action> key=value… [--json]`: the same actions, answered as text for a person
  * (control-text.ts); `--json` anywhere among the words answers the JSON the tool gives the model.
  */
-export async function commandText(engine: ControlTarget, sessionId: string | undefined, rawArgs: string, deps: ControlDeps): Promise<string> {
+export async function commandText(
+  engine: ControlTarget,
+  sessionId: string | undefined,
+  rawArgs: string,
+  deps: ControlDeps,
+): Promise<string> {
   const all = rawArgs.trim().split(/\s+/).filter(Boolean);
   const json = all.includes('--json');
   const words = all.filter((w) => w !== '--json');
@@ -197,7 +246,8 @@ function configLine(deps: ControlDeps): string {
   return line ? `\n  ${line}` : '';
 }
 
-const UNKNOWN_ASKER = 'analytics answers for the session it is asked from, and this call names none while this process serves several users; ask from a session, or run `hmc analytics` in a terminal';
+const UNKNOWN_ASKER =
+  'analytics answers for the session it is asked from, and this call names none while this process serves several users; ask from a session, or run `hmc analytics` in a terminal';
 
 /**
  * Who asks (the owner of the session the call comes from; owner.ts) and how others' owners are
@@ -216,7 +266,9 @@ function accessOf(engine: ControlTarget, s: Session | null, deps: ControlDeps): 
 function money(engine: ControlTarget, s: Session, deps: ControlDeps): SessionMoney {
   let usage: Record<string, unknown> | null = null;
   try {
-    usage = deps.analytics ? deps.analytics({ period: 'usage', session: s.id }, s.meta.projectPath || deps.projectPath) : null;
+    usage = deps.analytics
+      ? deps.analytics({ period: 'usage', session: s.id }, s.meta.projectPath || deps.projectPath)
+      : null;
   } catch {
     usage = null;
   }
@@ -226,7 +278,9 @@ function money(engine: ControlTarget, s: Session, deps: ControlDeps): SessionMon
 async function dashboardAction(args: Record<string, unknown>, deps: ControlDeps): Promise<Record<string, unknown>> {
   // Both spellings work: sub_action=start (the original's code) and action=start as its docs say,
   // given as a nested value once `action` names the dashboard.
-  const sub = String(args.sub_action ?? args.command ?? 'status').trim().toLowerCase();
+  const sub = String(args.sub_action ?? args.command ?? 'status')
+    .trim()
+    .toLowerCase();
   if (!deps.dashboard) return { sub, running: false, error: 'the dashboard is not available in this process' };
   if (sub === 'start') return { sub, ...(await deps.dashboard.start()) };
   if (sub === 'stop') return { sub, ...(await deps.dashboard.stop()) };
@@ -254,10 +308,15 @@ function sweepAction(s: Session, args: Record<string, unknown>): Record<string, 
     candidates = s.held.messages.filter((m, i) => m.role === 'tool' && i > lastUser).map((m) => m.key);
   }
   // Results that arrived after the last model call are not in the conversation yet: use the records.
-  if (candidates.length === 0 && count === 0) candidates = [...s.held.records].filter(([, r]) => r.turn === s.counts.turn).map(([k]) => k);
+  if (candidates.length === 0 && count === 0)
+    candidates = [...s.held.records].filter(([, r]) => r.turn === s.counts.turn).map(([k]) => k);
   const sweep = new Set<string>();
   for (const key of candidates) {
-    const tool = (s.held.messages.find((m) => m.key === key)?.tool ?? s.held.records.get(key)?.tool ?? '').toLowerCase();
+    const tool = (
+      s.held.messages.find((m) => m.key === key)?.tool ??
+      s.held.records.get(key)?.tool ??
+      ''
+    ).toLowerCase();
     if (tool === 'hmc_control' || s.pruning.swept.has(key) || sweep.has(key) || s.pruning.pruned.has(key)) continue;
     sweep.add(key);
   }

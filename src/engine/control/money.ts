@@ -16,23 +16,61 @@ export interface SessionMoney {
   /** HMC's cache model priced (docs/glossary.md "cost"). */
   modelled: { spent: number; without_hmc: number; saved: number; price_source: string; unknown_model: boolean };
   /** The provider's figures priced (null: the host reported no usage for this session). */
-  measured: { calls: number; input: number; output: number; saved: number; cached_share: number | null; breaks: number } | null;
+  measured: {
+    calls: number;
+    input: number;
+    output: number;
+    saved: number;
+    cached_share: number | null;
+    breaks: number;
+  } | null;
 }
 
-export function sessionMoney(s: Session, pricing: HmcConfig['pricing'], usage: Record<string, unknown> | null): SessionMoney {
+export function sessionMoney(
+  s: Session,
+  pricing: HmcConfig['pricing'],
+  usage: Record<string, unknown> | null,
+): SessionMoney {
   const t = s.ledger.totals();
-  const [m] = priceModels([{
-    model: s.meta.model, sessions: 1, model_calls: t.modelCalls, input: t.inputRaw, sent: t.inputHmc, saved: t.inputRaw - t.inputHmc,
-    cached_input: t.cachedRaw, cached_sent: t.cachedHmc, plain_input: t.plainRaw, plain_sent: t.plainHmc, sessions_without_cache_model: 0,
-  }], pricing);
+  const [m] = priceModels(
+    [
+      {
+        model: s.meta.model,
+        sessions: 1,
+        model_calls: t.modelCalls,
+        input: t.inputRaw,
+        sent: t.inputHmc,
+        saved: t.inputRaw - t.inputHmc,
+        cached_input: t.cachedRaw,
+        cached_sent: t.cachedHmc,
+        plain_input: t.plainRaw,
+        plain_sent: t.plainHmc,
+        sessions_without_cache_model: 0,
+      },
+    ],
+    pricing,
+  );
   const cost = m?.cost ?? { spent: 0, without_hmc: 0, saved: 0 };
-  const modelled = { ...cost, price_source: m?.price.source ?? 'default', unknown_model: m?.price.unknown_model === true };
-  const c = usage && typeof usage.calls === 'number' && usage.calls > 0 ? (usage.cost as Record<string, number> | undefined) : undefined;
-  const measured = c && usage ? {
-    calls: usage.calls as number, input: c.measured_input ?? 0, output: c.measured_output ?? 0, saved: c.saved ?? 0,
-    cached_share: ((usage.cached_share as { measured?: number | null } | undefined)?.measured) ?? null,
-    breaks: ((usage.breaks as { count?: number } | undefined)?.count) ?? 0,
-  } : null;
+  const modelled = {
+    ...cost,
+    price_source: m?.price.source ?? 'default',
+    unknown_model: m?.price.unknown_model === true,
+  };
+  const c =
+    usage && typeof usage.calls === 'number' && usage.calls > 0
+      ? (usage.cost as Record<string, number> | undefined)
+      : undefined;
+  const measured =
+    c && usage
+      ? {
+          calls: usage.calls as number,
+          input: c.measured_input ?? 0,
+          output: c.measured_output ?? 0,
+          saved: c.saved ?? 0,
+          cached_share: (usage.cached_share as { measured?: number | null } | undefined)?.measured ?? null,
+          breaks: (usage.breaks as { count?: number } | undefined)?.count ?? 0,
+        }
+      : null;
   return { currency: pricing.currency, modelled, measured };
 }
 

@@ -56,7 +56,12 @@ export interface SummaryVerdict {
 }
 
 /** The call at which the cache-break budget next allows a costly pass (now, when it already does). */
-export function nextPassCall(callsSoFar: number, breaksSoFar: number, breaksPer100: number, firstAfter: number): number {
+export function nextPassCall(
+  callsSoFar: number,
+  breaksSoFar: number,
+  breaksPer100: number,
+  firstAfter: number,
+): number {
   if (breaksSoFar < breakBudget(callsSoFar, breaksPer100, firstAfter)) return callsSoFar;
   if (breaksPer100 <= 0) return Infinity;
   return Math.max(callsSoFar, firstAfter + Math.ceil((breaksSoFar * 100) / breaksPer100));
@@ -68,7 +73,11 @@ export function summaryVerdict(f: SummaryFigures): SummaryVerdict {
   // A pass before the session earned its break (pass.ts) may come early, but the session may end
   // soon after it: only the calls after the one that earns the break are counted on.
   const earned = f.breaksPer100 > 0 ? Math.ceil(((f.breaksSoFar + 1) * 100) / f.breaksPer100) : 0;
-  const goesOut = Math.max(nextPassCall(f.callsSoFar, f.breaksSoFar, f.breaksPer100, f.firstAfter), earned, f.callsSoFar + RETURN_CALLS);
+  const goesOut = Math.max(
+    nextPassCall(f.callsSoFar, f.breaksSoFar, f.breaksPer100, f.firstAfter),
+    earned,
+    f.callsSoFar + RETURN_CALLS,
+  );
   const callsAfter = Number.isFinite(goesOut) ? Math.max(0, end - goesOut) : 0;
   const saving = removed * CACHE_READ * callsAfter;
   const price = f.requestTokens * f.price.input + f.answerTokens * f.price.output;

@@ -124,7 +124,8 @@ export class Layer1 {
     let staged = this.ready.get(s);
     if (!staged && s.layer1.stagedPhase) {
       const { phase, updated } = s.layer1.stagedPhase;
-      const valid = phase.to < s.held.messages.length && rangeDigest(s.held.messages, phase.from, phase.to) === phase.digest;
+      const valid =
+        phase.to < s.held.messages.length && rangeDigest(s.held.messages, phase.from, phase.to) === phase.digest;
       staged = valid ? { phase, updated, views: phaseViews(s, config, phase), readyAt: 0 } : undefined;
       if (staged) this.ready.set(s, staged);
       else s.layer1.dropStaged();
@@ -147,7 +148,9 @@ export class Layer1 {
     const { phase } = staged;
     s.layer1.putInForce(phase);
     this.counter(s).passes++;
-    this.deps.log(`hmc: layer 1: phase ${phase.id} of session ${s.id} went out at model call ${s.held.replies}: ${phase.tokensBefore - phase.tokensAfter} tokens fewer per call`);
+    this.deps.log(
+      `hmc: layer 1: phase ${phase.id} of session ${s.id} went out at model call ${s.held.replies}: ${phase.tokensBefore - phase.tokensAfter} tokens fewer per call`,
+    );
   }
 
   /**
@@ -175,9 +178,18 @@ export class Layer1 {
     // A summary only saves once a pass sends it: ask when the cache-break budget lets one come within
     // a few calls (or the context nears overflow, when a pass comes anyway), so it is not paid for
     // long before it can save anything, and by then the session has shown it goes on.
-    const nextPass = nextPassCall(s.held.replies, s.counts.cacheBreaks, config.cache.max_breaks_per_100_calls, config.cache.first_break_after);
+    const nextPass = nextPassCall(
+      s.held.replies,
+      s.counts.cacheBreaks,
+      config.cache.max_breaks_per_100_calls,
+      config.cache.first_break_after,
+    );
     if (nextPass - s.held.replies > ASK_AHEAD_CALLS && context <= OVERFLOW_SHARE * window) return;
-    const range = chooseRange(sizes, s.layer1.phases, { protectTurns: bc.protect_recent_turns, protectCalls: bc.protect_recent_calls, minTokens: MIN_RANGE_TOKENS });
+    const range = chooseRange(sizes, s.layer1.phases, {
+      protectTurns: bc.protect_recent_turns,
+      protectCalls: bc.protect_recent_calls,
+      minTokens: MIN_RANGE_TOKENS,
+    });
     if (!range) return;
     const summariser = this.deps.summariser();
     if (!summariser) return;
@@ -186,7 +198,8 @@ export class Layer1 {
     // marker, a read as the code filter left it), and of a phase being extended only what came
     // after its note, which it is given beside.
     const messages: Message[] = [];
-    for (let i = previous ? previous.to + 1 : range.from; i <= range.to; i++) messages.push(sentMessage(s, s.held.messages[i] as MessageState));
+    for (let i = previous ? previous.to + 1 : range.from; i <= range.to; i++)
+      messages.push(sentMessage(s, s.held.messages[i] as MessageState));
     // Ask only when the summary pays for its own tokens under the cache model (layer1-price.ts).
     const verdict = rangeVerdict(s, config, range, messages, previous, c, this.price(s, config));
     if (!verdict.pays || verdict.removed < bc.min_savings * range.tokens) {
@@ -194,9 +207,18 @@ export class Layer1 {
       c.cooldownUntil = s.held.replies + bc.cooldown_calls;
       return;
     }
-    const waiting: Waiting = { askedAt: this.hooks, from: range.from, to: range.to, digest: rangeDigest(s.held.messages, range.from, range.to), tokensBefore: range.tokens, ...(previous ? { extends: previous.id } : {}) };
+    const waiting: Waiting = {
+      askedAt: this.hooks,
+      from: range.from,
+      to: range.to,
+      digest: rangeDigest(s.held.messages, range.from, range.to),
+      tokensBefore: range.tokens,
+      ...(previous ? { extends: previous.id } : {}),
+    };
     this.inFlight.set(s, waiting);
-    this.deps.log(`hmc: layer 1: summarising messages ${range.from}-${range.to} of session ${s.id}: ${verdict.removed} tokens fewer per call expected over ~${verdict.callsAfter} calls (~${Math.round(verdict.saving)} input tokens' worth) for ~${Math.round(verdict.price)}`);
+    this.deps.log(
+      `hmc: layer 1: summarising messages ${range.from}-${range.to} of session ${s.id}: ${verdict.removed} tokens fewer per call expected over ~${verdict.callsAfter} calls (~${Math.round(verdict.saving)} input tokens' worth) for ~${Math.round(verdict.price)}`,
+    );
     const done = (result: SummaryResult): void => {
       this.inFlight.delete(s);
       // The host's own figure for the model that answered, when it has one, prices this and later requests.
@@ -209,8 +231,12 @@ export class Layer1 {
         c.lastFailure = result.reason;
         // A failure that trying again cannot mend (the host has no such method, a bad request): off for the session.
         c.cooldownUntil = result.retryable ? s.held.replies + bc.cooldown_calls : Infinity;
-        const next = result.retryable ? `next try after ${bc.cooldown_calls} model calls` : 'layer 1 stays off for this session';
-        this.deps.log(`hmc: layer-1 summary for session ${s.id} failed (${result.reason}); nothing was replaced, ${next}`);
+        const next = result.retryable
+          ? `next try after ${bc.cooldown_calls} model calls`
+          : 'layer 1 stays off for this session';
+        this.deps.log(
+          `hmc: layer-1 summary for session ${s.id} failed (${result.reason}); nothing was replaced, ${next}`,
+        );
         return;
       }
       c.tokensOut += result.tokensOut;
@@ -228,7 +254,13 @@ export class Layer1 {
     void first.then(() => {
       waiting.askedAt = this.hooks;
       void summariser
-        .summarise({ sessionId: s.id, messages, pace, ...(previous ? { previous: previous.summary } : {}), maxTokens: bc.max_summary_tokens })
+        .summarise({
+          sessionId: s.id,
+          messages,
+          pace,
+          ...(previous ? { previous: previous.summary } : {}),
+          maxTokens: bc.max_summary_tokens,
+        })
         .then(done, (err: unknown) => done({ ok: false, reason: errorText(err), retryable: true, tokensIn: 0 }));
     });
   }
@@ -239,7 +271,8 @@ export class Layer1 {
     const changed: number[] = [];
     const kept: Phase[] = [];
     for (const phase of s.layer1.phases) {
-      if (phase.to >= s.held.messages.length || rangeDigest(s.held.messages, phase.from, phase.to) !== phase.digest) continue;
+      if (phase.to >= s.held.messages.length || rangeDigest(s.held.messages, phase.from, phase.to) !== phase.digest)
+        continue;
       kept.push(phase);
       for (const { index, text } of phaseViews(s, config, phase)) {
         (s.held.messages[index] as MessageState).summary = text;
@@ -277,12 +310,22 @@ export class Layer1 {
     return `Earlier work is summarised in ${s.layer1.phases.length} phase${s.layer1.phases.length === 1 ? '' : 's'} (${listed.join('; ')}${more}). hmc_control action=recall id=<id> gives a phase's exact messages back; action=index query=<words> searches them.`;
   }
 
-  private stage(s: Session, config: HmcConfig, waiting: Waiting, previous: Phase | undefined, result: Extract<SummaryResult, { ok: true }>): void {
+  private stage(
+    s: Session,
+    config: HmcConfig,
+    waiting: Waiting,
+    previous: Phase | undefined,
+    result: Extract<SummaryResult, { ok: true }>,
+  ): void {
     const bc = config.background_compression;
     const c = this.counter(s);
-    if (waiting.to >= s.held.messages.length || rangeDigest(s.held.messages, waiting.from, waiting.to) !== waiting.digest) return;
+    if (
+      waiting.to >= s.held.messages.length ||
+      rangeDigest(s.held.messages, waiting.from, waiting.to) !== waiting.digest
+    )
+      return;
     // After the highest id ever used: a compaction's phases are no longer held, but keep their ids.
-    const id = previous?.id ?? (s.layer1.phases.reduce((n, p) => Math.max(n, p.id), s.engine.last_phase_id) + 1);
+    const id = previous?.id ?? s.layer1.phases.reduce((n, p) => Math.max(n, p.id), s.engine.last_phase_id) + 1;
     s.engine.phaseNumbered(id);
     const phase: Phase = {
       id,
@@ -318,10 +361,17 @@ export class Layer1 {
     // Back off when a pass would save little: the range is worth more as it is.
     if (after > (1 - bc.min_savings) * before) {
       c.cooldownUntil = s.held.replies + bc.cooldown_calls;
-      this.deps.log(`hmc: layer-1 summary for session ${s.id} saved too little (${after} of ${before} tokens left); not used, next try after ${bc.cooldown_calls} model calls`);
+      this.deps.log(
+        `hmc: layer-1 summary for session ${s.id} saved too little (${after} of ${before} tokens left); not used, next try after ${bc.cooldown_calls} model calls`,
+      );
       return;
     }
-    this.deps.recall.put(s.id, phase.recallId, '(phase)', JSON.stringify(s.held.messages.slice(phase.from, phase.to + 1).map(asMessage)));
+    this.deps.recall.put(
+      s.id,
+      phase.recallId,
+      '(phase)',
+      JSON.stringify(s.held.messages.slice(phase.from, phase.to + 1).map(asMessage)),
+    );
     this.ready.set(s, { phase, updated: previous !== undefined, views, readyAt: waiting.askedAt + READY_AFTER_HOOKS });
     s.layer1.stage(phase, previous !== undefined);
     this.deps.staged?.(s);
@@ -329,7 +379,22 @@ export class Layer1 {
 
   private counter(s: Session): Counters {
     let c = this.counters.get(s);
-    if (!c) this.counters.set(s, (c = { cooldownUntil: 0, passes: 0, failures: 0, lastFailure: '', tokensIn: 0, tokensOut: 0, answered: 0, declined: 0, spent: 0, hostPrice: null }));
+    if (!c)
+      this.counters.set(
+        s,
+        (c = {
+          cooldownUntil: 0,
+          passes: 0,
+          failures: 0,
+          lastFailure: '',
+          tokensIn: 0,
+          tokensOut: 0,
+          answered: 0,
+          declined: 0,
+          spent: 0,
+          hostPrice: null,
+        }),
+      );
     return c;
   }
 

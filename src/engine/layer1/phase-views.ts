@@ -26,7 +26,10 @@ export function phaseViews(s: Session, config: HmcConfig, phase: Phase): { index
   for (let i = phase.from; i <= phase.to; i++) {
     const m = s.held.messages[i] as MessageState;
     if (i === phase.from) {
-      views.push({ index: i, text: `${PHASE_HEAD} (phase ${phase.id}; its exact messages: hmc_control action=recall id=${phase.recallId})]\n${phase.summary}` });
+      views.push({
+        index: i,
+        text: `${PHASE_HEAD} (phase ${phase.id}; its exact messages: hmc_control action=recall id=${phase.recallId})]\n${phase.summary}`,
+      });
       continue;
     }
     if (m.role === 'system' || (m.role === 'tool' && protection.tool(m.tool))) continue;
@@ -55,7 +58,7 @@ export function rangeDigest(messages: readonly { role: string; raw: unknown }[],
     const m = messages[i] as { role: string; raw: unknown };
     h.update(m.role);
     h.update('\u0000');
-    h.update(typeof m.raw === 'string' ? m.raw : JSON.stringify(m.raw) ?? '');
+    h.update(typeof m.raw === 'string' ? m.raw : (JSON.stringify(m.raw) ?? ''));
     h.update('\u0001');
   }
   return h.digest('hex').slice(0, 16);

@@ -20,7 +20,15 @@ const HEAD_TOKENS = 30;
 const STUB_TOKENS = 6;
 
 /** Whether summarising `range` (the summariser reading `messages`) pays for itself, at the summariser's `price`. */
-export function rangeVerdict(s: Session, config: HmcConfig, range: { from: number; to: number }, messages: readonly Message[], previous: Phase | undefined, c: { answered: number; tokensOut: number }, price: { input: number; output: number }): SummaryVerdict {
+export function rangeVerdict(
+  s: Session,
+  config: HmcConfig,
+  range: { from: number; to: number },
+  messages: readonly Message[],
+  previous: Phase | undefined,
+  c: { answered: number; tokensOut: number },
+  price: { input: number; output: number },
+): SummaryVerdict {
   const bc = config.background_compression;
   const protection = protectionFor(config);
   // Only what a message is sent with goes (its text or output); tool calls keep their arguments.

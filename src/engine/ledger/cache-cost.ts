@@ -49,13 +49,18 @@ export class CacheCostMeter {
     let cached = 0;
     const previous = this.previous;
     if (previous) {
-      while (shared < request.length && shared < previous.length && same(request[shared] as RequestMessage, previous[shared] as RequestMessage)) {
+      while (
+        shared < request.length &&
+        shared < previous.length &&
+        same(request[shared] as RequestMessage, previous[shared] as RequestMessage)
+      ) {
         cached += (request[shared] as RequestMessage).tokens;
         shared++;
       }
       if (shared < previous.length) {
         this.totals.breaks++;
-        for (let i = shared; i < previous.length; i++) this.totals.breakTokens += (previous[i] as RequestMessage).tokens;
+        for (let i = shared; i < previous.length; i++)
+          this.totals.breakTokens += (previous[i] as RequestMessage).tokens;
       }
     }
     this.previous = request;

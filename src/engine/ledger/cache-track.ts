@@ -41,7 +41,12 @@ export interface Step {
  * Folds `step` in; when `counted` (a pre_model_call counted now, sending `length` messages) answers
  * the call's prefixes and cause and starts afresh, else null.
  */
-export function trackCall(t: CacheTrack, step: Step, counted: boolean, length: number): { stable: number; rawStable: number; cause?: BreakCause } | null {
+export function trackCall(
+  t: CacheTrack,
+  step: Step,
+  counted: boolean,
+  length: number,
+): { stable: number; rawStable: number; cause?: BreakCause } | null {
   t.length ??= step.before;
   if (step.switched) {
     t.raw = 0;
@@ -55,7 +60,11 @@ export function trackCall(t: CacheTrack, step: Step, counted: boolean, length: n
   const cause = step.cause === 'hermes' && !step.switched && step.cutTo >= t.length ? undefined : step.cause;
   if (cause === 'hermes' || (cause && !t.cause)) t.cause = cause;
   if (!counted) return null;
-  const out = { stable: t.unknown ? -1 : Math.min(t.length, t.sent), rawStable: Math.min(t.length, t.raw), ...(t.cause ? { cause: t.cause } : {}) };
+  const out = {
+    stable: t.unknown ? -1 : Math.min(t.length, t.sent),
+    rawStable: Math.min(t.length, t.raw),
+    ...(t.cause ? { cause: t.cause } : {}),
+  };
   Object.assign(t, newTrack(), { length });
   delete t.cause;
   return out;

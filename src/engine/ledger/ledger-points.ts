@@ -56,7 +56,8 @@ export function num(value: unknown): number {
 
 export function numbers(value: unknown): Saved {
   const out: Saved = {};
-  if (typeof value === 'object' && value !== null) for (const [k, v] of Object.entries(value)) if (num(v) > 0) out[k] = num(v);
+  if (typeof value === 'object' && value !== null)
+    for (const [k, v] of Object.entries(value)) if (num(v) > 0) out[k] = num(v);
   return out;
 }
 
@@ -71,9 +72,17 @@ export function fullPoint(p: TurnPoint): TurnPoint {
   const n = num;
   const sent = n(p.context_tokens);
   return {
-    turn: p.turn, time: n(p.time), context_tokens: sent, context_raw_tokens: Math.max(n(p.context_raw_tokens), sent),
-    context_percent: n(p.context_percent), input_raw: n(p.input_raw), input_hmc: n(p.input_hmc), model_calls: n(p.model_calls), tool_calls: n(p.tool_calls),
-    cached_raw: n(p.cached_raw), cached_hmc: n(p.cached_hmc),
+    turn: p.turn,
+    time: n(p.time),
+    context_tokens: sent,
+    context_raw_tokens: Math.max(n(p.context_raw_tokens), sent),
+    context_percent: n(p.context_percent),
+    input_raw: n(p.input_raw),
+    input_hmc: n(p.input_hmc),
+    model_calls: n(p.model_calls),
+    tool_calls: n(p.tool_calls),
+    cached_raw: n(p.cached_raw),
+    cached_hmc: n(p.cached_hmc),
   };
 }
 

@@ -17,7 +17,16 @@ import type { Saved } from '../../core/savings.js';
 import type { TurnPoint } from '../../store/types.js';
 import { JobQueue } from './ledger-jobs.js';
 import { tokensOf, type MessageCost, type MessageTokens, type ViewSteps } from './message-tokens.js';
-import { fullPoint, isCallPoint, isTurnPoint, num, numbers, positive, type CallPoint, type SendInfo } from './ledger-points.js';
+import {
+  fullPoint,
+  isCallPoint,
+  isTurnPoint,
+  num,
+  numbers,
+  positive,
+  type CallPoint,
+  type SendInfo,
+} from './ledger-points.js';
 
 export type { BreakCause, CallPoint, SendInfo } from './ledger-points.js';
 
@@ -98,7 +107,8 @@ export class Ledger {
     const sent = num(snapshot.contextTokens);
     const raw = Math.max(num(snapshot.contextRawTokens), sent);
     // A file from before the breakdown was saved: the total alone cannot be split (null = unknown).
-    const byStrategy = snapshot.contextByStrategy === undefined ? (raw > sent ? null : {}) : numbers(snapshot.contextByStrategy);
+    const byStrategy =
+      snapshot.contextByStrategy === undefined ? (raw > sent ? null : {}) : numbers(snapshot.contextByStrategy);
     ledger.restored = { sent, raw, byStrategy };
     return ledger;
   }
@@ -185,8 +195,21 @@ export class Ledger {
     };
     const cached = prefix(info.stable, 'sent');
     const cachedRaw = prefix(info.rawStable, 'raw');
-    const meta = { ...(info.id ? { id: info.id } : {}), ...(info.at ? { at: info.at } : {}), ...(info.cause ? { cause: info.cause } : {}) };
-    this.credit(turn, this.rawNow + fixed, this.sentNow + fixed, this.strategyNow, this.toolNow, cached, cachedRaw, meta);
+    const meta = {
+      ...(info.id ? { id: info.id } : {}),
+      ...(info.at ? { at: info.at } : {}),
+      ...(info.cause ? { cause: info.cause } : {}),
+    };
+    this.credit(
+      turn,
+      this.rawNow + fixed,
+      this.sentNow + fixed,
+      this.strategyNow,
+      this.toolNow,
+      cached,
+      cachedRaw,
+      meta,
+    );
   }
 
   /** What is sent with every call besides the messages (tokens; `messageTokens` of the system message, `toolsTokens`). */
@@ -200,7 +223,16 @@ export class Ledger {
     return point ? Math.max(0, point.input_raw - point.input_hmc) : 0;
   }
 
-  private credit(turn: number, raw: number, sent: number, byStrategy: Saved, byTool: Saved, cached?: number, cachedRaw?: number, meta: Partial<CallPoint> = {}): void {
+  private credit(
+    turn: number,
+    raw: number,
+    sent: number,
+    byStrategy: Saved,
+    byTool: Saved,
+    cached?: number,
+    cachedRaw?: number,
+    meta: Partial<CallPoint> = {},
+  ): void {
     const hmc = Math.min(sent, raw);
     this.modelCalls++;
     this.inputRaw += raw;
@@ -235,7 +267,17 @@ export class Ledger {
   /** A user turn began: a timeline point, its context as it stands (set again at the turn's end). */
   startTurn(turn: number, time: number, contextWindow: number, toolCalls: number): void {
     const existing = this.timeline.find((p) => p.turn === turn);
-    const point: TurnPoint = existing ?? { turn, time, context_tokens: 0, context_raw_tokens: 0, context_percent: 0, input_raw: 0, input_hmc: 0, model_calls: 0, tool_calls: 0 };
+    const point: TurnPoint = existing ?? {
+      turn,
+      time,
+      context_tokens: 0,
+      context_raw_tokens: 0,
+      context_percent: 0,
+      input_raw: 0,
+      input_hmc: 0,
+      model_calls: 0,
+      tool_calls: 0,
+    };
     this.setContext(point, contextWindow);
     point.tool_calls = toolCalls;
     if (!existing) {
@@ -290,7 +332,10 @@ export class Ledger {
   }
 
   /** Each held message's tokens, and the fixed part (for the context view; read-only). */
-  perMessage(): { messages: readonly (MessageCost | undefined)[]; fixed: Readonly<Record<'system' | 'tools', number>> } {
+  perMessage(): {
+    messages: readonly (MessageCost | undefined)[];
+    fixed: Readonly<Record<'system' | 'tools', number>>;
+  } {
     return { messages: this.messages, fixed: this.fixed };
   }
 
@@ -308,7 +353,8 @@ export class Ledger {
    * breakdown that does not add up to it (issue 11).
    */
   contextSavings(): { total: number; byStrategy: Saved | null } {
-    if (this.messages.length === 0) return { total: this.restored.raw - this.restored.sent, byStrategy: this.restored.byStrategy };
+    if (this.messages.length === 0)
+      return { total: this.restored.raw - this.restored.sent, byStrategy: this.restored.byStrategy };
     return { total: Math.max(0, this.rawNow - this.sentNow), byStrategy: positive(this.strategyNow) };
   }
 
@@ -326,6 +372,7 @@ export class Ledger {
     this.rawNow += sign * entry.raw;
     this.sentNow += sign * entry.sent;
     for (const [k, v] of Object.entries(entry.byStrategy)) this.strategyNow[k] = (this.strategyNow[k] ?? 0) + sign * v;
-    if (entry.raw !== entry.sent) this.toolNow[entry.tool] = (this.toolNow[entry.tool] ?? 0) + sign * (entry.raw - entry.sent);
+    if (entry.raw !== entry.sent)
+      this.toolNow[entry.tool] = (this.toolNow[entry.tool] ?? 0) + sign * (entry.raw - entry.sent);
   }
 }

@@ -73,7 +73,12 @@ export const EARLY_REMOVED_SHARE = 0.55;
  * comes: EARLY_REMOVED_SHARE at the first call the budget allows it, falling linearly to
  * MIN_REMOVED_SHARE at the call that earns it.
  */
-export function requiredShare(callsSoFar: number, breaksSoFar: number, breaksPer100: number, firstAfter: number): number {
+export function requiredShare(
+  callsSoFar: number,
+  breaksSoFar: number,
+  breaksPer100: number,
+  firstAfter: number,
+): number {
   // No budget (0: only forced passes) or a break allowed at every call: nothing to earn.
   if (breaksPer100 <= 0 || breaksPer100 >= 100) return MIN_REMOVED_SHARE;
   const every = 100 / breaksPer100;
@@ -113,12 +118,15 @@ export function decidePass<T>(changes: readonly ViewChange<T>[], facts: PassFact
   const wait = (reason: PassDecision<T>['reason']): PassDecision<T> => ({ apply: free, costly: false, reason });
   if (facts.forced) return { apply: [...changes], costly: true, reason: 'forced' };
   const removed = costly.reduce((n, c) => n + (c.before - c.after), 0) / 4;
-  if (facts.overflow !== null && removed >= facts.overflow) return { apply: [...changes], costly: true, reason: 'overflow' };
-  if (facts.breaksSoFar >= breakBudget(facts.callsSoFar, facts.breaksPer100, facts.firstAfter)) return wait('no budget');
+  if (facts.overflow !== null && removed >= facts.overflow)
+    return { apply: [...changes], costly: true, reason: 'overflow' };
+  if (facts.breaksSoFar >= breakBudget(facts.callsSoFar, facts.breaksPer100, facts.firstAfter))
+    return wait('no budget');
   if (removed < Math.max(1, facts.minTokens)) return wait('too small');
   const share = requiredShare(facts.callsSoFar, facts.breaksSoFar, facts.breaksPer100, facts.firstAfter);
   const remaining = expectedRemainingCalls(facts.callsSoFar);
-  const following = (from: number): number => (facts.sentFrom(from) - (facts.breakingAt === null ? 0 : facts.sentFrom(facts.breakingAt))) / 4;
+  const following = (from: number): number =>
+    (facts.sentFrom(from) - (facts.breakingAt === null ? 0 : facts.sentFrom(facts.breakingAt))) / 4;
   const all = costly.slice().sort((a, b) => a.index - b.index);
   const whole = { at: all[0]?.index ?? 0, removed, following: following(all[0]?.index ?? 0) };
   if (removed < share * whole.following) return wait('too small');

@@ -39,7 +39,12 @@ export function newTrail(counted: number): UsageTrail {
 }
 
 /** HMC's record of the call the row is about, or undefined when HMC never saw it. */
-export function matchCall(calls: readonly CallPoint[], modelCalls: number, trail: UsageTrail, callId: string | undefined): CallPoint | undefined {
+export function matchCall(
+  calls: readonly CallPoint[],
+  modelCalls: number,
+  trail: UsageTrail,
+  callId: string | undefined,
+): CallPoint | undefined {
   if (callId) {
     if (trail.taken.has(callId)) return undefined;
     for (let i = calls.length - 1; i >= 0; i--) {
@@ -62,7 +67,12 @@ export function matchCall(calls: readonly CallPoint[], modelCalls: number, trail
  * a rewritten history, system prompt, tool list, model), else a pause past the cache's lifetime,
  * else unknown. Updates the trail.
  */
-export function cacheBreak(trail: UsageTrail, usage: ProviderUsage, call: CallPoint | undefined, at: number): { tokens: number; cause: BreakCause | '' } {
+export function cacheBreak(
+  trail: UsageTrail,
+  usage: ProviderUsage,
+  call: CallPoint | undefined,
+  at: number,
+): { tokens: number; cause: BreakCause | '' } {
   const previous = trail.prompt;
   const gap = trail.at > 0 ? (call?.at ?? at) - trail.at : 0;
   trail.caching ||= usage.cache_read_tokens > 0 || usage.cache_write_tokens > 0;

@@ -42,13 +42,20 @@ export interface BatchDeps {
  * One wanted change: a tool result's placeholder (null: back to its own view), a summarised range's
  * view, or an assistant message's calls with some arguments cleared (null: sent as they are).
  */
-type Change = { kind: 'prune'; prune: Prune | null } | { kind: 'phase'; text: string } | { kind: 'inputs'; inputs: HeldInputs | null };
+type Change =
+  | { kind: 'prune'; prune: Prune | null }
+  | { kind: 'phase'; text: string }
+  | { kind: 'inputs'; inputs: HeldInputs | null };
 
 /**
  * Applies the rewrites due now. Returns the indices whose view changed, the pass decision, and
  * whether something the previous call sent was rewritten (a cache break; re-held placeholders are not).
  */
-export function applyListWide(s: Session, config: HmcConfig, deps: BatchDeps): { changed: number[]; decision: PassDecision<Change>; breaks: boolean; phase: StagedPhase | null } {
+export function applyListWide(
+  s: Session,
+  config: HmcConfig,
+  deps: BatchDeps,
+): { changed: number[]; decision: PassDecision<Change>; breaks: boolean; phase: StagedPhase | null } {
   const window = s.meta.contextWindow || DEFAULT_CONTEXT_WINDOW;
   // Past the point where this call breaks the cache anyway, a change costs nothing more.
   const firstUnsent = Math.min(s.held.previousCallLength, deps.breakingAt ?? Infinity);
@@ -65,7 +72,12 @@ export function applyListWide(s: Session, config: HmcConfig, deps: BatchDeps): {
     // A result inside a summarised range is sent as the summary's stub whatever its placeholder.
     const hidden = m.summary !== null;
     const after = next ? next.content.length : length(m.single?.content ?? m.raw);
-    const change: ViewChange<Change> = { index, before: hidden ? 0 : length(s.viewOf(m)), after: hidden ? 0 : after, change: { kind: 'prune', prune: next } };
+    const change: ViewChange<Change> = {
+      index,
+      before: hidden ? 0 : length(s.viewOf(m)),
+      after: hidden ? 0 : after,
+      change: { kind: 'prune', prune: next },
+    };
     if (hidden || (!m.prune && next && s.pruning.pruned.get(key) === next.strategy)) reheld.push(change);
     else changes.push(change);
   }
@@ -75,15 +87,31 @@ export function applyListWide(s: Session, config: HmcConfig, deps: BatchDeps): {
       const cleared = clearable(s, wantedHere);
       if (sameClearings(m.inputs?.cleared, cleared)) continue;
       const inputs = heldInputs(s, m, cleared);
-      const change: ViewChange<Change> = { index, before: s.extraOf(m).length, after: (inputs ?? m).extra.length, change: { kind: 'inputs', inputs } };
+      const change: ViewChange<Change> = {
+        index,
+        before: s.extraOf(m).length,
+        after: (inputs ?? m).extra.length,
+        change: { kind: 'inputs', inputs },
+      };
       // Clearings an earlier process had in force were sent by it already: putting them back is free.
-      if (!m.inputs && inputs && [...inputs.cleared].every(([id, c]) => sameClearings(new Map([[id, c]]), onlyEarlier(s, id)))) reheld.push(change);
+      if (
+        !m.inputs &&
+        inputs &&
+        [...inputs.cleared].every(([id, c]) => sameClearings(new Map([[id, c]]), onlyEarlier(s, id)))
+      )
+        reheld.push(change);
       else changes.push(change);
     }
   }
   if (deps.phase) {
     for (const { index, text } of deps.phase.views) {
-      changes.push({ index, before: length(s.viewOf(s.held.messages[index] as MessageState)), after: text.length, change: { kind: 'phase', text }, whole: true });
+      changes.push({
+        index,
+        before: length(s.viewOf(s.held.messages[index] as MessageState)),
+        after: text.length,
+        change: { kind: 'phase', text },
+        whole: true,
+      });
     }
   }
   const ttl = config.cache.ttl_seconds * 1000;
@@ -96,7 +124,10 @@ export function applyListWide(s: Session, config: HmcConfig, deps: BatchDeps): {
     forced: s.pruning.sweepPending,
     breaksSoFar: s.counts.cacheBreaks,
     // Near overflow, a pass that makes real room (a tenth of the window) is made whatever the budget.
-    overflow: sentChars(s.held.messages, 0, s.held.messages.length) / 4 > OVERFLOW_SHARE * window ? OVERFLOW_ROOM * window : null,
+    overflow:
+      sentChars(s.held.messages, 0, s.held.messages.length) / 4 > OVERFLOW_SHARE * window
+        ? OVERFLOW_ROOM * window
+        : null,
     minTokens: config.cache.min_batch_tokens,
     breaksPer100: config.cache.max_breaks_per_100_calls,
     firstAfter: config.cache.first_break_after,
@@ -105,7 +136,9 @@ export function applyListWide(s: Session, config: HmcConfig, deps: BatchDeps): {
   // A summary goes out whole or waits whole.
   const phaseViews = decision.apply.filter((c) => c.change.kind === 'phase').length;
   const phaseGoes = deps.phase !== null && phaseViews === deps.phase.views.length && phaseViews > 0;
-  const apply = [...reheld, ...decision.apply.filter((c) => c.change.kind !== 'phase' || phaseGoes)].sort((a, b) => a.index - b.index);
+  const apply = [...reheld, ...decision.apply.filter((c) => c.change.kind !== 'phase' || phaseGoes)].sort(
+    (a, b) => a.index - b.index,
+  );
   const changed: number[] = [];
   for (const { index, change } of apply) {
     const m = s.held.messages[index] as MessageState;
@@ -118,7 +151,8 @@ export function applyListWide(s: Session, config: HmcConfig, deps: BatchDeps): {
       if (prune && !m.prune && !s.pruning.pruned.has(m.key)) s.pruning.countPrune();
       m.prune = prune;
       s.pruning.recordPrune(m.key, prune);
-      if (prune && typeof m.raw === 'string' && keptForRecall(m, prune.strategy)) deps.recall.put(s.id, recallId(s.id, m.key), m.tool, m.raw);
+      if (prune && typeof m.raw === 'string' && keptForRecall(m, prune.strategy))
+        deps.recall.put(s.id, recallId(s.id, m.key), m.tool, m.raw);
     }
     changed.push(index);
     if (index < s.held.ledgerLength) {
@@ -127,7 +161,12 @@ export function applyListWide(s: Session, config: HmcConfig, deps: BatchDeps): {
     }
   }
   const free = new Set(reheld);
-  return { changed, decision, breaks: apply.some((c) => c.index < s.held.previousCallLength && !free.has(c)), phase: phaseGoes ? deps.phase : null };
+  return {
+    changed,
+    decision,
+    breaks: apply.some((c) => c.index < s.held.previousCallLength && !free.has(c)),
+    phase: phaseGoes ? deps.phase : null,
+  };
 }
 
 /** The clearing an earlier process had in force for call `id` (empty when none). */
@@ -143,7 +182,8 @@ function recordInputs(s: Session, m: MessageState, next: HeldInputs | null, reca
     s.pruning.recordInputs(id, clearing);
     const call = s.inputIndex.byId.get(id);
     const text = call?.call.function?.arguments;
-    if (call && typeof text === 'string') recall.put(s.id, inputRecallId(s.id, id), `${ARGUMENTS_TOOL_PREFIX}${call.tool}`, text);
+    if (call && typeof text === 'string')
+      recall.put(s.id, inputRecallId(s.id, id), `${ARGUMENTS_TOOL_PREFIX}${call.tool}`, text);
   }
 }
 
@@ -156,7 +196,8 @@ function sentFromOf(messages: readonly MessageState[], to: number): (from: numbe
   return (from) => {
     if (!prefix) {
       prefix = [0];
-      for (let i = 0; i < to && i < messages.length; i++) prefix.push((prefix[i] as number) + sentChars(messages, i, i + 1));
+      for (let i = 0; i < to && i < messages.length; i++)
+        prefix.push((prefix[i] as number) + sentChars(messages, i, i + 1));
     }
     const end = prefix.length - 1;
     return (prefix[end] as number) - (prefix[Math.max(0, Math.min(from, end))] as number);

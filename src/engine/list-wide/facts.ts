@@ -40,7 +40,14 @@ function parsed(m: MessageState): ListWideMemo & Required<Pick<ListWideMemo, 'fi
       const envelope = parseEnvelope(m.raw, { tool: m.tool, args: m.args });
       const output = envelope.output;
       const op = fileOpOf(output);
-      memo.fileOp = { op, shows: op?.op === 'read' && (output.fileLines !== undefined ? output.fileLines.end > output.fileLines.start : output.text.trim().length > 0) };
+      memo.fileOp = {
+        op,
+        shows:
+          op?.op === 'read' &&
+          (output.fileLines !== undefined
+            ? output.fileLines.end > output.fileLines.start
+            : output.text.trim().length > 0),
+      };
       // Kept as the identity when the envelope puts a placeholder as it is: the envelope's lines
       // are then not held on (a long conversation holds many outputs).
       memo.placeholder = envelope.withPlaceholder(PROBE) === PROBE ? SAME : envelope.withPlaceholder;
@@ -87,11 +94,19 @@ export function readOf(m: MessageState): { path: string; span: { first: number; 
  * names a recall id whatever the output (the strategies that say `recallsAny`: clearing's, edit echo's).
  */
 export function keptForRecall(m: MessageState, kind?: PruneKind): boolean {
-  return readOf(m) === undefined && (m.single?.kind !== 'file' || (kind !== undefined && STRATEGY_OF_KIND.get(kind)?.recallsAny === true));
+  return (
+    readOf(m) === undefined &&
+    (m.single?.kind !== 'file' || (kind !== undefined && STRATEGY_OF_KIND.get(kind)?.recallsAny === true))
+  );
 }
 
 /** The file events of the conversation, in order, for stale reads, edit echoes and input clearing. */
-export function fileEvents(s: Session, results: readonly IndexedResult[], protection: Protection, wanted: ReadonlyMap<string, Prune>): FileEvent[] {
+export function fileEvents(
+  s: Session,
+  results: readonly IndexedResult[],
+  protection: Protection,
+  wanted: ReadonlyMap<string, Prune>,
+): FileEvent[] {
   const events: FileEvent[] = [];
   for (const { message: m } of results) {
     const parsedOp = fileOpFor(m);
@@ -127,7 +142,8 @@ export function currentStepCalls(s: Session): Set<string> {
   for (let i = s.held.messages.length - 1; i >= 0; i--) {
     const m = s.held.messages[i] as MessageState;
     const calls = m.role === 'assistant' ? m.source.tool_calls : undefined;
-    if (Array.isArray(calls) && calls.length > 0) return new Set(calls.map((c) => (typeof c?.id === 'string' ? c.id : '')).filter((id) => id !== ''));
+    if (Array.isArray(calls) && calls.length > 0)
+      return new Set(calls.map((c) => (typeof c?.id === 'string' ? c.id : '')).filter((id) => id !== ''));
   }
   return new Set();
 }

@@ -15,7 +15,12 @@ import type { HmcConfig } from '../../config/keys.js';
 import { messageExtra } from '../../core/tokens.js';
 import type { FileInput } from '../../hosts/tool-inputs.js';
 import { normalizePath } from '../../strategies/shared/file-ops.js';
-import { planInputClearing, type FileTouch, type InputCandidate, type InputClearing } from '../../strategies/list-wide/input-clearing.js';
+import {
+  planInputClearing,
+  type FileTouch,
+  type InputCandidate,
+  type InputClearing,
+} from '../../strategies/list-wide/input-clearing.js';
 import { shortArguments } from '../../strategies/list-wide/input-placeholder.js';
 import type { HeldInputs, MessageState, Prune } from '../session/held.js';
 import type { IndexedCall } from '../session/input-index.js';
@@ -25,7 +30,12 @@ import { inputRecallId } from '../session/recall.js';
 import type { Session } from '../session/session.js';
 
 /** The wanted clearings, per assistant message index (messages with clearings in force included, maybe empty). */
-export function wantedInputs(s: Session, config: HmcConfig, protection: Protection, wanted: ReadonlyMap<string, Prune>): Map<number, Map<string, InputClearing>> {
+export function wantedInputs(
+  s: Session,
+  config: HmcConfig,
+  protection: Protection,
+  wanted: ReadonlyMap<string, Prune>,
+): Map<number, Map<string, InputClearing>> {
   const index = s.inputIndex;
   index.update(s.held.messages);
   const out = new Map<number, Map<string, InputClearing>>();
@@ -40,19 +50,41 @@ export function wantedInputs(s: Session, config: HmcConfig, protection: Protecti
     if (c?.input) at(c.message).set(id, clearing);
   }
   const c = config.strategies.input_clearing;
-  if (!c.enabled || (s.meta.manual && !config.manual_mode.automatic_strategies) || index.candidates.length === 0) return out;
+  if (!c.enabled || (s.meta.manual && !config.manual_mode.automatic_strategies) || index.candidates.length === 0)
+    return out;
   const excluded = new Set(c.exclude_tools.map((t) => t.toLowerCase()));
   const candidates: InputCandidate[] = index.candidates.map((call) => {
     const result = s.rewriteIndex.byKey.get(call.id)?.message;
-    const locked = !result || call.message === index.lastStep || failed(s, result) || protection.inputs(call.tool) || excluded.has(call.tool.toLowerCase());
-    return { id: call.id, ordinal: call.ordinal, paths: (call.input as FileInput).paths.map((p) => normalizePath(p, s.meta.projectPath)), locked };
+    const locked =
+      !result ||
+      call.message === index.lastStep ||
+      failed(s, result) ||
+      protection.inputs(call.tool) ||
+      excluded.has(call.tool.toLowerCase());
+    return {
+      id: call.id,
+      ordinal: call.ordinal,
+      paths: (call.input as FileInput).paths.map((p) => normalizePath(p, s.meta.projectPath)),
+      locked,
+    };
   });
   const touches: FileTouch[] = [];
   for (const e of fileEvents(s, s.rewriteIndex.results, protection, wanted)) {
     const ordinal = index.byId.get(e.callId)?.ordinal;
-    if (ordinal !== undefined) touches.push({ ordinal, callId: e.callId, op: e.op.op, paths: e.paths, failed: e.failed, showsLines: e.showsLines });
+    if (ordinal !== undefined)
+      touches.push({
+        ordinal,
+        callId: e.callId,
+        op: e.op.op,
+        paths: e.paths,
+        failed: e.failed,
+        showsLines: e.showsLines,
+      });
   }
-  for (const [id, clearing] of planInputClearing(candidates, touches, { totalCalls: index.calls.length, keepCalls: c.keep_calls })) {
+  for (const [id, clearing] of planInputClearing(candidates, touches, {
+    totalCalls: index.calls.length,
+    keepCalls: c.keep_calls,
+  })) {
     const call = index.byId.get(id) as IndexedCall;
     const inMessage = at(call.message);
     if (!inMessage.has(id) && saves(s, call, clearing, c.min_chars)) inMessage.set(id, clearing);
@@ -80,7 +112,11 @@ export function clearable(s: Session, wanted: ReadonlyMap<string, InputClearing>
 }
 
 /** The message's calls as sent with these clearings (each with a short form: `clearable`); null when none. */
-export function heldInputs(s: Session, m: MessageState, cleared: ReadonlyMap<string, InputClearing>): HeldInputs | null {
+export function heldInputs(
+  s: Session,
+  m: MessageState,
+  cleared: ReadonlyMap<string, InputClearing>,
+): HeldInputs | null {
   const raw = m.source.tool_calls;
   if (!Array.isArray(raw) || cleared.size === 0) return null;
   const calls = raw.map((call) => {
@@ -90,11 +126,18 @@ export function heldInputs(s: Session, m: MessageState, cleared: ReadonlyMap<str
     const text = entry && clearing ? shortFor(s, entry, clearing) : null;
     return text === null ? call : { ...call, function: { ...call.function, arguments: text } };
   });
-  return { cleared, calls, extra: messageExtra({ tool_calls: calls, tool_call_id: m.source.tool_call_id, name: m.source.name }) };
+  return {
+    cleared,
+    calls,
+    extra: messageExtra({ tool_calls: calls, tool_call_id: m.source.tool_call_id, name: m.source.name }),
+  };
 }
 
 /** Two sets of clearings say the same (same calls, same reasons). */
-export function sameClearings(a: ReadonlyMap<string, InputClearing> | undefined, b: ReadonlyMap<string, InputClearing>): boolean {
+export function sameClearings(
+  a: ReadonlyMap<string, InputClearing> | undefined,
+  b: ReadonlyMap<string, InputClearing>,
+): boolean {
   if ((a?.size ?? 0) !== b.size) return false;
   for (const [id, x] of b) if (clearingKey(a?.get(id)) !== clearingKey(x)) return false;
   return true;
@@ -106,7 +149,9 @@ function clearingKey(c: InputClearing | undefined): string {
 
 /** The short arguments of one call (kept on its index entry per reason), or null when there is no short form. */
 function shortFor(s: Session, entry: IndexedCall, clearing: InputClearing): string | null {
-  return entry.short.get(clearingKey(clearing), () => (entry.args && entry.input ? shortArguments(entry.args, entry.input, clearing, inputRecallId(s.id, entry.id)) : null));
+  return entry.short.get(clearingKey(clearing), () =>
+    entry.args && entry.input ? shortArguments(entry.args, entry.input, clearing, inputRecallId(s.id, entry.id)) : null,
+  );
 }
 
 /** Clearing this call makes its arguments at least `minChars` shorter. */

@@ -15,11 +15,28 @@
 import type { HmcConfig } from '../../config/keys.js';
 import { isShorter } from '../../core/tokens.js';
 import { LIST_WIDE_STRATEGIES, STRATEGY_OF_KIND } from '../../strategies/index.js';
-import { withRecall, type HeldResult, type ListWideContext as StrategyContext, type SavedWords } from '../../strategies/list-wide/strategy.js';
+import {
+  withRecall,
+  type HeldResult,
+  type ListWideContext as StrategyContext,
+  type SavedWords,
+} from '../../strategies/list-wide/strategy.js';
 import type { MessageState, Prune, PruneKind } from '../session/held.js';
 import type { Protection } from '../session/protection.js';
 import type { Session } from '../session/session.js';
-import { currentStepCalls, fileEvents, fileOpFor, isFailed, keptForRecall, memoOf, outputReportsFailure, placeholderOf, readOf, recallIdOf, sentChars } from './facts.js';
+import {
+  currentStepCalls,
+  fileEvents,
+  fileOpFor,
+  isFailed,
+  keptForRecall,
+  memoOf,
+  outputReportsFailure,
+  placeholderOf,
+  readOf,
+  recallIdOf,
+  sentChars,
+} from './facts.js';
 
 export { fileEvents, isFailed, keptForRecall } from './facts.js';
 
@@ -33,7 +50,12 @@ export interface ListWideContext {
   window: number;
 }
 
-export function listWideRewrites(s: Session, config: HmcConfig, protection: Protection, pass: ListWideContext): Map<string, Prune> {
+export function listWideRewrites(
+  s: Session,
+  config: HmcConfig,
+  protection: Protection,
+  pass: ListWideContext,
+): Map<string, Prune> {
   const wanted = new Map<string, Prune>();
   if (!config.enabled) return wanted;
   indexUpTo(s, config, s.held.messages.length);
@@ -42,7 +64,8 @@ export function listWideRewrites(s: Session, config: HmcConfig, protection: Prot
 
   for (const key of s.pruning.swept) {
     const m = s.rewriteIndex.byKey.get(key)?.message;
-    if (m && !protection.sweep.has(m.tool.toLowerCase())) ctx.propose(m, 'sweep', withRecall(SWEPT_PLACEHOLDER, ctx.recall(m)));
+    if (m && !protection.sweep.has(m.tool.toLowerCase()))
+      ctx.propose(m, 'sweep', withRecall(SWEPT_PLACEHOLDER, ctx.recall(m)));
   }
   // Placeholders in force (in this process, or saved by an earlier one) stay, word for word.
   for (const [key, kind] of s.pruning.pruned) {
@@ -69,7 +92,13 @@ function savedWords(s: Session, m: MessageState, kind: PruneKind, ctx: StrategyC
 }
 
 /** The view of the held list one pass gives the strategies, and the one way they propose. */
-function contextOf(s: Session, config: HmcConfig, protection: Protection, pass: ListWideContext, wanted: Map<string, Prune>): StrategyContext {
+function contextOf(
+  s: Session,
+  config: HmcConfig,
+  protection: Protection,
+  pass: ListWideContext,
+  wanted: Map<string, Prune>,
+): StrategyContext {
   const index = s.rewriteIndex;
   // Every HeldResult a strategy is given is one of the session's messages.
   const held = (m: HeldResult): MessageState => m as MessageState;
@@ -126,7 +155,14 @@ function contextOf(s: Session, config: HmcConfig, protection: Protection, pass: 
  * Proposes `text` as `m`'s placeholder under `kind`, unless an earlier proposal took `m`; keeps it
  * only when it makes `m` shorter (isShorter on the view the model is sent now).
  */
-function propose(s: Session, wanted: Map<string, Prune>, m: MessageState, strategy: PruneKind, text: string, extra: Pick<Prune, 'age' | 'stale'>): void {
+function propose(
+  s: Session,
+  wanted: Map<string, Prune>,
+  m: MessageState,
+  strategy: PruneKind,
+  text: string,
+  extra: Pick<Prune, 'age' | 'stale'>,
+): void {
   if (wanted.has(m.key)) return;
   // A placeholder once sent stays word for word (a later duplicate must not re-word "called 2×"
   // into "called 3×": that would rewrite an old message and break the provider's prompt cache).
@@ -154,7 +190,13 @@ function propose(s: Session, wanted: Map<string, Prune>, m: MessageState, strate
 /** Indexes the held messages up to `end` (the whole list at a batch; slices of it while catching up). */
 export function indexUpTo(s: Session, config: HmcConfig, end: number, warm = false): void {
   const from = s.rewriteIndex.length;
-  s.rewriteIndex.update(s.held.messages, (key) => s.held.records.get(key)?.fingerprint ?? `#${key}`, (m) => isFailed(s, m), config, end);
+  s.rewriteIndex.update(
+    s.held.messages,
+    (key) => s.held.records.get(key)?.fingerprint ?? `#${key}`,
+    (m) => isFailed(s, m),
+    config,
+    end,
+  );
   if (!warm) return;
   // In the background (a big first call's catch-up), what the first pass parses of each output is
   // parsed now, so the pass in the next hook only reads it: 100 K messages left 1.5 s of parsing to

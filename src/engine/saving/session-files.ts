@@ -72,11 +72,13 @@ export class SessionFiles {
       if (saved && saved.session_id === id) return saved;
       reason = saved ? `it holds session ${JSON.stringify(saved.session_id.slice(0, 80))}` : 'it is not a session file';
     } catch (err) {
-      reason = err instanceof Error ? err.message.split('\n')[0] ?? '' : String(err);
+      reason = err instanceof Error ? (err.message.split('\n')[0] ?? '') : String(err);
     }
     if (!this.unreadable.has(file)) {
       this.unreadable.add(file);
-      this.log(`hmc: cannot use the saved session ${file} (${reason}); the session starts afresh here and its next save replaces the file`);
+      this.log(
+        `hmc: cannot use the saved session ${file} (${reason}); the session starts afresh here and its next save replaces the file`,
+      );
     }
     return null;
   }
@@ -122,7 +124,8 @@ export class SessionFiles {
     await this.flush();
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
-    if (this.unsaved.size > 0) this.log(`hmc: ${this.unsaved.size} session(s) could not be saved to ${this.dir} before exit`);
+    if (this.unsaved.size > 0)
+      this.log(`hmc: ${this.unsaved.size} session(s) could not be saved to ${this.dir} before exit`);
   }
 
   /** True while saves fail (for status and tests). */
@@ -140,7 +143,9 @@ export class SessionFiles {
     }
     const reason = errorText(err);
     this.failure = { reason, since: Date.now(), failed: 1 };
-    this.log(`hmc: could not save session ${id} to ${file}: ${reason}; sessions stay in memory and are saved again once the disk accepts writes`);
+    this.log(
+      `hmc: could not save session ${id} to ${file}: ${reason}; sessions stay in memory and are saved again once the disk accepts writes`,
+    );
   }
 
   private succeeded(): void {
@@ -148,7 +153,9 @@ export class SessionFiles {
     const { since, failed } = this.failure;
     this.failure = null;
     this.retryDelay = 0;
-    this.log(`hmc: saving sessions to ${this.dir} again after ${Date.now() - since} ms (${failed} save(s) had failed; each is written again now)`);
+    this.log(
+      `hmc: saving sessions to ${this.dir} again after ${Date.now() - since} ms (${failed} save(s) had failed; each is written again now)`,
+    );
     this.retryUnsaved();
   }
 

@@ -36,25 +36,45 @@ export class HeldConversation {
     this._previousCallLength = saved.sent_length;
   }
 
-  get messages(): readonly MessageState[] { return this._messages; }
+  get messages(): readonly MessageState[] {
+    return this._messages;
+  }
   /** What the host told us of each tool call, by id (its values' flags are the tool hooks'). */
-  get records(): ReadonlyMap<string, ToolRecord> { return this._records; }
+  get records(): ReadonlyMap<string, ToolRecord> {
+    return this._records;
+  }
   /** Compressions made at post_tool_call, reused when the result shows up in the conversation. */
-  get postResults(): ReadonlyMap<string, Compression> { return this._postResults; }
+  get postResults(): ReadonlyMap<string, Compression> {
+    return this._postResults;
+  }
   /** Tool calls seen in assistant messages, by id: results name their call by id. */
-  get calls(): ReadonlyMap<string, { name: string; args: unknown }> { return this._calls; }
+  get calls(): ReadonlyMap<string, { name: string; args: unknown }> {
+    return this._calls;
+  }
   /** Assistant replies already counted as model calls (signatures). */
-  get accounted(): ReadonlySet<string> { return this._accounted; }
+  get accounted(): ReadonlySet<string> {
+    return this._accounted;
+  }
   /** Assistant replies among `messages`: the model calls made so far. */
-  get replies(): number { return this._replies; }
+  get replies(): number {
+    return this._replies;
+  }
   /** User messages among `messages`. */
-  get userCount(): number { return this._userCount; }
+  get userCount(): number {
+    return this._userCount;
+  }
   /** The newest timestamp the host's messages carried (ms), or 0 when they carry none. */
-  get latestStamp(): number { return this._latestStamp; }
+  get latestStamp(): number {
+    return this._latestStamp;
+  }
   /** Messages the ledger has been told about. */
-  get ledgerLength(): number { return this._ledgerLength; }
+  get ledgerLength(): number {
+    return this._ledgerLength;
+  }
   /** Message count at the previous pre_llm_call (what the model had already been sent). */
-  get previousCallLength(): number { return this._previousCallLength; }
+  get previousCallLength(): number {
+    return this._previousCallLength;
+  }
 
   /** The host rewrote its history from `first` on: the messages from there are dropped, the counts follow. */
   cutFrom(first: number): void {
@@ -70,7 +90,10 @@ export class HeldConversation {
     if (m.role !== 'assistant' || !Array.isArray(m.tool_calls)) return;
     for (const call of m.tool_calls) {
       if (typeof call?.id !== 'string') continue;
-      this._calls.set(call.id, { name: typeof call.function?.name === 'string' ? call.function.name : '', args: call.function?.arguments ?? {} });
+      this._calls.set(call.id, {
+        name: typeof call.function?.name === 'string' ? call.function.name : '',
+        args: call.function?.arguments ?? {},
+      });
     }
   }
 

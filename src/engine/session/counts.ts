@@ -23,7 +23,14 @@ export class CallCounts {
   private _usageTrail: UsageTrail | undefined;
   private _lastTurnEvent = '';
 
-  constructor(saved?: { turns: number; cache_breaks: number; tool_calls: number; context_sent: boolean; calls_at_send?: boolean; last_call_at: number }) {
+  constructor(saved?: {
+    turns: number;
+    cache_breaks: number;
+    tool_calls: number;
+    context_sent: boolean;
+    calls_at_send?: boolean;
+    last_call_at: number;
+  }) {
     if (saved) {
       this._turn = saved.turns;
       this._cacheBreaks = saved.cache_breaks;
@@ -34,31 +41,57 @@ export class CallCounts {
     }
   }
 
-  get turn(): number { return this._turn; }
+  get turn(): number {
+    return this._turn;
+  }
   /**
    * This process has had a pre_llm_call for the session: turns open there, so user messages the
    * host adds inside a turn (Hermes' verify-on-stop nudges) open none. Not saved.
    */
-  get turnHookSeen(): boolean { return this._turnHookSeen; }
+  get turnHookSeen(): boolean {
+    return this._turnHookSeen;
+  }
   /** When the last model call was made (ms; the messages' own timestamps when they carry them). */
-  get lastCallAt(): number { return this._lastCallAt; }
-  get cacheBreaks(): number { return this._cacheBreaks; }
-  get toolCalls(): number { return this._toolCalls; }
-  get contextSent(): boolean { return this._contextSent; }
+  get lastCallAt(): number {
+    return this._lastCallAt;
+  }
+  get cacheBreaks(): number {
+    return this._cacheBreaks;
+  }
+  get toolCalls(): number {
+    return this._toolCalls;
+  }
+  get contextSent(): boolean {
+    return this._contextSent;
+  }
   /** Model calls are counted when sent (the host calls pre_model_call before each one). */
-  get callsAtSend(): boolean { return this._callsAtSend; }
+  get callsAtSend(): boolean {
+    return this._callsAtSend;
+  }
   /** The host's id of the last call counted (a retry of the same request is not counted again). */
-  get lastCallId(): string { return this._lastCallId; }
+  get lastCallId(): string {
+    return this._lastCallId;
+  }
   /** The host's own measure of the request being sent now (pre_model_call `host_tokens`), raw. */
-  get hostTokens(): number | undefined { return this._hostTokens; }
+  get hostTokens(): number | undefined {
+    return this._hostTokens;
+  }
   /** Compactions HMC had made as the context engine at the previous model call (a rewrite since is HMC's). Not saved. */
-  get compactionsAtCall(): number { return this._compactionsAtCall; }
+  get compactionsAtCall(): number {
+    return this._compactionsAtCall;
+  }
   /** What the next counted call's cache model knows of the changes since the last one (cache-track.ts). Not saved. */
-  get cacheTrack(): Readonly<CacheTrack> { return this._cacheTrack; }
+  get cacheTrack(): Readonly<CacheTrack> {
+    return this._cacheTrack;
+  }
   /** The previous provider usage row, for matching and cache breaks (usage-match.ts). Not saved. */
-  get usageTrail(): UsageTrail | undefined { return this._usageTrail; }
+  get usageTrail(): UsageTrail | undefined {
+    return this._usageTrail;
+  }
   /** The last turn event sent: its turn and the input figures it showed. */
-  get lastTurnEvent(): string { return this._lastTurnEvent; }
+  get lastTurnEvent(): string {
+    return this._lastTurnEvent;
+  }
 
   /**
    * A call came: a turn opens at pre_llm_call (once per user turn); at a pre_model_call only when

@@ -10,19 +10,31 @@ export class ContextEngineState {
   private state: EngineState;
 
   constructor(saved?: EngineState) {
-    this.state = saved ? { ...saved } : { host_reduction: 0, last_phase_id: 0, compactions: 0, usage_seq: 0, usage_calls: 0 };
+    this.state = saved
+      ? { ...saved }
+      : { host_reduction: 0, last_phase_id: 0, compactions: 0, usage_seq: 0, usage_calls: 0 };
   }
 
   /** Host units HMC took off the conversation at the last save (Session.hostReduction). */
-  get host_reduction(): number { return this.state.host_reduction; }
+  get host_reduction(): number {
+    return this.state.host_reduction;
+  }
   /** The highest phase id used (layer 1 and compactions number their phases after it). */
-  get last_phase_id(): number { return this.state.last_phase_id; }
+  get last_phase_id(): number {
+    return this.state.last_phase_id;
+  }
   /** Compactions HMC made as the host's context engine. */
-  get compactions(): number { return this.state.compactions; }
+  get compactions(): number {
+    return this.state.compactions;
+  }
   /** Provider usage rows recorded (their sequence numbers). */
-  get usage_seq(): number { return this.state.usage_seq; }
+  get usage_seq(): number {
+    return this.state.usage_seq;
+  }
   /** Model calls counted when the last usage row came. */
-  get usage_calls(): number { return this.state.usage_calls; }
+  get usage_calls(): number {
+    return this.state.usage_calls;
+  }
 
   /** A phase numbered `id` was made (layer 1's summary, a compaction's range). */
   phaseNumbered(id: number): void {

@@ -11,7 +11,9 @@ import type { Message } from '../../core/message.js';
 
 /** A stable signature of an assistant reply, so a re-sent or shifted history is not counted twice. */
 export function replySignature(message: Message, index: number): string {
-  const ids = Array.isArray(message.tool_calls) ? message.tool_calls.map((c) => (typeof c?.id === 'string' ? c.id : '')).join(',') : '';
+  const ids = Array.isArray(message.tool_calls)
+    ? message.tool_calls.map((c) => (typeof c?.id === 'string' ? c.id : '')).join(',')
+    : '';
   if (ids.replace(/,/g, '') !== '') return `tc:${ids}`;
   const content = typeof message.content === 'string' ? message.content : safeJson(message.content);
   return `c:${index}:${hash(content + safeJson(message.tool_calls ?? null))}`;

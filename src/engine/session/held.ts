@@ -5,7 +5,12 @@
  *
  * Invariant: types and one pure mapping only; the raw content held is the host's, by reference.
  */
-import { PLACEHOLDER_KINDS, STRATEGY_OF_KIND, type PlaceholderKind, type StrategyName } from '../../strategies/index.js';
+import {
+  PLACEHOLDER_KINDS,
+  STRATEGY_OF_KIND,
+  type PlaceholderKind,
+  type StrategyName,
+} from '../../strategies/index.js';
 import type { FileOp } from '../../strategies/shared/file-ops.js';
 import type { OutputKind } from '../../core/strategy.js';
 import type { Message, ToolCall } from '../../core/message.js';
@@ -28,7 +33,6 @@ export interface Compression {
   isError: boolean;
   kind: OutputKind;
 }
-
 
 /**
  * Why a tool result is sent as a placeholder: a kind of a list-wide strategy of the registry
@@ -104,7 +108,6 @@ export interface ListWideMemo {
   /** The strategies' own answers (`ListWideContext.once`), by slot, with the key they hold for. */
   slots?: Map<string, { key: string; value: unknown }>;
 }
-
 
 /** The calls of an assistant message as sent while some of their arguments are cleared. */
 export interface HeldInputs {

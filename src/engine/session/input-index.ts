@@ -64,10 +64,22 @@ export class InputIndex {
         const id = typeof call?.id === 'string' ? call.id : '';
         const tool = typeof call?.function?.name === 'string' ? call.function.name : '';
         const text = call?.function?.arguments;
-        const bulky = id !== '' && typeof text === 'string' && (WRITING_KINDS.has(toolKind(tool) ?? '') || text.length >= PARSE_MIN_CHARS);
+        const bulky =
+          id !== '' &&
+          typeof text === 'string' &&
+          (WRITING_KINDS.has(toolKind(tool) ?? '') || text.length >= PARSE_MIN_CHARS);
         const args = bulky ? parseArgs(text) : null;
         const input = args ? bulkInputOf(tool, args) : null;
-        const entry: IndexedCall = { id, tool, message: i, ordinal: this.calls.length, call, args, input, short: new ShortMemo() };
+        const entry: IndexedCall = {
+          id,
+          tool,
+          message: i,
+          ordinal: this.calls.length,
+          call,
+          args,
+          input,
+          short: new ShortMemo(),
+        };
         this.calls.push(entry);
         if (id) this.byId.set(id, entry);
         if (input) this.candidates.push(entry);

@@ -27,13 +27,21 @@ export class Layer1State {
   }
 
   /** Layer 1's summarised ranges, oldest first. */
-  get phases(): readonly Phase[] { return this._phases; }
+  get phases(): readonly Phase[] {
+    return this._phases;
+  }
   /** Phases loaded from disk whose summaries are not yet back on the held messages. */
-  get phasesToRehold(): boolean { return this._phasesToRehold; }
+  get phasesToRehold(): boolean {
+    return this._phasesToRehold;
+  }
   /** Layer 1's summary waiting for a pass (also saved, so a new process need not ask again). */
-  get stagedPhase(): StagedSummary | null { return this._stagedPhase; }
+  get stagedPhase(): StagedSummary | null {
+    return this._stagedPhase;
+  }
   /** The layer-1 hint last sent. */
-  get hintSent(): string { return this._hintSent; }
+  get hintSent(): string {
+    return this._hintSent;
+  }
 
   /** A summary is ready for the next pass. */
   stage(phase: Phase, updated: boolean): void {

@@ -21,7 +21,14 @@ export class ListWideAnswers {
   /** The answer kept for `slot` when it holds for `stamp`, else `compute()`'s, kept. */
   answer<T>(slot: string, stamp: AnswerStamp, compute: () => T): T {
     const known = this.bySlot.get(slot);
-    if (known && known.version === stamp.version && known.config === stamp.config && known.manual === stamp.manual && known.key === stamp.key) return known.value as T;
+    if (
+      known &&
+      known.version === stamp.version &&
+      known.config === stamp.config &&
+      known.manual === stamp.manual &&
+      known.key === stamp.key
+    )
+      return known.value as T;
     const value = compute();
     this.bySlot.set(slot, { ...stamp, value });
     return value;

@@ -44,17 +44,35 @@ export class SessionMeta {
     }
   }
 
-  get endedAt(): number | null { return this._endedAt; }
-  get lastActive(): number { return this._lastActive; }
-  get model(): string { return this._model; }
-  get platform(): string { return this._platform; }
+  get endedAt(): number | null {
+    return this._endedAt;
+  }
+  get lastActive(): number {
+    return this._lastActive;
+  }
+  get model(): string {
+    return this._model;
+  }
+  get platform(): string {
+    return this._platform;
+  }
   /** The user the host serves this session for ('' when it names none: the machine's own; owner.ts). */
-  get user(): string { return this._user; }
-  get projectPath(): string { return this._projectPath; }
-  get contextWindow(): number { return this._contextWindow; }
-  get manual(): boolean { return this._manual; }
+  get user(): string {
+    return this._user;
+  }
+  get projectPath(): string {
+    return this._projectPath;
+  }
+  get contextWindow(): number {
+    return this._contextWindow;
+  }
+  get manual(): boolean {
+    return this._manual;
+  }
   /** The host's own compression threshold (0..1 of the window), when it says. */
-  get hostThreshold(): number | undefined { return this._hostThreshold; }
+  get hostThreshold(): number | undefined {
+    return this._hostThreshold;
+  }
 
   /** The host described the session with a call: what it names is kept, what it leaves out stays. */
   takeHints(p: SessionHints): void {
@@ -63,7 +81,8 @@ export class SessionMeta {
     if (p.sender_id) this._user = p.sender_id;
     if (p.context_length !== undefined && p.context_length > 0) this._contextWindow = p.context_length;
     if (p.project_path) this._projectPath = p.project_path;
-    if (p.compression_threshold !== undefined && p.compression_threshold > 0 && p.compression_threshold <= 1) this._hostThreshold = p.compression_threshold;
+    if (p.compression_threshold !== undefined && p.compression_threshold > 0 && p.compression_threshold <= 1)
+      this._hostThreshold = p.compression_threshold;
   }
 
   /** The provider's usage row named the model of a session that had none yet. */

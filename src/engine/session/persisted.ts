@@ -16,7 +16,9 @@ import { parseContextBreakdown, type ContextBreakdown } from '../../core/context
  * Kinds whose words quote the output or name a path: regenerated from the conversation, never
  * saved (the list-wide strategies that reword their placeholders: strategies/index.ts).
  */
-export const WORDS_NOT_SAVED: ReadonlySet<PruneKind> = new Set(PRUNE_KINDS.filter((kind) => STRATEGY_OF_KIND.get(kind)?.rewords !== undefined));
+export const WORDS_NOT_SAVED: ReadonlySet<PruneKind> = new Set(
+  PRUNE_KINDS.filter((kind) => STRATEGY_OF_KIND.get(kind)?.rewords !== undefined),
+);
 
 /** The part of a session that survives the process (DESIGN §8): no contents, no raw arguments. */
 export interface PersistedSession {
@@ -96,21 +98,30 @@ export function parsePersisted(value: unknown): PersistedSession | null {
   if (typeof v.records === 'object' && v.records !== null) {
     for (const [k, r] of Object.entries(v.records)) {
       if (typeof r === 'object' && r !== null && typeof r.tool === 'string' && typeof r.turn === 'number') {
-        records[k] = { tool: r.tool, fingerprint: String(r.fingerprint ?? ''), turn: r.turn, isError: r.isError === true, ...(r.shortened === true ? { shortened: true } : {}) };
+        records[k] = {
+          tool: r.tool,
+          fingerprint: String(r.fingerprint ?? ''),
+          turn: r.turn,
+          isError: r.isError === true,
+          ...(r.shortened === true ? { shortened: true } : {}),
+        };
       }
     }
   }
   const pruned: Record<string, PruneKind> = {};
   if (typeof v.pruned === 'object' && v.pruned !== null) {
-    for (const [k, p] of Object.entries(v.pruned)) if ((PRUNE_KINDS as readonly unknown[]).includes(p)) pruned[k] = p as PruneKind;
+    for (const [k, p] of Object.entries(v.pruned))
+      if ((PRUNE_KINDS as readonly unknown[]).includes(p)) pruned[k] = p as PruneKind;
   }
   const prunedText: Record<string, string> = {};
   if (typeof v.pruned_text === 'object' && v.pruned_text !== null) {
-    for (const [k, t] of Object.entries(v.pruned_text)) if (typeof t === 'string' && k in pruned && !WORDS_NOT_SAVED.has(pruned[k] as PruneKind)) prunedText[k] = t;
+    for (const [k, t] of Object.entries(v.pruned_text))
+      if (typeof t === 'string' && k in pruned && !WORDS_NOT_SAVED.has(pruned[k] as PruneKind)) prunedText[k] = t;
   }
   const prunedAge: Record<string, number> = {};
   if (typeof v.pruned_age === 'object' && v.pruned_age !== null) {
-    for (const [k, a] of Object.entries(v.pruned_age)) if (typeof a === 'number' && Number.isInteger(a) && a >= 0 && pruned[k] === 'error_purge') prunedAge[k] = a;
+    for (const [k, a] of Object.entries(v.pruned_age))
+      if (typeof a === 'number' && Number.isInteger(a) && a >= 0 && pruned[k] === 'error_purge') prunedAge[k] = a;
   }
   const prunedStale: Record<string, StaleDetail> = {};
   if (typeof v.pruned_stale === 'object' && v.pruned_stale !== null) {
@@ -118,10 +129,12 @@ export function parsePersisted(value: unknown): PersistedSession | null {
       if (pruned[k] !== 'stale_reads' || typeof d !== 'object' || d === null) continue;
       const by = (d as Partial<StaleDetail>).by;
       const byCall = (d as Partial<StaleDetail>).byCall;
-      if ((by === 'read' || by === 'write' || by === 'patch') && typeof byCall === 'string') prunedStale[k] = { by, byCall };
+      if ((by === 'read' || by === 'write' || by === 'patch') && typeof byCall === 'string')
+        prunedStale[k] = { by, byCall };
     }
   }
-  const strings = (x: unknown): string[] => (Array.isArray(x) ? x.filter((s): s is string => typeof s === 'string') : []);
+  const strings = (x: unknown): string[] =>
+    Array.isArray(x) ? x.filter((s): s is string => typeof s === 'string') : [];
   const n = (x: unknown): number => (typeof x === 'number' && Number.isFinite(x) && x >= 0 ? x : 0);
   return {
     version: 1,
@@ -154,7 +167,9 @@ export function parsePersisted(value: unknown): PersistedSession | null {
     accounted: strings(v.accounted),
     context_sent: v.context_sent === true,
     calls_at_send: v.calls_at_send === true,
-    ...(typeof v.context_engine === 'object' && v.context_engine !== null ? { context_engine: engineState(v.context_engine, n) } : {}),
+    ...(typeof v.context_engine === 'object' && v.context_engine !== null
+      ? { context_engine: engineState(v.context_engine, n) }
+      : {}),
     ledger: (typeof v.ledger === 'object' && v.ledger !== null ? v.ledger : {}) as LedgerSnapshot,
     // Checked field by field when the tally is rebuilt (WorkTally.from).
     ...(typeof v.work === 'object' && v.work !== null ? { work: v.work } : {}),
@@ -181,7 +196,13 @@ function inputsCleared(value: unknown): Record<string, InputClearing> {
 
 function engineState(v: Partial<EngineState>, n: (x: unknown) => number): EngineState {
   const whole = (x: unknown): number => Math.floor(n(x));
-  return { host_reduction: whole(v.host_reduction), last_phase_id: whole(v.last_phase_id), compactions: whole(v.compactions), usage_seq: whole(v.usage_seq), usage_calls: whole(v.usage_calls) };
+  return {
+    host_reduction: whole(v.host_reduction),
+    last_phase_id: whole(v.last_phase_id),
+    compactions: whole(v.compactions),
+    usage_seq: whole(v.usage_seq),
+    usage_calls: whole(v.usage_calls),
+  };
 }
 
 function stagedPhase(value: unknown): { staged_phase: { phase: Phase; updated: boolean } } | null {
@@ -195,5 +216,9 @@ function isPhase(value: unknown): value is Phase {
   const p = value as Record<string, unknown>;
   const ints = ['id', 'from', 'to', 'tokensBefore', 'tokensAfter', 'updates', 'createdAt', 'turnFrom', 'turnTo'];
   const strings = ['digest', 'recallId', 'topic', 'summary', 'model'];
-  return ints.every((k) => typeof p[k] === 'number' && Number.isFinite(p[k])) && strings.every((k) => typeof p[k] === 'string') && (p.from as number) <= (p.to as number);
+  return (
+    ints.every((k) => typeof p[k] === 'number' && Number.isFinite(p[k])) &&
+    strings.every((k) => typeof p[k] === 'string') &&
+    (p.from as number) <= (p.to as number)
+  );
 }

@@ -47,7 +47,9 @@ export function protectionFor(config: HmcConfig): Protection {
 
 function buildProtection(config: HmcConfig): Protection {
   const tools = new Set([...ALWAYS_PROTECTED, ...config.compress.protected_tools].map((t) => t.toLowerCase()));
-  const named = new Set(config.compress.protected_tools.map((t) => t.toLowerCase()).filter((t) => !ALWAYS_PROTECTED.has(t)));
+  const named = new Set(
+    config.compress.protected_tools.map((t) => t.toLowerCase()).filter((t) => !ALWAYS_PROTECTED.has(t)),
+  );
   const patterns = config.protected_file_patterns.map(globToRegExp);
   const lower = (names: readonly string[]) => new ToolNames([...tools, ...names.map((t) => t.toLowerCase())]);
   return {

@@ -44,19 +44,37 @@ export class Pruning {
   }
 
   /** Keys whose list-wide rewrite is in force, and why. */
-  get pruned(): ReadonlyMap<string, PruneKind> { return this.kinds; }
+  get pruned(): ReadonlyMap<string, PruneKind> {
+    return this.kinds;
+  }
   /** How each placeholder in force was worded, so it never changes once sent (prompt cache). */
-  get prunedText(): ReadonlyMap<string, string> { return this.texts; }
-  get prunedAge(): ReadonlyMap<string, number> { return this.ages; }
-  get prunedStale(): ReadonlyMap<string, StaleDetail> { return this.stales; }
+  get prunedText(): ReadonlyMap<string, string> {
+    return this.texts;
+  }
+  get prunedAge(): ReadonlyMap<string, number> {
+    return this.ages;
+  }
+  get prunedStale(): ReadonlyMap<string, StaleDetail> {
+    return this.stales;
+  }
   /** Calls whose arguments are sent short, and why (saved, so a new process sends the same bytes). */
-  get inputsCleared(): ReadonlyMap<string, InputClearing> { return this.cleared; }
+  get inputsCleared(): ReadonlyMap<string, InputClearing> {
+    return this.cleared;
+  }
   /** Keys the user swept (hmc_control sweep), applied at the next model call. */
-  get swept(): ReadonlySet<string> { return this.sweeps; }
-  get sweepPending(): boolean { return this._sweepPending; }
-  get pruneCount(): number { return this._pruneCount; }
+  get swept(): ReadonlySet<string> {
+    return this.sweeps;
+  }
+  get sweepPending(): boolean {
+    return this._sweepPending;
+  }
+  get pruneCount(): number {
+    return this._pruneCount;
+  }
   /** Kept as saved (older files carry it; nothing sets it any more). */
-  get lastBatchTurn(): number { return this._lastBatchTurn; }
+  get lastBatchTurn(): number {
+    return this._lastBatchTurn;
+  }
 
   /** The output `key` is sent as `prune` now (null: as it is again); its words are kept. */
   recordPrune(key: string, prune: Prune | null): void {

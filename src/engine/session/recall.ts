@@ -107,7 +107,9 @@ export class RecallStore {
     if (held) return held;
     if (!this.opts.stateDir) return null;
     try {
-      const value: unknown = JSON.parse(readFileSync(join(this.opts.stateDir, 'recall', safeFileName(sessionId), `${id}.json`), 'utf8'));
+      const value: unknown = JSON.parse(
+        readFileSync(join(this.opts.stateDir, 'recall', safeFileName(sessionId), `${id}.json`), 'utf8'),
+      );
       return isEntry(value) && value.session_id === sessionId && value.id === id ? value : null;
     } catch {
       return null;
@@ -131,7 +133,12 @@ export class RecallStore {
 }
 
 /** Deletes expired session folders, then the oldest ones while the folder is over its cap. Never throws. */
-export function cleanupRecall(stateDir: string, now = Date.now(), maxAgeMs = RECALL_RETENTION_MS, maxBytes = RECALL_CAP_BYTES): void {
+export function cleanupRecall(
+  stateDir: string,
+  now = Date.now(),
+  maxAgeMs = RECALL_RETENTION_MS,
+  maxBytes = RECALL_CAP_BYTES,
+): void {
   const root = join(stateDir, 'recall');
   let names: string[];
   try {
@@ -165,7 +172,11 @@ export function cleanupRecall(stateDir: string, now = Date.now(), maxAgeMs = REC
 }
 
 /** Lines `from`..`to` (1-based, inclusive) of a text; the range is clamped to the text. */
-export function lineRange(text: string, from: number, to: number): { text: string; from: number; to: number; total: number } {
+export function lineRange(
+  text: string,
+  from: number,
+  to: number,
+): { text: string; from: number; to: number; total: number } {
   const lines = text.split('\n');
   const start = Math.max(1, Math.min(from, lines.length));
   const end = Math.max(start, Math.min(to, lines.length));
@@ -175,5 +186,11 @@ export function lineRange(text: string, from: number, to: number): { text: strin
 function isEntry(value: unknown): value is RecallEntry {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
-  return typeof v.session_id === 'string' && typeof v.id === 'string' && typeof v.tool === 'string' && typeof v.content === 'string' && typeof v.time === 'number';
+  return (
+    typeof v.session_id === 'string' &&
+    typeof v.id === 'string' &&
+    typeof v.tool === 'string' &&
+    typeof v.content === 'string' &&
+    typeof v.time === 'number'
+  );
 }

@@ -42,8 +42,13 @@ export class RewriteIndex {
    * Brings the index up to `messages` (appending, or rebuilding after a cut or a config change);
    * `end` stops it earlier (a big first call is indexed in slices, catch-up.ts).
    */
-  update(messages: readonly MessageState[], fingerprint: (key: string) => string, isFailed: (m: MessageState) => boolean, config: HmcConfig,
-    end = messages.length): void {
+  update(
+    messages: readonly MessageState[],
+    fingerprint: (key: string) => string,
+    isFailed: (m: MessageState) => boolean,
+    config: HmcConfig,
+    end = messages.length,
+  ): void {
     if (config !== this.config || messages.length < this.length) this.reset(config);
     const stop = Math.min(end, messages.length);
     if (stop <= this.length) return;
@@ -51,7 +56,13 @@ export class RewriteIndex {
       const m = messages[i] as MessageState;
       if (m.role !== 'tool' || typeof m.raw !== 'string') continue;
       const contentKey = digest(m.raw, config.strategies.deduplication.normalize);
-      const entry: DedupEntry = { id: m.key, tool: m.tool.toLowerCase(), fingerprint: fingerprint(m.key), text: null, ...(contentKey !== null ? { contentKey } : {}) };
+      const entry: DedupEntry = {
+        id: m.key,
+        tool: m.tool.toLowerCase(),
+        fingerprint: fingerprint(m.key),
+        text: null,
+        ...(contentKey !== null ? { contentKey } : {}),
+      };
       const item: IndexedResult = { entry, message: m, index: i };
       this.byKey.set(m.key, item);
       this.add(this.byArgs, `a:${entry.fingerprint}`, item);
@@ -67,7 +78,8 @@ export class RewriteIndex {
   possibleDuplicates(): DedupEntry[] {
     const items = new Map<string, IndexedResult>();
     for (const key of this.crowded) {
-      for (const item of (key.startsWith('a:') ? this.byArgs : this.byContent).get(key) ?? []) items.set(item.entry.id, item);
+      for (const item of (key.startsWith('a:') ? this.byArgs : this.byContent).get(key) ?? [])
+        items.set(item.entry.id, item);
     }
     return [...items.values()].sort((a, b) => a.index - b.index).map((i) => i.entry);
   }

@@ -96,7 +96,11 @@ export class Session {
     const m = this.held.messages[i];
     if (!m) return;
     const view = this.viewOf(m);
-    this.view.follow(i, typeof view === 'string' && view !== m.raw ? view : undefined, m.inputs ? m.inputs.calls : undefined);
+    this.view.follow(
+      i,
+      typeof view === 'string' && view !== m.raw ? view : undefined,
+      m.inputs ? m.inputs.calls : undefined,
+    );
   }
 
   /** Message `i`'s view changed after it was taken in: its edit follows and the ledger counts it again. */
@@ -120,8 +124,11 @@ export class Session {
 
   elidedCount(): number {
     let n = 0;
-    const summarised = new Set(this.held.messages.filter((m) => m.role === 'tool' && m.summary !== null).map((m) => m.key));
-    for (const [key, r] of this.held.records) if (r.shortened === true || this.pruning.pruned.has(key) || summarised.has(key)) n++;
+    const summarised = new Set(
+      this.held.messages.filter((m) => m.role === 'tool' && m.summary !== null).map((m) => m.key),
+    );
+    for (const [key, r] of this.held.records)
+      if (r.shortened === true || this.pruning.pruned.has(key) || summarised.has(key)) n++;
     return n;
   }
 
@@ -153,12 +160,16 @@ export class Session {
       turns: counts.turn,
       records: Object.fromEntries(held.records),
       pruned: Object.fromEntries(pruning.pruned),
-      pruned_text: Object.fromEntries([...pruning.prunedText].filter(([k]) => !WORDS_NOT_SAVED.has(pruning.pruned.get(k) as PruneKind))),
+      pruned_text: Object.fromEntries(
+        [...pruning.prunedText].filter(([k]) => !WORDS_NOT_SAVED.has(pruning.pruned.get(k) as PruneKind)),
+      ),
       pruned_age: Object.fromEntries(pruning.prunedAge),
       pruned_stale: Object.fromEntries(pruning.prunedStale),
       last_call_at: counts.lastCallAt,
       phases: layer1.phases.map((p) => ({ ...p })),
-      ...(layer1.stagedPhase ? { staged_phase: { phase: { ...layer1.stagedPhase.phase }, updated: layer1.stagedPhase.updated } } : {}),
+      ...(layer1.stagedPhase
+        ? { staged_phase: { phase: { ...layer1.stagedPhase.phase }, updated: layer1.stagedPhase.updated } }
+        : {}),
       hint_sent: layer1.hintSent,
       sent_length: held.previousCallLength,
       inputs_cleared: Object.fromEntries(pruning.inputsCleared),

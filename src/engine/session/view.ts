@@ -26,20 +26,32 @@ export class RequestView {
   constructor(private readonly _savedContext: ContextBreakdown | null = null) {}
 
   /** Current edits: raw index → content sent. */
-  get edits(): ReadonlyMap<number, string> { return this._edits; }
+  get edits(): ReadonlyMap<number, string> {
+    return this._edits;
+  }
   /** Current edits of assistant messages' calls (input clearing): raw index → the calls sent (pre_model_call only). */
-  get callEdits(): ReadonlyMap<number, ToolCall[]> { return this._callEdits; }
+  get callEdits(): ReadonlyMap<number, ToolCall[]> {
+    return this._callEdits;
+  }
   /** The view last answered to pre_model_call, so the next answer can be what changed since. */
-  get lastView(): AnsweredView | null { return this._lastView; }
+  get lastView(): AnsweredView | null {
+    return this._lastView;
+  }
   /**
    * The system prompt and tool schemas the host last sent with pre_model_call, by reference (it
    * sends them only when they change): what the context view splits, when asked. Not saved.
    */
-  get request(): Readonly<{ system?: string | null; tools?: readonly unknown[] }> { return this._request; }
+  get request(): Readonly<{ system?: string | null; tools?: readonly unknown[] }> {
+    return this._request;
+  }
   /** The system prompt and tool schemas (JSON) of the last call that sent them: a change breaks the cache. Not saved. */
-  get fixedSent(): Readonly<{ system?: string | null; tools?: string }> { return this._fixedSent; }
+  get fixedSent(): Readonly<{ system?: string | null; tools?: string }> {
+    return this._fixedSent;
+  }
   /** The context view's breakdown an earlier process saved, shown until this one sees a request. */
-  get savedContext(): ContextBreakdown | null { return this._savedContext; }
+  get savedContext(): ContextBreakdown | null {
+    return this._savedContext;
+  }
 
   /** Message `i` is sent as `content` (undefined: as it is) with `calls` (undefined: its own). */
   follow(i: number, content: string | undefined, calls: ToolCall[] | undefined): void {

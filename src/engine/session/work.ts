@@ -56,16 +56,27 @@ export class WorkTally {
     for (const o of Array.isArray(saved.outputs) ? saved.outputs : []) {
       if (o && typeof o.tool === 'string' && typeof o.program === 'string') {
         w.outputs.set(`${o.tool}\u0000${o.program}`, {
-          tool: o.tool, program: o.program, kind: typeof o.kind === 'string' ? o.kind : '',
-          outputs: whole(o.outputs), tokens_raw: whole(o.tokens_raw), tokens_sent: Math.min(whole(o.tokens_sent), whole(o.tokens_raw)),
+          tool: o.tool,
+          program: o.program,
+          kind: typeof o.kind === 'string' ? o.kind : '',
+          outputs: whole(o.outputs),
+          tokens_raw: whole(o.tokens_raw),
+          tokens_sent: Math.min(whole(o.tokens_sent), whole(o.tokens_raw)),
         });
       }
     }
     if (saved.reads && typeof saved.reads === 'object') {
       for (const [path, marks] of Object.entries(saved.reads)) {
         if (!Array.isArray(marks)) continue;
-        const ok = marks.filter((m): m is ReadMark => !!m && typeof m.key === 'string' && typeof m.first === 'number' && typeof m.last === 'number');
-        if (ok.length > 0) w.reads.set(path, ok.map((m) => ({ ...m, last: m.last < 0 ? Infinity : m.last })));
+        const ok = marks.filter(
+          (m): m is ReadMark =>
+            !!m && typeof m.key === 'string' && typeof m.first === 'number' && typeof m.last === 'number',
+        );
+        if (ok.length > 0)
+          w.reads.set(
+            path,
+            ok.map((m) => ({ ...m, last: m.last < 0 ? Infinity : m.last })),
+          );
       }
     }
     return w;
@@ -73,13 +84,24 @@ export class WorkTally {
 
   snapshot(): WorkSnapshot {
     const reads: Record<string, ReadMark[]> = {};
-    for (const [path, marks] of this.reads) reads[path] = marks.map((m) => ({ ...m, last: Number.isFinite(m.last) ? m.last : -1 }));
-    return { recalls: this.recalls, rereads: this.rereads, outputs: [...this.outputs.values()].map((o) => ({ ...o })), reads };
+    for (const [path, marks] of this.reads)
+      reads[path] = marks.map((m) => ({ ...m, last: Number.isFinite(m.last) ? m.last : -1 }));
+    return {
+      recalls: this.recalls,
+      rereads: this.rereads,
+      outputs: [...this.outputs.values()].map((o) => ({ ...o })),
+      reads,
+    };
   }
 
   /** The tallies for analytics; `elided` is counted by the caller (it knows what is rewritten now). */
   figures(elided: number): WorkFigures {
-    return { recalls: this.recalls, rereads: this.rereads, elided, outputs: [...this.outputs.values()].map((o) => ({ ...o })) };
+    return {
+      recalls: this.recalls,
+      rereads: this.rereads,
+      elided,
+      outputs: [...this.outputs.values()].map((o) => ({ ...o })),
+    };
   }
 
   /**
@@ -87,8 +109,24 @@ export class WorkTally {
    * lines an earlier, since elided read of the same file showed counts as a re-read (`elided` says
    * which outputs HMC has shortened); a write or patch forgets the file's reads.
    */
-  output(o: { key: string; tool: string; args: unknown; raw: string; tokensRaw: number; tokensSent: number; project: string; asked?: string; envelope?: () => Envelope }, elided: (key: string) => boolean): void {
-    const args = o.args !== null && typeof o.args === 'object' && !Array.isArray(o.args) ? (o.args as Record<string, unknown>) : {};
+  output(
+    o: {
+      key: string;
+      tool: string;
+      args: unknown;
+      raw: string;
+      tokensRaw: number;
+      tokensSent: number;
+      project: string;
+      asked?: string;
+      envelope?: () => Envelope;
+    },
+    elided: (key: string) => boolean,
+  ): void {
+    const args =
+      o.args !== null && typeof o.args === 'object' && !Array.isArray(o.args)
+        ? (o.args as Record<string, unknown>)
+        : {};
     const kind = toolKind(o.tool) ?? '';
     const program = kind === 'shell' || (kind === '' && commandOf(args) !== '') ? commandProgram(commandOf(args)) : '';
     const key = `${o.tool}\u0000${program}`;
@@ -98,7 +136,9 @@ export class WorkTally {
     row.tokens_sent += Math.min(Math.max(0, o.tokensSent), Math.max(0, o.tokensRaw));
     this.outputs.set(key, row);
     // The envelope compress.ts parsed, when it was parsed with these same arguments (tool-result.ts).
-    const op = fileOpOf((o.envelope && args === o.args ? o.envelope() : parseEnvelope(o.raw, { tool: o.tool, args })).output);
+    const op = fileOpOf(
+      (o.envelope && args === o.args ? o.envelope() : parseEnvelope(o.raw, { tool: o.tool, args })).output,
+    );
     if (!op) return;
     if (op.op !== 'read') {
       for (const path of op.paths) this.reads.delete(pathKey(path, o.project));
@@ -106,7 +146,11 @@ export class WorkTally {
     }
     const file = pathKey(op.path, o.project);
     const earlier = this.reads.get(file) ?? [];
-    if (earlier.some((m) => m.first <= op.span.last && op.span.first <= m.last && elided(m.key)) && !askedToReadAgain(o.asked ?? '', op.path)) this.rereads++;
+    if (
+      earlier.some((m) => m.first <= op.span.last && op.span.first <= m.last && elided(m.key)) &&
+      !askedToReadAgain(o.asked ?? '', op.path)
+    )
+      this.rereads++;
     const marks = [...earlier, { key: o.key, first: op.span.first, last: op.span.last }].slice(-READS_PER_FILE);
     this.reads.delete(file);
     this.reads.set(file, marks);
@@ -125,14 +169,29 @@ export interface WorkHolder {
  * One tool output, once its tokens are counted (off the hook path): HMC's own tool counts a recall
  * when the agent asked for one; any other output is tallied (and may be a re-read).
  */
-export function noteOutput(s: WorkHolder, o: { key: string; tool: string; args: unknown; raw: string; tokensRaw: number; tokensSent: number; asked?: unknown; envelope?: () => Envelope }): void {
+export function noteOutput(
+  s: WorkHolder,
+  o: {
+    key: string;
+    tool: string;
+    args: unknown;
+    raw: string;
+    tokensRaw: number;
+    tokensSent: number;
+    asked?: unknown;
+    envelope?: () => Envelope;
+  },
+): void {
   if (isOwnTool(o.tool)) {
     const args = typeof o.args === 'string' ? parsed(o.args) : o.args;
     const action = args !== null && typeof args === 'object' ? (args as Record<string, unknown>).action : undefined;
     if (typeof action === 'string' && action.trim().toLowerCase() === 'recall') s.work.recalls++;
     return;
   }
-  s.work.output({ ...o, project: s.meta.projectPath, asked: o.asked === undefined ? '' : contentText(o.asked) }, (key) => s.elided(key));
+  s.work.output(
+    { ...o, project: s.meta.projectPath, asked: o.asked === undefined ? '' : contentText(o.asked) },
+    (key) => s.elided(key),
+  );
 }
 
 /** Words that ask for a second look, and verbs of reading (a whole word each, any case). */

@@ -10,7 +10,12 @@
  * (`partial`) is held and answered with no view.
  */
 import type { HmcConfig } from '../../config/keys.js';
-import { ResyncError, type PreLlmCallParams, type PreLlmCallResult, type PreModelCallParams } from '../../core/host-api.js';
+import {
+  ResyncError,
+  type PreLlmCallParams,
+  type PreLlmCallResult,
+  type PreModelCallParams,
+} from '../../core/host-api.js';
 import type { Message } from '../../core/message.js';
 import { applyListWide, DEFAULT_CONTEXT_WINDOW } from '../list-wide/batch.js';
 import type { EventSink } from '../../events/types.js';
@@ -25,7 +30,8 @@ import type { Session } from '../session/session.js';
 import { syncConversation, type SyncDeps } from './sync.js';
 
 /** The hint appended once per session (the original's text, reference §9). */
-export const SYSTEM_CONTEXT = 'Context management is handled automatically in the background. You do not need to manage context yourself.';
+export const SYSTEM_CONTEXT =
+  'Context management is handled automatically in the background. You do not need to manage context yourself.';
 
 /** The hook a view is made for. */
 export type CallHook = { name: 'pre_llm_call' } | { name: 'pre_model_call'; params: PreModelCallParams };
@@ -51,7 +57,10 @@ export interface CallDeps {
 export function conversationOf(s: Session, p: PreLlmCallParams): { messages: Message[]; base: number } {
   if (p.messages) return { messages: p.messages, base: 0 };
   if (p.base !== undefined && p.append) {
-    if (p.base > s.held.messages.length) throw new ResyncError(`base ${p.base} does not match the ${s.held.messages.length} messages held for session ${s.id}`);
+    if (p.base > s.held.messages.length)
+      throw new ResyncError(
+        `base ${p.base} does not match the ${s.held.messages.length} messages held for session ${s.id}`,
+      );
     return { messages: p.append, base: p.base };
   }
   return { messages: [], base: 0 };
@@ -61,13 +70,23 @@ export function conversationOf(s: Session, p: PreLlmCallParams): { messages: Mes
  * Brings `s` up to this call (the conversation is `messages` from index `base` on). False when
  * the call only streams a stretch of a long history: it is held, and no view is answered.
  */
-export function prepareCall(s: Session, p: PreLlmCallParams, hook: CallHook, messages: readonly Message[], base: number, deps: CallDeps): boolean {
+export function prepareCall(
+  s: Session,
+  p: PreLlmCallParams,
+  hook: CallHook,
+  messages: readonly Message[],
+  base: number,
+  deps: CallDeps,
+): boolean {
   const { config, layer1 } = deps;
   const before = { sent: s.held.previousCallLength, model: s.meta.model };
   s.meta.takeHints(p);
   // From the first pre_model_call on, calls are counted when sent, never again from replies.
   // The host's measure describes this one request; a call without it is measured by HMC alone.
-  s.counts.callCame(hook.name === 'pre_model_call', hook.name === 'pre_model_call' ? hook.params.host_tokens : undefined);
+  s.counts.callCame(
+    hook.name === 'pre_model_call',
+    hook.name === 'pre_model_call' ? hook.params.host_tokens : undefined,
+  );
   const changed = syncConversation(s, messages, deps.sync, base, p.partial === true);
   // Summaries an earlier process made go back on the messages they were made from (free).
   for (const i of layer1.rehold(s, config)) s.viewChanged(i);
@@ -84,8 +103,19 @@ export function prepareCall(s: Session, p: PreLlmCallParams, hook: CallHook, mes
   // List-wide rewrites wait until a big first call is caught up (catch-up.ts); then what it left
   // for later goes out with this call, with the caught-up outputs.
   const caughtUp = catchUp.takeCacheBreak(s);
-  const pass = catchUp.catchingUp(s) ? null : applyListWide(s, config, { recall: deps.recall, callTime, breakingAt: catchUp.takeLanding(s), phase: layer1.staged(s, config), toolCalls: deps.toolCalls });
-  if (pass && config.debug && pass.decision.costly) deps.log(`hmc: session ${s.id}: rewrote ${pass.decision.apply.length} outputs already sent (${pass.decision.reason}) at model call ${s.held.replies}`);
+  const pass = catchUp.catchingUp(s)
+    ? null
+    : applyListWide(s, config, {
+        recall: deps.recall,
+        callTime,
+        breakingAt: catchUp.takeLanding(s),
+        phase: layer1.staged(s, config),
+        toolCalls: deps.toolCalls,
+      });
+  if (pass && config.debug && pass.decision.costly)
+    deps.log(
+      `hmc: session ${s.id}: rewrote ${pass.decision.apply.length} outputs already sent (${pass.decision.reason}) at model call ${s.held.replies}`,
+    );
   if (pass?.phase) phaseApplied(s, pass.phase, deps);
   s.counts.callMade(callTime);
   for (const i of pass?.changed ?? []) s.refreshEdit(i);
@@ -97,14 +127,22 @@ export function prepareCall(s: Session, p: PreLlmCallParams, hook: CallHook, mes
   const hostCut = s.held.previousCallLength < before.sent;
   // A history rewritten by a compaction HMC made as the host's context engine is HMC's, planned and priced.
   const compacted = s.counts.compactedSince(s.engine.compactions);
-  const cause: BreakCause | undefined = switched || (hostCut && !compacted) ? 'hermes' : hostCut || pass?.breaks || caughtUp ? 'hmc' : undefined;
-  const step = { before: before.sent, cutTo: s.held.previousCallLength, stable: unchangedPrefix(s, pass?.changed, caughtUp), switched, ...(cause ? { cause } : {}) };
+  const cause: BreakCause | undefined =
+    switched || (hostCut && !compacted) ? 'hermes' : hostCut || pass?.breaks || caughtUp ? 'hmc' : undefined;
+  const step = {
+    before: before.sent,
+    cutTo: s.held.previousCallLength,
+    stable: unchangedPrefix(s, pass?.changed, caughtUp),
+    switched,
+    ...(cause ? { cause } : {}),
+  };
   const send = s.counts.trackCall(step, hook.name === 'pre_model_call', s.held.messages.length);
   s.held.sentUpTo(s.held.messages.length);
   if (s.counts.turn !== previousTurn || s.ledger.timeline.length === 0) deferTurnStart(s, deps.now());
   if (hook.name === 'pre_model_call' && send) countCallAtSend(s, hook.params, { ...send, at: callTime });
   // A summary for a later pass is prepared now, off the hook path (it comes back by itself).
-  if (!catchUp.catchingUp(s)) layer1.maybeStart(s, config, s.meta.contextWindow || DEFAULT_CONTEXT_WINDOW, s.meta.hostThreshold);
+  if (!catchUp.catchingUp(s))
+    layer1.maybeStart(s, config, s.meta.contextWindow || DEFAULT_CONTEXT_WINDOW, s.meta.hostThreshold);
   return true;
 }
 
@@ -143,7 +181,10 @@ function phaseApplied(s: Session, staged: StagedPhase, deps: CallDeps): void {
   deps.layer1.applied(s, staged);
   const p = staged.phase;
   deps.phases?.record(phaseEntry(s, staged));
-  if (deps.config.debug) deps.log(`hmc: session ${s.id}: phase ${p.id} summarised (messages ${p.from}-${p.to}, about ${p.tokensBefore} → ${p.tokensAfter} tokens${staged.updated ? ', updated' : ''})`);
+  if (deps.config.debug)
+    deps.log(
+      `hmc: session ${s.id}: phase ${p.id} summarised (messages ${p.from}-${p.to}, about ${p.tokensBefore} → ${p.tokensAfter} tokens${staged.updated ? ', updated' : ''})`,
+    );
   deps.sink.emit(phaseEvent(s, staged));
 }
 

@@ -39,7 +39,10 @@ export class CompressBudget {
   private used = 0;
   private readonly deadline: number;
 
-  constructor(private left: number, ms = CALL_BUDGET_MS) {
+  constructor(
+    private left: number,
+    ms = CALL_BUDGET_MS,
+  ) {
     this.deadline = performance.now() + ms;
   }
 

@@ -8,7 +8,15 @@
  */
 import type { HmcConfig } from '../../config/keys.js';
 import { countTokens } from '../../core/tokens.js';
-import type { EventPayload, InspectRecord, PhaseEvent, SessionEndEvent, SessionIdleEvent, ToolEvent, TurnEvent } from '../../events/types.js';
+import type {
+  EventPayload,
+  InspectRecord,
+  PhaseEvent,
+  SessionEndEvent,
+  SessionIdleEvent,
+  ToolEvent,
+  TurnEvent,
+} from '../../events/types.js';
 import type { PhaseEntry } from '../../store/phase-types.js';
 import type { SessionRecord } from '../../store/types.js';
 import { DEFAULT_CONTEXT_WINDOW } from '../list-wide/batch.js';
@@ -73,7 +81,9 @@ export function turnEvent(s: Session, config: HmcConfig, at: TurnAt): EventPaylo
     tool_calls: toolCalls,
     cache_breaks: cacheBreaks,
     // Where this session's layer 1 summarises (the context chart draws it); absent when it never does.
-    ...(config.background_compression.enabled && !s.meta.manual ? { summarise_at: summariseShare(config, s.meta.hostThreshold) } : {}),
+    ...(config.background_compression.enabled && !s.meta.manual
+      ? { summarise_at: summariseShare(config, s.meta.hostThreshold) }
+      : {}),
     ...(s.meta.hostThreshold !== undefined ? { host_compress_at: s.meta.hostThreshold } : {}),
   };
 }
@@ -93,7 +103,12 @@ export interface ToolOutputSeen {
  * The tool event of one output, and its inspector record when the inspector is on and the output
  * changed (each side cut at INSPECT_CAP). Tokens are counted here, so call it off the hook path.
  */
-export function toolEvent(s: Session, o: ToolOutputSeen, config: HmcConfig, time: number): { event: EventPayload<ToolEvent>; inspect: InspectRecord | null } {
+export function toolEvent(
+  s: Session,
+  o: ToolOutputSeen,
+  config: HmcConfig,
+  time: number,
+): { event: EventPayload<ToolEvent>; inspect: InspectRecord | null } {
   const tokensBefore = countTokens(o.before);
   const tokensAfter = o.after === o.before ? tokensBefore : countTokens(o.after);
   const t = s.ledger.totals();
@@ -141,7 +156,11 @@ export function toolEvent(s: Session, o: ToolOutputSeen, config: HmcConfig, time
  * The session stops being live: `session_end` when it is finished, `session_idle` when only the
  * process that held it went away (null for a session with no tool or model call).
  */
-export function sessionEndEvent(s: Session, config: HmcConfig, type: 'session_end' | 'session_idle' = 'session_end'): EventPayload<SessionEndEvent | SessionIdleEvent> | null {
+export function sessionEndEvent(
+  s: Session,
+  config: HmcConfig,
+  type: 'session_end' | 'session_idle' = 'session_end',
+): EventPayload<SessionEndEvent | SessionIdleEvent> | null {
   const t = s.ledger.totals();
   if (!config.enabled || (s.counts.toolCalls === 0 && t.modelCalls === 0)) return null;
   const totals = {

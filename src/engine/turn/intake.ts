@@ -31,9 +31,29 @@ export class Intake {
   constructor(private readonly opts: IntakeOptions) {}
 
   /** Compresses one output; one shortened (other than a file read) is kept so its markers' recall id answers. */
-  compress(s: Session, config: HmcConfig, key: string, tool: string, raw: string, args: unknown, hostError: boolean, envelope?: () => Envelope): Compression {
+  compress(
+    s: Session,
+    config: HmcConfig,
+    key: string,
+    tool: string,
+    raw: string,
+    args: unknown,
+    hostError: boolean,
+    envelope?: () => Envelope,
+  ): Compression {
     const id = recallId(s.id, key);
-    const comp = compressOutput(raw, { tool, args, hostError }, { config, protection: protectionFor(config), manual: s.meta.manual, log: this.opts.log, recallId: id, ...(envelope ? { envelope } : {}) });
+    const comp = compressOutput(
+      raw,
+      { tool, args, hostError },
+      {
+        config,
+        protection: protectionFor(config),
+        manual: s.meta.manual,
+        log: this.opts.log,
+        recallId: id,
+        ...(envelope ? { envelope } : {}),
+      },
+    );
     if (comp.content !== comp.raw && comp.kind !== 'file') this.opts.recall.put(s.id, id, tool, comp.raw);
     return comp;
   }

@@ -16,7 +16,8 @@ import type { Message, ToolCall } from '../../core/message.js';
 /** The words of clearing's marker (list-wide.ts). */
 const CLEARED = 'cleared to save context';
 /** Placeholders whose output is still shown elsewhere (the kept copy of a duplicate, the first of a repeat). */
-const PLACEHOLDER = /^\[(?:Output removed|Error output removed|output removed|error output removed|Same output as|same output as)/;
+const PLACEHOLDER =
+  /^\[(?:Output removed|Error output removed|output removed|error output removed|Same output as|same output as)/;
 
 export function checkView(raw: readonly Message[], edits: readonly ModelCallEdit[], config: HmcConfig): string[] {
   const problems: string[] = [];
@@ -24,7 +25,9 @@ export function checkView(raw: readonly Message[], edits: readonly ModelCallEdit
   const calls = new Map<string, { name: string; args: unknown }>();
   for (const m of raw) {
     if (m.role === 'assistant' && Array.isArray(m.tool_calls)) {
-      for (const c of m.tool_calls) if (typeof c?.id === 'string') calls.set(c.id, { name: c.function?.name ?? '', args: c.function?.arguments ?? {} });
+      for (const c of m.tool_calls)
+        if (typeof c?.id === 'string')
+          calls.set(c.id, { name: c.function?.name ?? '', args: c.function?.arguments ?? {} });
     }
   }
   const seen = new Set<number>();
@@ -45,7 +48,8 @@ export function checkView(raw: readonly Message[], edits: readonly ModelCallEdit
     }
     if (seen.has(edit.index)) problems.push(`${where}: edited twice in one view`);
     seen.add(edit.index);
-    if (edit.tool_calls !== undefined) problems.push(...checkCalls(raw, edit.index, edit.tool_calls, (context ??= callContext(raw, protection.inputs))));
+    if (edit.tool_calls !== undefined)
+      problems.push(...checkCalls(raw, edit.index, edit.tool_calls, (context ??= callContext(raw, protection.inputs))));
     if (edit.content === undefined) continue;
     if (edit.content.startsWith(PHASE_HEAD) || edit.content === PHASE_STUB) {
       if (m.role === 'system') problems.push(`${where}: the system prompt was summarised`);
@@ -66,20 +70,33 @@ export function checkView(raw: readonly Message[], edits: readonly ModelCallEdit
     const tool = (typeof m.name === 'string' && m.name) || call?.name || '';
     if (protection.tool(tool)) problems.push(`${where}: protected tool ${tool} was edited`);
     // The model is about to read the current step's results: clearing never takes one.
-    if (edit.content.includes(CLEARED) && !m.content.includes(CLEARED) && typeof m.tool_call_id === 'string' && (context ??= callContext(raw, protection.inputs)).currentCalls.has(m.tool_call_id)) {
+    if (
+      edit.content.includes(CLEARED) &&
+      !m.content.includes(CLEARED) &&
+      typeof m.tool_call_id === 'string' &&
+      (context ??= callContext(raw, protection.inputs)).currentCalls.has(m.tool_call_id)
+    ) {
       problems.push(`${where}: a result of the current step was cleared`);
     }
-    if (edit.content.length >= m.content.length) problems.push(`${where}: replacement is not shorter (${edit.content.length} >= ${m.content.length})`);
+    if (edit.content.length >= m.content.length)
+      problems.push(`${where}: replacement is not shorter (${edit.content.length} >= ${m.content.length})`);
     if (edit.content.trim().length === 0) problems.push(`${where}: output emptied`);
     const placeholderOnly = PLACEHOLDER.test(innerText(edit.content));
     // Source code read from a file mentions errors (`except ValueError:`) without reporting one.
     const info = { tool, args: call?.args ?? {} };
     const sourceRead = parseEnvelope(m.content, info).output.kind === 'file';
-    if (!placeholderOnly && !sourceRead && reportsFailure(m.content) && failureShown(m.content, info) && !failureShown(edit.content, info)) {
+    if (
+      !placeholderOnly &&
+      !sourceRead &&
+      reportsFailure(m.content) &&
+      failureShown(m.content, info) &&
+      !failureShown(edit.content, info)
+    ) {
       problems.push(`${where}: a failure reported by ${tool || 'the tool'} was lost`);
     }
   }
-  if (phaseSent > 0 && phaseSent >= phaseRaw) problems.push(`summarised ranges are not shorter (${phaseSent} >= ${phaseRaw} characters)`);
+  if (phaseSent > 0 && phaseSent >= phaseRaw)
+    problems.push(`summarised ranges are not shorter (${phaseSent} >= ${phaseRaw} characters)`);
   return problems;
 }
 
@@ -99,7 +116,12 @@ function failureShown(content: string, call: { tool: string; args: unknown }): b
  * that did not fail and are not the current step's, never a protected tool's, and every path the
  * arguments named still named.
  */
-function checkCalls(raw: readonly Message[], index: number, edited: readonly ToolCall[], context: CallContext): string[] {
+function checkCalls(
+  raw: readonly Message[],
+  index: number,
+  edited: readonly ToolCall[],
+  context: CallContext,
+): string[] {
   const where = `message ${index}`;
   const m = raw[index] as Message;
   if (m.role !== 'assistant') return [`${where}: tool_calls edited on a ${m.role} message`];
@@ -113,15 +135,18 @@ function checkCalls(raw: readonly Message[], index: number, edited: readonly Too
     if (after === before) return;
     const name = call.function?.name ?? '';
     const id = call.id ?? '';
-    if (typeof before !== 'string' || typeof after !== 'string' || after.length >= before.length) problems.push(`${where}: call ${id}'s arguments did not get shorter`);
+    if (typeof before !== 'string' || typeof after !== 'string' || after.length >= before.length)
+      problems.push(`${where}: call ${id}'s arguments did not get shorter`);
     if (index === lastStep) problems.push(`${where}: call ${id} of the current step was cleared`);
     if (protectedInputs(name)) problems.push(`${where}: call ${id} of protected tool ${name} was cleared`);
     const result = results.get(id);
     if (!result) problems.push(`${where}: call ${id} was cleared before its result came back`);
-    else if (result.is_error === true || (typeof result.content === 'string' && reportsFailure(result.content))) problems.push(`${where}: failed call ${id} was cleared`);
+    else if (result.is_error === true || (typeof result.content === 'string' && reportsFailure(result.content)))
+      problems.push(`${where}: failed call ${id} was cleared`);
     const a = objectOf(before);
     const b = objectOf(after);
-    for (const key of PATH_KEYS) if (typeof a[key] === 'string' && a[key] !== b[key]) problems.push(`${where}: call ${id} lost its ${key}`);
+    for (const key of PATH_KEYS)
+      if (typeof a[key] === 'string' && a[key] !== b[key]) problems.push(`${where}: call ${id} lost its ${key}`);
   });
   return problems;
 }
@@ -143,7 +168,7 @@ function callContext(raw: readonly Message[], protectedInputs: (tool: string) =>
     if (x.role === 'assistant' && Array.isArray(x.tool_calls) && x.tool_calls.length > 0) lastStep = i;
     if (x.role === 'tool' && typeof x.tool_call_id === 'string') results.set(x.tool_call_id, x);
   });
-  const step = lastStep >= 0 ? (raw[lastStep] as Message).tool_calls ?? [] : [];
+  const step = lastStep >= 0 ? ((raw[lastStep] as Message).tool_calls ?? []) : [];
   const currentCalls = new Set(step.map((c) => c?.id).filter((id): id is string => typeof id === 'string'));
   return { lastStep, results, protectedInputs, currentCalls };
 }
@@ -151,7 +176,9 @@ function callContext(raw: readonly Message[], protectedInputs: (tool: string) =>
 function objectOf(text: unknown): Record<string, unknown> {
   try {
     const value: unknown = typeof text === 'string' ? JSON.parse(text) : null;
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
   } catch {
     return {};
   }

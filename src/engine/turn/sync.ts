@@ -44,10 +44,21 @@ export function toolRecord(tool: string, args: unknown, turn: number, isError: b
  * with more to follow, so held messages past its end are not cut (the next stretch or the real
  * call says whether they still stand). True when anything held changed or was taken in.
  */
-export function syncConversation(s: Session, messages: readonly Message[], deps: SyncDeps, base = 0, partial = false): boolean {
+export function syncConversation(
+  s: Session,
+  messages: readonly Message[],
+  deps: SyncDeps,
+  base = 0,
+  partial = false,
+): boolean {
   const held = s.held.messages;
   let first = base;
-  while (first < held.length && first - base < messages.length && sameMessage(held[first] as MessageState, messages[first - base] as Message)) first++;
+  while (
+    first < held.length &&
+    first - base < messages.length &&
+    sameMessage(held[first] as MessageState, messages[first - base] as Message)
+  )
+    first++;
   const end = base + messages.length;
   // A stretch the engine holds already, and more after it: nothing changed. Cutting there dropped
   // the rest and compressed it all again at the next stretch (a resent 1,000-message history:
@@ -71,16 +82,40 @@ export function syncConversation(s: Session, messages: readonly Message[], deps:
     const m = messages[i - base] as Message;
     if (m.role === 'user') users++;
     s.held.arriving(timestampOf(m.timestamp), m.role === 'assistant');
-    const key = m.role === 'tool' ? (typeof m.tool_call_id === 'string' && m.tool_call_id ? m.tool_call_id : `#${i}`) : '';
+    const key =
+      m.role === 'tool' ? (typeof m.tool_call_id === 'string' && m.tool_call_id ? m.tool_call_id : `#${i}`) : '';
     const call = key ? s.held.calls.get(key) : undefined;
     const tool = m.role === 'tool' ? toolName(m, call?.name) : '';
-    if (m.role === 'tool' && !s.held.records.has(key)) s.held.recordTool(key, toolRecord(tool, call?.args ?? {}, Math.max(users, 1), m.is_error === true));
-    const state: MessageState = { role: m.role, raw: m.content, key, tool, args: call?.args ?? {}, turn: Math.max(users, 1), single: null, prune: null, extra: messageExtra(m), inputs: null, summary: null, source: { ...m }, memo: new OutputMemo(m.content) };
+    if (m.role === 'tool' && !s.held.records.has(key))
+      s.held.recordTool(key, toolRecord(tool, call?.args ?? {}, Math.max(users, 1), m.is_error === true));
+    const state: MessageState = {
+      role: m.role,
+      raw: m.content,
+      key,
+      tool,
+      args: call?.args ?? {},
+      turn: Math.max(users, 1),
+      single: null,
+      prune: null,
+      extra: messageExtra(m),
+      inputs: null,
+      summary: null,
+      source: { ...m },
+      memo: new OutputMemo(m.content),
+    };
     if (m.role === 'tool' && typeof m.content === 'string') {
       const cached = s.held.postResults.get(key);
       const record = s.held.records.get(key);
       if (cached && cached.raw === m.content) state.single = cached;
-      else if (budget.allows(m.content.length)) state.single = deps.compress(s, key, tool, m.content, call?.args ?? {}, record?.isError === true || m.is_error === true);
+      else if (budget.allows(m.content.length))
+        state.single = deps.compress(
+          s,
+          key,
+          tool,
+          m.content,
+          call?.args ?? {},
+          record?.isError === true || m.is_error === true,
+        );
       // Over this call's budget: sent raw now, compressed between hooks (a big first call).
       else catchUp.wait(s, i, state, call?.args ?? {});
       if (record && state.single?.isError) record.isError = true;
@@ -99,22 +134,29 @@ function accountNew(s: Session, messages: readonly Message[], base: number): voi
   const countReplies = !s.counts.callsAtSend;
   const start = s.held.ledgerLength;
   const end = held.length;
-  const views = held.slice(start, end).map((m, k) => ({ index: start + k, m, steps: s.stepsOf(m), signature: m.role === 'assistant' ? replySignature(messages[start + k - base] ?? heldMessage(m), start + k) : '' }));
+  const views = held.slice(start, end).map((m, k) => ({
+    index: start + k,
+    m,
+    steps: s.stepsOf(m),
+    signature: m.role === 'assistant' ? replySignature(messages[start + k - base] ?? heldMessage(m), start + k) : '',
+  }));
   // Small jobs, so a long history is accounted in slices between hooks.
   for (let from = 0; from < views.length; from += ACCOUNT_CHUNK) {
     const chunk = views.slice(from, from + ACCOUNT_CHUNK);
-    s.ledger.defer(() => {
-      for (const { index, m, steps, signature } of chunk) {
-        if (m.role === 'assistant' && s.held.account(signature)) {
-          if (countReplies) s.ledger.accountCall(index, m.turn);
+    s.ledger.defer(
+      () => {
+        for (const { index, m, steps, signature } of chunk) {
+          if (m.role === 'assistant' && s.held.account(signature)) {
+            if (countReplies) s.ledger.accountCall(index, m.turn);
+          }
+          s.ledger.addMessage(index, steps, m.tool, m.extra);
         }
-        s.ledger.addMessage(index, steps, m.tool, m.extra);
-      }
-    }, chunk.flatMap(({ m, steps }) => viewCounts(steps, m.extra)));
+      },
+      chunk.flatMap(({ m, steps }) => viewCounts(steps, m.extra)),
+    );
   }
   s.held.ledgerToldUpTo(end);
 }
-
 
 /** A message's own timestamp in ms (ISO text, or seconds / ms since the epoch), or 0. */
 function timestampOf(value: unknown): number {

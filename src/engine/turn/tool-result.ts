@@ -26,7 +26,12 @@ export interface ToolResultDeps {
 }
 
 /** Takes the result of call `id` into session `s`; the host's answer. */
-export function takeToolResult(s: Session, p: PostToolCallParams, id: string, deps: ToolResultDeps): PostToolCallResult {
+export function takeToolResult(
+  s: Session,
+  p: PostToolCallParams,
+  id: string,
+  deps: ToolResultDeps,
+): PostToolCallResult {
   const { config, sink } = deps;
   const tool = p.tool_name;
   const hostError = p.is_error === true || p.status === 'error' || p.status === 'blocked';
@@ -45,7 +50,15 @@ export function takeToolResult(s: Session, p: PostToolCallParams, id: string, de
   const comp = deps.intake.compress(s, config, id, tool, raw, p.args, hostError, hostError ? undefined : envelope);
   record.isError = record.isError || comp.isError;
   s.held.keepPostResult(id, comp, MAX_POST_RESULTS);
-  const seen = { id, tool, turn, before: comp.raw, after: comp.content, strategies: comp.steps.map((x) => x.strategy), isError: record.isError };
+  const seen = {
+    id,
+    tool,
+    turn,
+    before: comp.raw,
+    after: comp.content,
+    strategies: comp.steps.map((x) => x.strategy),
+    isError: record.isError,
+  };
   if (comp.content !== comp.raw) record.shortened = true;
   const args = p.args;
   // The user's latest message as the host last sent it: a read it asked for is no re-read (work.ts).
@@ -54,7 +67,16 @@ export function takeToolResult(s: Session, p: PostToolCallParams, id: string, de
     const { event, inspect } = toolEvent(s, seen, config, deps.now());
     if (inspect) sink.inspect(inspect);
     sink.emit(event);
-    noteOutput(s, { key: id, tool, args, raw: seen.before, tokensRaw: event.tokens_before, tokensSent: event.tokens_after, asked, envelope });
+    noteOutput(s, {
+      key: id,
+      tool,
+      args,
+      raw: seen.before,
+      tokensRaw: event.tokens_before,
+      tokensSent: event.tokens_after,
+      asked,
+      envelope,
+    });
   }, [seen.before, seen.after]);
   return comp.content !== p.result ? { replace: comp.content } : {};
 }

@@ -57,5 +57,7 @@ export function readHermesConfig(path: string): HermesConfigFacts {
 
 /** `value[key]` when `value` is a mapping that has it (never an inherited property). */
 function field(value: unknown, key: string): unknown {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.hasOwn(value, key) ? Reflect.get(value, key) : undefined;
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.hasOwn(value, key)
+    ? Reflect.get(value, key)
+    : undefined;
 }

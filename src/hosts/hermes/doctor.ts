@@ -14,29 +14,59 @@ import { hermesConfigPath, hermesPluginDir } from './paths.js';
 export async function hermesChecks(home: string): Promise<Check[]> {
   const checks: Check[] = [];
   if (!existsSync(home)) {
-    return [{ name: 'hermes', ok: false, detail: `no Hermes home at ${home}`, fix: 'install Hermes, or set $HERMES_HOME; use --no-hermes when running HMC without Hermes' }];
+    return [
+      {
+        name: 'hermes',
+        ok: false,
+        detail: `no Hermes home at ${home}`,
+        fix: 'install Hermes, or set $HERMES_HOME; use --no-hermes when running HMC without Hermes',
+      },
+    ];
   }
   const pluginDir = hermesPluginDir(home);
-  checks.push(existsSync(join(pluginDir, 'plugin.yaml'))
-    ? { name: 'hermes plugin', ok: true, detail: `${pluginDir} holds the plugin` }
-    : { name: 'hermes plugin', ok: false, detail: `${pluginDir}/plugin.yaml is missing`, fix: 'hermes plugins install <this repository>' });
+  checks.push(
+    existsSync(join(pluginDir, 'plugin.yaml'))
+      ? { name: 'hermes plugin', ok: true, detail: `${pluginDir} holds the plugin` }
+      : {
+          name: 'hermes plugin',
+          ok: false,
+          detail: `${pluginDir}/plugin.yaml is missing`,
+          fix: 'hermes plugins install <this repository>',
+        },
+  );
   const configPath = hermesConfigPath(home);
   let enabled = false;
   let disabled = false;
   try {
     const { parse } = await import('yaml');
-    const parsed: unknown = existsSync(configPath) ? parse(readFileSync(configPath, 'utf8'), { logLevel: 'error' }) : null;
+    const parsed: unknown = existsSync(configPath)
+      ? parse(readFileSync(configPath, 'utf8'), { logLevel: 'error' })
+      : null;
     const plugins = isRecord(parsed) ? parsed.plugins : undefined;
     const list = (key: string): unknown[] => (isRecord(plugins) && Array.isArray(plugins[key]) ? plugins[key] : []);
     enabled = list('enabled').includes('hmc');
     disabled = list('disabled').includes('hmc');
   } catch (err) {
-    checks.push({ name: 'hermes config', ok: false, detail: `${configPath} does not parse: ${errorLine(err)}`, fix: 'fix the YAML syntax of Hermes\' config' });
+    checks.push({
+      name: 'hermes config',
+      ok: false,
+      detail: `${configPath} does not parse: ${errorLine(err)}`,
+      fix: "fix the YAML syntax of Hermes' config",
+    });
     return checks;
   }
-  checks.push(enabled && !disabled
-    ? { name: 'hermes enabled', ok: true, detail: `hmc is in plugins.enabled of ${configPath}` }
-    : { name: 'hermes enabled', ok: false, detail: disabled ? `hmc is in plugins.disabled of ${configPath}` : `hmc is not in plugins.enabled of ${configPath}`, fix: 'hermes plugins enable hmc, then restart Hermes' });
+  checks.push(
+    enabled && !disabled
+      ? { name: 'hermes enabled', ok: true, detail: `hmc is in plugins.enabled of ${configPath}` }
+      : {
+          name: 'hermes enabled',
+          ok: false,
+          detail: disabled
+            ? `hmc is in plugins.disabled of ${configPath}`
+            : `hmc is not in plugins.enabled of ${configPath}`,
+          fix: 'hermes plugins enable hmc, then restart Hermes',
+        },
+  );
   return checks;
 }
 

@@ -38,7 +38,10 @@ export function hermesPluginFromEnv(env: NodeJS.ProcessEnv = process.env): Herme
 }
 
 /** Why Hermes would not load the plugin now (a sentence), or null when it would or when it cannot tell. */
-export function hermesPluginOff(ref: HermesPluginRef, read: (path: string) => string = (p) => readFileSync(p, 'utf8')): string | null {
+export function hermesPluginOff(
+  ref: HermesPluginRef,
+  read: (path: string) => string = (p) => readFileSync(p, 'utf8'),
+): string | null {
   let doc: unknown;
   try {
     const parsed = parseDocument(read(ref.config), { uniqueKeys: false });
@@ -52,7 +55,8 @@ export function hermesPluginOff(ref: HermesPluginRef, read: (path: string) => st
   const listed = (value: unknown): boolean => Array.isArray(value) && value.some((v) => ref.names.includes(String(v)));
   const name = ref.names[ref.names.length - 1] ?? 'hmc';
   if (listed(plugins.disabled)) return `the ${name} plugin is disabled in ${ref.config} (plugins.disabled)`;
-  if (Array.isArray(plugins.enabled) && !listed(plugins.enabled)) return `the ${name} plugin is no longer enabled in ${ref.config} (plugins.enabled)`;
+  if (Array.isArray(plugins.enabled) && !listed(plugins.enabled))
+    return `the ${name} plugin is no longer enabled in ${ref.config} (plugins.enabled)`;
   return null;
 }
 

@@ -11,7 +11,10 @@
 export const TEXT_FIELDS: readonly string[] = ['output', 'content', 'stdout', 'result', 'text', 'body', 'data'];
 
 /** The envelope's main text field (a string-valued TEXT_FIELDS member), or undefined. */
-export function mainTextField(json: Record<string, unknown>, present: (name: string) => boolean = () => true): string | undefined {
+export function mainTextField(
+  json: Record<string, unknown>,
+  present: (name: string) => boolean = () => true,
+): string | undefined {
   return TEXT_FIELDS.find((name) => typeof json[name] === 'string' && present(name));
 }
 

@@ -16,7 +16,6 @@ import { replaceField, topLevelFields, type FieldSpan } from './json-fields.js';
 import { commandOf, isSearchCommand } from './shell-command.js';
 import type { LinePlanItem, OutputKind, ToolOutput } from '../../core/strategy.js';
 
-
 /** A parsed tool result: what strategies see, and how to put a changed text back. */
 export interface Envelope {
   output: ToolOutput;
@@ -94,11 +93,20 @@ function jsonEnvelope(
     const span = fields.get(field) as FieldSpan;
     const inner = json[field] as string;
     // Hermes read_file says `truncated: true` when the file goes on past the page shown.
-    const env = textEnvelope(content, inner, tool, args, isError, (text) => replaceField(content, span, text), json.truncated === true);
+    const env = textEnvelope(
+      content,
+      inner,
+      tool,
+      args,
+      isError,
+      (text) => replaceField(content, span, text),
+      json.truncated === true,
+    );
     return { ...env, withPlaceholder: (text) => replaceField(content, span, text) };
   }
   const matches = json.matches;
-  if (Array.isArray(matches) && fields.has('matches')) return searchEnvelope(content, json, fields.get('matches') as FieldSpan, matches, tool, args, isError);
+  if (Array.isArray(matches) && fields.has('matches'))
+    return searchEnvelope(content, json, fields.get('matches') as FieldSpan, matches, tool, args, isError);
   // A JSON result with no main text field (e.g. {"status": "ok"}): strategies see it whole. A read
   // of a JSON file (`cat package.json`) is that file, and stays a read (never cut as text).
   const env = textEnvelope(content, content, tool, args, isError, (text) => text);
@@ -121,7 +129,12 @@ function searchEnvelope(
     output,
     rawLines: lines,
     withText: (text) => text,
-    withPlan: (plan) => replaceField(content, span, plan.map((item) => (typeof item === 'number' ? matches[item] : { omitted: item.marker }))),
+    withPlan: (plan) =>
+      replaceField(
+        content,
+        span,
+        plan.map((item) => (typeof item === 'number' ? matches[item] : { omitted: item.marker })),
+      ),
     withPlaceholder: (text) => replaceField(content, span, [{ omitted: text }]),
   };
 }
@@ -140,8 +153,13 @@ function textEnvelope(
   const { kind, path, read } = classify(tool, args, rawLines, block);
   const fileLines = read ? fileLinesOf(rawLines, block, truncated ? { ...read, openEnd: true } : read) : null;
   // Gutters come off inside a file read's numbered block, or where one block numbers nearly everything.
-  const numbered = block !== null && ((fileLines !== null && fileLines.start === block.start) || coversMost(rawLines, block)) ? block : null;
-  const lines = numbered ? rawLines.map((line, i) => (i >= numbered.start && i < numbered.end ? line.slice(numbered.widths[i] ?? 0) : line)) : rawLines;
+  const numbered =
+    block !== null && ((fileLines !== null && fileLines.start === block.start) || coversMost(rawLines, block))
+      ? block
+      : null;
+  const lines = numbered
+    ? rawLines.map((line, i) => (i >= numbered.start && i < numbered.end ? line.slice(numbered.widths[i] ?? 0) : line))
+    : rawLines;
   const output: ToolOutput = {
     tool,
     args,
@@ -189,7 +207,12 @@ interface Classified {
   read?: ReadInfo;
 }
 
-function classify(tool: string, args: Record<string, unknown>, lines: readonly string[], block: NumberedBlock | null): Classified {
+function classify(
+  tool: string,
+  args: Record<string, unknown>,
+  lines: readonly string[],
+  block: NumberedBlock | null,
+): Classified {
   const kind = toolKind(tool);
   const command = args.command ?? args.cmd;
   if (kind === 'search') return { kind: 'search' };
@@ -199,17 +222,24 @@ function classify(tool: string, args: Record<string, unknown>, lines: readonly s
   if (isEditTool(tool)) return block !== null || headerPath(lines) !== undefined ? { kind: 'file' } : { kind: 'text' };
   const byShell = command !== undefined ? shellRead(command) : null;
   // `cat logs/run.txt` printing a log is that log (log-text.ts), not a file the agent studies.
-  const printedLog = byShell !== null && byShell.path !== undefined && isPlainTextPath(byShell.path) && looksLikeLog(lines, byShell.path);
-  if (byShell && !printedLog) return { kind: 'file', ...(byShell.path !== undefined ? { path: byShell.path } : {}), read: byShell };
+  const printedLog =
+    byShell !== null &&
+    byShell.path !== undefined &&
+    isPlainTextPath(byShell.path) &&
+    looksLikeLog(lines, byShell.path);
+  if (byShell && !printedLog)
+    return { kind: 'file', ...(byShell.path !== undefined ? { path: byShell.path } : {}), read: byShell };
   // grep, find, ls… through any shell-like tool (Codex's argv, `bash -lc`, `cd x && rg`): a listing, never cut like a log.
   if (isSearchCommand(commandOf(args))) return { kind: 'search' };
   const swePath = headerPath(lines);
   if (kind === 'shell') {
     // SWE-agent's `open` run through its shell prints a numbered window under a [File: …] header.
-    if (swePath !== undefined && typeof command === 'string' && /^\s*open\b/.test(command)) return { kind: 'file', path: swePath, read: { path: swePath, firstLine: null, openEnd: false } };
+    if (swePath !== undefined && typeof command === 'string' && /^\s*open\b/.test(command))
+      return { kind: 'file', path: swePath, read: { path: swePath, firstLine: null, openEnd: false } };
     return { kind: 'log' };
   }
-  if (swePath !== undefined) return { kind: 'file', path: swePath, read: { path: swePath, firstLine: null, openEnd: false } };
+  if (swePath !== undefined)
+    return { kind: 'file', path: swePath, read: { path: swePath, firstLine: null, openEnd: false } };
   return { kind: 'text' };
 }
 
@@ -218,7 +248,8 @@ function jsonSignalsError(json: Record<string, unknown>): boolean {
   const exit = json.exit_code ?? json.exitCode ?? json.returncode;
   if (typeof exit === 'number' && exit !== 0) return true;
   const error = json.error;
-  if (typeof error === 'string' ? error.trim().length > 0 : error !== null && error !== undefined && error !== false) return true;
+  if (typeof error === 'string' ? error.trim().length > 0 : error !== null && error !== undefined && error !== false)
+    return true;
   if (json.success === false) return true;
   if (typeof json.status === 'string' && /^(error|failed|failure)$/i.test(json.status)) return true;
   return false;

@@ -159,7 +159,8 @@ const TRAILER_LINE = [
 ];
 
 /** Trailers saying the file goes on past what was shown. */
-const MORE_BELOW = /^\((?:[1-9]\d* more lines below|File has more lines\..*)\)$|^Status: Showing lines \d+-(\d+) of (\d+) total lines\.$/;
+const MORE_BELOW =
+  /^\((?:[1-9]\d* more lines below|File has more lines\..*)\)$|^Status: Showing lines \d+-(\d+) of (\d+) total lines\.$/;
 const SHOWING = /^Status: Showing lines (\d+)-(\d+) of (\d+) total lines\.$/;
 
 /**
@@ -170,8 +171,10 @@ const SHOWING = /^Status: Showing lines (\d+)-(\d+) of (\d+) total lines\.$/;
 export function fileLinesOf(lines: readonly string[], block: NumberedBlock | null, info: ReadInfo): FileLines | null {
   const count = lines.length;
   let openEnd = info.openEnd;
-  for (let i = 0; i < count && i < 12; i++) if (MORE_BELOW.test(lines[i] ?? '') && moreBelow(lines[i] ?? '')) openEnd = true;
-  for (let i = Math.max(0, count - 12); i < count; i++) if (MORE_BELOW.test(lines[i] ?? '') && moreBelow(lines[i] ?? '')) openEnd = true;
+  for (let i = 0; i < count && i < 12; i++)
+    if (MORE_BELOW.test(lines[i] ?? '') && moreBelow(lines[i] ?? '')) openEnd = true;
+  for (let i = Math.max(0, count - 12); i < count; i++)
+    if (MORE_BELOW.test(lines[i] ?? '') && moreBelow(lines[i] ?? '')) openEnd = true;
   if (block !== null) return { start: block.start, end: block.end, first: block.first, openEnd };
   // The header ends after its last header line; blank lines after it belong to the file.
   let start = 0;
@@ -187,7 +190,8 @@ export function fileLinesOf(lines: readonly string[], block: NumberedBlock | nul
   const end = trailerStart(lines, start, count);
   if (first === null || end - start < 1) return null;
   // Numbered lines without a consecutive block: the numbering is not understood, so not known.
-  for (let i = start; i < Math.min(end, start + 5); i++) if (GUTTERS.some((g) => g.re.test(lines[i] ?? ''))) return null;
+  for (let i = start; i < Math.min(end, start + 5); i++)
+    if (GUTTERS.some((g) => g.re.test(lines[i] ?? ''))) return null;
   return { start, end, first, openEnd };
 }
 
@@ -227,14 +231,65 @@ const READ_VERBS = new Set(['read', 'view', 'open', 'cat']);
 const SOFT_VERBS = new Set(['get', 'show', 'fetch', 'load']);
 const FILE_NOUNS = new Set(['file', 'files', 'text', 'content', 'contents', 'source', 'many', 'multiple', 'fs']);
 const NOT_A_READ = new Set([
-  'write', 'edit', 'patch', 'create', 'insert', 'replace', 'apply', 'delete', 'remove', 'move', 'rename', 'search', 'grep',
-  'glob', 'find', 'list', 'ls', 'dir', 'directory', 'tree', 'url', 'web', 'http', 'page', 'browser', 'image', 'log', 'logs',
+  'write',
+  'edit',
+  'patch',
+  'create',
+  'insert',
+  'replace',
+  'apply',
+  'delete',
+  'remove',
+  'move',
+  'rename',
+  'search',
+  'grep',
+  'glob',
+  'find',
+  'list',
+  'ls',
+  'dir',
+  'directory',
+  'tree',
+  'url',
+  'web',
+  'http',
+  'page',
+  'browser',
+  'image',
+  'log',
+  'logs',
 ]);
 
 /** Tool arguments that name the file read. */
-const PATH_KEYS = ['path', 'file_path', 'filePath', 'filename', 'file', 'target_file', 'filepath', 'absolute_path', 'relative_path', 'uri'];
+const PATH_KEYS = [
+  'path',
+  'file_path',
+  'filePath',
+  'filename',
+  'file',
+  'target_file',
+  'filepath',
+  'absolute_path',
+  'relative_path',
+  'uri',
+];
 /** Tool arguments that ask for part of a file. */
-const RANGE_KEYS = ['offset', 'limit', 'start_line', 'end_line', 'startLine', 'endLine', 'line', 'line_number', 'lineNumber', 'view_range', 'lines', 'start', 'end'];
+const RANGE_KEYS = [
+  'offset',
+  'limit',
+  'start_line',
+  'end_line',
+  'startLine',
+  'endLine',
+  'line',
+  'line_number',
+  'lineNumber',
+  'view_range',
+  'lines',
+  'start',
+  'end',
+];
 const EDITOR_ACTION_KEYS = ['command', 'action', 'operation', 'mode'];
 
 /** Words of tool names seen, by name (a session uses a handful of tools, each called many times). */
@@ -244,7 +299,11 @@ const WORDS_CACHE = new Map<string, readonly string[]>();
 export function toolWords(tool: string): readonly string[] {
   const hit = WORDS_CACHE.get(tool);
   if (hit !== undefined) return hit;
-  const last = tool.split(/__|[./:]/).filter((s) => s.length > 0).pop() ?? '';
+  const last =
+    tool
+      .split(/__|[./:]/)
+      .filter((s) => s.length > 0)
+      .pop() ?? '';
   const words = last
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .toLowerCase()
@@ -296,17 +355,39 @@ export function isEditTool(tool: string): boolean {
   return toolWords(tool).some((w) => EDIT_WORDS.has(w));
 }
 
-const EDIT_WORDS = new Set(['write', 'edit', 'patch', 'create', 'insert', 'replace', 'apply', 'delete', 'remove', 'move', 'rename', 'undo']);
+const EDIT_WORDS = new Set([
+  'write',
+  'edit',
+  'patch',
+  'create',
+  'insert',
+  'replace',
+  'apply',
+  'delete',
+  'remove',
+  'move',
+  'rename',
+  'undo',
+]);
 
 /**
  * A read by a tool (not a shell): by its name, by an editor's `view` command, or by arguments that
  * name a file and an output that is mostly one numbered listing. Null when it is not one.
  */
-export function toolRead(tool: string, args: Record<string, unknown>, lines: readonly string[], block: NumberedBlock | null): ReadInfo | null {
+export function toolRead(
+  tool: string,
+  args: Record<string, unknown>,
+  lines: readonly string[],
+  block: NumberedBlock | null,
+): ReadInfo | null {
   const words = toolWords(tool);
   const path = argPath(args) ?? headerPath(lines);
   const ranged = asksForRange(args);
-  const info = (p: string | undefined): ReadInfo => ({ ...(p !== undefined ? { path: p } : {}), firstLine: ranged ? null : 1, openEnd: ranged });
+  const info = (p: string | undefined): ReadInfo => ({
+    ...(p !== undefined ? { path: p } : {}),
+    firstLine: ranged ? null : 1,
+    openEnd: ranged,
+  });
   if (isReadName(words)) {
     if (path !== undefined) return info(path);
     const paths = args.paths ?? args.file_paths ?? args.files;
@@ -316,7 +397,8 @@ export function toolRead(tool: string, args: Record<string, unknown>, lines: rea
   if (path === undefined) return null;
   // An editor's view command (str_replace_editor, text_editor…) on a file, or a numbered listing of one.
   const action = EDITOR_ACTION_KEYS.map((k) => args[k]).find((v) => typeof v === 'string');
-  if (typeof action === 'string' && /^(?:view|read|open|cat)$/i.test(action) && (block !== null || hasExtension(path))) return info(path);
+  if (typeof action === 'string' && /^(?:view|read|open|cat)$/i.test(action) && (block !== null || hasExtension(path)))
+    return info(path);
   if (words.some((w) => NOT_A_READ.has(w))) return null;
   return block !== null && mostlyNumbered(lines, block) ? info(path) : null;
 }

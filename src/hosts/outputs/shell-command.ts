@@ -13,7 +13,8 @@ export function commandOf(args: Readonly<Record<string, unknown>>): string {
   for (const key of ['command', 'cmd']) {
     const value = args[key];
     if (typeof value === 'string') return unwrapShell(value);
-    if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return unwrapShell(argvToLine(value as string[]));
+    if (Array.isArray(value) && value.every((v) => typeof v === 'string'))
+      return unwrapShell(argvToLine(value as string[]));
   }
   return '';
 }
@@ -34,17 +35,27 @@ function unwrapShell(command: string): string {
 }
 
 /** Commands whose whole output is a listing of hits or paths. */
-const SEARCH_COMMANDS = /^(?:grep|egrep|fgrep|rg|ag|ack|ack-grep|find|fd|fdfind|ls|tree|locate|git\s+(?:grep|ls-files|ls-tree)|xargs\s+(?:-\S+\s+)*(?:grep|rg))$/;
+const SEARCH_COMMANDS =
+  /^(?:grep|egrep|fgrep|rg|ag|ack|ack-grep|find|fd|fdfind|ls|tree|locate|git\s+(?:grep|ls-files|ls-tree)|xargs\s+(?:-\S+\s+)*(?:grep|rg))$/;
 /** Pipeline stages that keep a listing a listing. */
 const LISTING_FILTERS = /^(?:head|tail|sort|uniq|cut|grep|egrep|rg|awk|sed|column|less|more|cat|tr)$/;
 /** Prefixes that do not change what a command prints. */
-const PREFIX = /^(?:(?:sudo|time|nice|command|env|nohup)\s+(?:-\S+\s+)*|timeout\s+\S+\s+|[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+/;
+const PREFIX =
+  /^(?:(?:sudo|time|nice|command|env|nohup)\s+(?:-\S+\s+)*|timeout\s+\S+\s+|[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+/;
 
 /** The simple commands of the last `&&` / `;` / `||` step, as pipeline stages. */
 function lastStepStages(command: string): string[] {
-  const steps = command.split(/&&|\|\||;|\n/).map((s) => s.trim()).filter((s) => s !== '');
+  const steps = command
+    .split(/&&|\|\||;|\n/)
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   const last = steps[steps.length - 1] ?? '';
-  return last.split(/(?<!\|)\|(?!\|)/).map((s) => s.trim().replace(PREFIX, '').replace(/\s+2>&1\s*$/, ''));
+  return last.split(/(?<!\|)\|(?!\|)/).map((s) =>
+    s
+      .trim()
+      .replace(PREFIX, '')
+      .replace(/\s+2>&1\s*$/, ''),
+  );
 }
 
 /** The program of a stage, `git grep` kept together, and xargs with its program. */
@@ -64,7 +75,12 @@ export function isSearchCommand(command: string): boolean {
   if (first === undefined) return false;
   // `strings x | grep flag`, `pytest | grep FAIL`: whatever came before, the output is the matching lines.
   const last = stages[stages.length - 1] ?? '';
-  if (stages.length > 1 && /^(?:grep|egrep|fgrep|rg)$/.test(programOf(last)) && !/\s-\w*[vcqL]\w*\b|\s--(?:invert-match|count|quiet)\b/.test(last)) return true;
+  if (
+    stages.length > 1 &&
+    /^(?:grep|egrep|fgrep|rg)$/.test(programOf(last)) &&
+    !/\s-\w*[vcqL]\w*\b|\s--(?:invert-match|count|quiet)\b/.test(last)
+  )
+    return true;
   if (!SEARCH_COMMANDS.test(programOf(first))) return false;
   // `ls` alone or `find` with -exec/-delete prints something else too; keep to plain listings.
   if (/\s-(?:exec|execdir|delete|ok)\b/.test(first)) return false;
@@ -74,7 +90,8 @@ export function isSearchCommand(command: string): boolean {
 /** Commands that print a document: a fetched page, a manual, help text, a prose file. */
 const DOC_FETCH = /^(?:curl|wget|http|https|httpie|xh|lynx|w3m|links|elinks|man|info|pydoc\d?|tldr)$/;
 // Not `.txt`: a plain-text file may hold prose or a log, so its lines decide (documents.ts, log-text.ts).
-const DOC_FILE = /\.(?:md|markdown|mdx|rst|adoc|asciidoc|html?|org|tex|json|ya?ml|toml|csv|tsv|xml|ini|cfg|conf)\b|(?:^|\/)(?:README|LICENSE|CHANGELOG|CONTRIBUTING|NOTICE|AUTHORS|COPYING)(?:\.\w+)?\b/i;
+const DOC_FILE =
+  /\.(?:md|markdown|mdx|rst|adoc|asciidoc|html?|org|tex|json|ya?ml|toml|csv|tsv|xml|ini|cfg|conf)\b|(?:^|\/)(?:README|LICENSE|CHANGELOG|CONTRIBUTING|NOTICE|AUTHORS|COPYING)(?:\.\w+)?\b/i;
 
 /** True when the command's output is a document the agent reads (never cut below a generous size). */
 export function isDocumentCommand(command: string): boolean {
@@ -90,8 +107,38 @@ export function isDocumentCommand(command: string): boolean {
 }
 
 /** Programs whose next word says what they do: `git status`, `npm test`, `cargo build` are kept together. */
-const WITH_SUBCOMMAND = new Set(['git', 'npm', 'pnpm', 'yarn', 'bun', 'npx', 'cargo', 'go', 'docker', 'kubectl', 'uv', 'poetry', 'pip', 'pip3',
-  'dotnet', 'gradle', 'mvn', 'bazel', 'helm', 'terraform', 'gh', 'deno', 'conda', 'brew', 'apt', 'apt-get', 'rustup', 'mix', 'bundle', 'rails']);
+const WITH_SUBCOMMAND = new Set([
+  'git',
+  'npm',
+  'pnpm',
+  'yarn',
+  'bun',
+  'npx',
+  'cargo',
+  'go',
+  'docker',
+  'kubectl',
+  'uv',
+  'poetry',
+  'pip',
+  'pip3',
+  'dotnet',
+  'gradle',
+  'mvn',
+  'bazel',
+  'helm',
+  'terraform',
+  'gh',
+  'deno',
+  'conda',
+  'brew',
+  'apt',
+  'apt-get',
+  'rustup',
+  'mix',
+  'bundle',
+  'rails',
+]);
 
 /**
  * The program a shell command runs, for grouping outputs by command (issue 17, finding 7: "average
@@ -105,9 +152,13 @@ export function commandProgram(command: string): string {
   const first = (words[0] ?? '').replace(/^.*\//, '').replace(/^["']|["']$/g, '');
   if (first === '') return '';
   // Options that take a value (`git -C dir`, `git -c key=value`) are not the sub-command.
-  const rest = words.slice(1).filter((w, i, all) => !w.startsWith('-') && !(first === 'git' && /^-[Cc]$/.test(all[i - 1] ?? '')));
+  const rest = words
+    .slice(1)
+    .filter((w, i, all) => !w.startsWith('-') && !(first === 'git' && /^-[Cc]$/.test(all[i - 1] ?? '')));
   let program = first;
   if (/^python[\d.]*$/.test(first) && words[1] === '-m' && words[2]) program = words[2];
-  else if (WITH_SUBCOMMAND.has(first) && rest[0]) program = ['run', 'exec', 'x'].includes(rest[0]) && rest[1] ? `${first} ${rest[0]} ${rest[1]}` : `${first} ${rest[0]}`;
+  else if (WITH_SUBCOMMAND.has(first) && rest[0])
+    program =
+      ['run', 'exec', 'x'].includes(rest[0]) && rest[1] ? `${first} ${rest[0]} ${rest[1]}` : `${first} ${rest[0]}`;
   return program.slice(0, 60);
 }

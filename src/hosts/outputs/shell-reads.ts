@@ -25,7 +25,8 @@ export function isLogPath(path: string): boolean {
 export function shellScript(command: unknown): string {
   if (Array.isArray(command)) {
     const parts = command.map(String);
-    if (parts.length === 3 && /^(?:ba|z)?sh$/.test(parts[0]?.split('/').pop() ?? '') && /^-l?c$/.test(parts[1] ?? '')) return parts[2] ?? '';
+    if (parts.length === 3 && /^(?:ba|z)?sh$/.test(parts[0]?.split('/').pop() ?? '') && /^-l?c$/.test(parts[1] ?? ''))
+      return parts[2] ?? '';
     return parts.join(' ');
   }
   if (typeof command !== 'string') return '';
@@ -60,7 +61,9 @@ const MAY_READ = /\b(?:cat|nl|head|tail|sed)\b/;
 const SED_RANGE = /^(\d+)(?:,(\d+))?p$/;
 
 /** A stage that prints (part of) one file: its path, first line (null: unknown) and whether it may stop early. */
-function readerStage(ws: readonly string[]): { path: string; first: number | null; numbered: boolean; openEnd: boolean } | null {
+function readerStage(
+  ws: readonly string[],
+): { path: string; first: number | null; numbered: boolean; openEnd: boolean } | null {
   const [cmd, ...rest] = ws;
   const operands = rest.filter((w) => !w.startsWith('-'));
   const flags = rest.filter((w) => w.startsWith('-'));
@@ -77,7 +80,13 @@ function readerStage(ws: readonly string[]): { path: string; first: number | nul
     }
     case 'tail': {
       // `tail -n +N` starts at line N; a plain tail shows the end, from a line whose number is unknown.
-      if (rest.length === 3 && rest[0] === '-n' && /^\+\d+$/.test(rest[1] ?? '')) return { path: rest[2] as string, first: Number((rest[1] as string).slice(1)), numbered: false, openEnd: false };
+      if (rest.length === 3 && rest[0] === '-n' && /^\+\d+$/.test(rest[1] ?? ''))
+        return {
+          path: rest[2] as string,
+          first: Number((rest[1] as string).slice(1)),
+          numbered: false,
+          openEnd: false,
+        };
       const n = countArg(rest);
       return n === null ? null : { path: n.path, first: null, numbered: false, openEnd: false };
     }
@@ -107,7 +116,8 @@ function rangeStage(ws: readonly string[]): { skip: number | null } | null {
     const m = SED_RANGE.exec(ws[2] ?? '');
     return m === null ? null : { skip: Number(m[1]) - 1 };
   }
-  const count = (ws.length === 3 && ws[1] === '-n' && /^\d+$/.test(ws[2] ?? '')) || (ws.length === 2 && /^-\d+$/.test(ws[1] ?? ''));
+  const count =
+    (ws.length === 3 && ws[1] === '-n' && /^\d+$/.test(ws[2] ?? '')) || (ws.length === 2 && /^-\d+$/.test(ws[1] ?? ''));
   if (ws[0] === 'head' && count) return { skip: 0 };
   if (ws[0] === 'tail' && count) return { skip: null };
   return null;

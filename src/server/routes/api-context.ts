@@ -32,7 +32,13 @@ export const apiContext: RouteHandler = async (ctx, req, res, url, params) => {
     }
     // A session the store or the live state knows, with no file (yet, or kept elsewhere): no breakdown.
     const known = ctx.live.get(id) !== undefined || (await ctx.store.get()).session(id) !== null;
-    if (known) sendJson(req, res, { session_id: id, breakdown: null, breakdown_note: 'HMC has no saved breakdown of this session (its session file is written at the end of each turn, in the state dir of the HMC that ran it)' });
+    if (known)
+      sendJson(req, res, {
+        session_id: id,
+        breakdown: null,
+        breakdown_note:
+          'HMC has no saved breakdown of this session (its session file is written at the end of each turn, in the state dir of the HMC that ran it)',
+      });
     else sendText(req, res, 404, 'No session with that id (HMC saves a session at the end of each turn).');
     return;
   }
@@ -43,7 +49,11 @@ export const apiContext: RouteHandler = async (ctx, req, res, url, params) => {
   }
   const b = parseContextBreakdown(saved.context);
   if (!b) {
-    sendJson(req, res, { session_id: id, breakdown: null, breakdown_note: 'no request seen in this session yet: the breakdown appears after its first turn' });
+    sendJson(req, res, {
+      session_id: id,
+      breakdown: null,
+      breakdown_note: 'no request seen in this session yet: the breakdown appears after its first turn',
+    });
     return;
   }
   // UTC days, today included: the same window as `hmc_control context days=N`.
@@ -53,7 +63,8 @@ export const apiContext: RouteHandler = async (ctx, req, res, url, params) => {
   if (status === 'ok') {
     const store = await ctx.store.get();
     calls = new Map();
-    for (const r of store.byOutput({ by: 'tool', limit: 10_000, since: today - (days - 1) * DAY_MS })) calls.set(r.name, (calls.get(r.name) ?? 0) + r.outputs);
+    for (const r of store.byOutput({ by: 'tool', limit: 10_000, since: today - (days - 1) * DAY_MS }))
+      calls.set(r.name, (calls.get(r.name) ?? 0) + r.outputs);
   }
   const note = calls ? null : `analytics store ${status}: calls are counted in this session only`;
   sendJson(req, res, { session_id: id, breakdown: contextView(b, calls, days, note) });

@@ -14,10 +14,17 @@ import { outputView } from '../inspect-view.js';
 
 export const apiInspect: RouteHandler = async (ctx, req, res, _url, params) => {
   const id = params[0] ?? '';
-  const record = await findInspectRecord(ctx.stateDir, id, { index: ctx.inspectIndex, ...(ctx.inspectMemory ? { memory: ctx.inspectMemory } : {}) });
+  const record = await findInspectRecord(ctx.stateDir, id, {
+    index: ctx.inspectIndex,
+    ...(ctx.inspectMemory ? { memory: ctx.inspectMemory } : {}),
+  });
   if (!record) {
     sendText(req, res, 404, 'No inspector record with that id (the inspector may be off, or the record expired).');
     return;
   }
-  sendJson(req, res, { ...record, before_view: outputView(record.before, record.before_truncated), after_view: outputView(record.after, false) });
+  sendJson(req, res, {
+    ...record,
+    before_view: outputView(record.before, record.before_truncated),
+    after_view: outputView(record.after, false),
+  });
 };

@@ -17,5 +17,11 @@ export const apiModels: RouteHandler = async (ctx, req, res, url) => {
   const store = await ctx.store.get();
   const models = priceModels(store.byModel(w), ctx.pricing);
   const provider = priceProvider(store.providerByModel(w), ctx.pricing);
-  sendJson(req, res, { models, provider, total: costSaved(models, ctx.pricing), currency: ctx.pricing.currency, basis: COST_BASIS });
+  sendJson(req, res, {
+    models,
+    provider,
+    total: costSaved(models, ctx.pricing),
+    currency: ctx.pricing.currency,
+    basis: COST_BASIS,
+  });
 };

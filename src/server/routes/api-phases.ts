@@ -25,7 +25,8 @@ export const apiPhases: RouteHandler = async (ctx, req, res, url) => {
   const phase = q.has('phase') ? intParam(q, 'phase', 0, 1, Number.MAX_SAFE_INTEGER) : undefined;
   if (phase !== undefined && text !== undefined) throw new QueryError('phase and q cannot be combined');
   if (phase !== undefined && session === undefined) throw new QueryError('phase needs session');
-  if (session === undefined && text === undefined) throw new QueryError('session or q is required (session=ID lists a session\'s phases, q=words searches)');
+  if (session === undefined && text === undefined)
+    throw new QueryError("session or q is required (session=ID lists a session's phases, q=words searches)");
   if (q.has('limit') && text === undefined) throw new QueryError('limit applies to a search (q)');
   const limit = intParam(q, 'limit', 20, 1, 100);
 
@@ -38,10 +39,19 @@ export const apiPhases: RouteHandler = async (ctx, req, res, url) => {
     const terms = queryTerms(text);
     if (terms.length === 0) throw new QueryError('q must hold a word (letters or digits) to search for');
     // One session: its own phases, ranked here (as hmc_control does); all: the analytics file.
-    const found = session !== undefined
-      ? { hits: rankEntries(phasesOf(session), terms, limit).map((e) => toHit(e, terms)), method: 'scan' }
-      : fromDb ? store.searchPhases(text, { limit }) : files.search(text, { limit });
-    sendJson(req, res, { query: text, scope: session === undefined ? 'global' : 'session', ...(session !== undefined ? { session_id: session } : {}), search: found.method, hits: found.hits });
+    const found =
+      session !== undefined
+        ? { hits: rankEntries(phasesOf(session), terms, limit).map((e) => toHit(e, terms)), method: 'scan' }
+        : fromDb
+          ? store.searchPhases(text, { limit })
+          : files.search(text, { limit });
+    sendJson(req, res, {
+      query: text,
+      scope: session === undefined ? 'global' : 'session',
+      ...(session !== undefined ? { session_id: session } : {}),
+      search: found.method,
+      hits: found.hits,
+    });
     return;
   }
   const id = session ?? '';

@@ -11,5 +11,11 @@ export const apiProjects: RouteHandler = async (ctx, req, res, url) => {
   const limit = intParam(url.searchParams, 'limit', 50, 1, 500);
   const { since, until } = windowParam(url.searchParams);
   const store = await ctx.store.get();
-  sendJson(req, res, { projects: store.byProject({ limit, ...(since !== undefined ? { since } : {}), ...(until !== undefined ? { until } : {}) }) });
+  sendJson(req, res, {
+    projects: store.byProject({
+      limit,
+      ...(since !== undefined ? { since } : {}),
+      ...(until !== undefined ? { until } : {}),
+    }),
+  });
 };

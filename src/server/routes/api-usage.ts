@@ -17,5 +17,9 @@ export const apiUsage: RouteHandler = async (ctx, req, res, _url, params) => {
   const store = await ctx.store.get();
   const usage = store.usage(id);
   // Reconcile (issue 24): the provider's figures (measured) beside HMC's (modelled), breaks by cause.
-  sendJson(req, res, { session_id: id, usage, reconcile: usage ? reconcile(usage.calls, ctx.pricing, store.hostPrices()) : null });
+  sendJson(req, res, {
+    session_id: id,
+    usage,
+    reconcile: usage ? reconcile(usage.calls, ctx.pricing, store.hostPrices()) : null,
+  });
 };

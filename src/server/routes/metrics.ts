@@ -17,7 +17,16 @@ import type { Saved } from '../../core/savings.js';
 import type { RouteHandler } from '../context.js';
 import { sendBody } from '../respond.js';
 import { priceModels } from '../../store/pricing.js';
-import { COST_ESTIMATE_NOTE, costFamily, costSeries, MEASURED_NOTE, measuredSeries, TOKEN_TYPES, type CostSeries, type MeasuredSeries } from '../cost-series.js';
+import {
+  COST_ESTIMATE_NOTE,
+  costFamily,
+  costSeries,
+  MEASURED_NOTE,
+  measuredSeries,
+  TOKEN_TYPES,
+  type CostSeries,
+  type MeasuredSeries,
+} from '../cost-series.js';
 
 export function escapeLabel(v: string): string {
   return v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
@@ -30,7 +39,9 @@ class Exposition {
     return this;
   }
   sample(name: string, value: number, labels: Record<string, string> = {}): this {
-    const l = Object.entries(labels).map(([k, v]) => `${k}="${escapeLabel(v)}"`).join(',');
+    const l = Object.entries(labels)
+      .map(([k, v]) => `${k}="${escapeLabel(v)}"`)
+      .join(',');
     this.out += `${name}${l ? `{${l}}` : ''} ${Number.isFinite(value) ? value : 0}\n`;
     return this;
   }
@@ -75,15 +86,27 @@ export const metrics: RouteHandler = async (ctx, req, res) => {
     }
   }
   const x = new Exposition();
-  x.family('hmc_tokens_saved_total', 'counter', 'Input saved (docs/glossary.md): input tokens the model was not sent, over every model call, by strategy or by tool.');
+  x.family(
+    'hmc_tokens_saved_total',
+    'counter',
+    'Input saved (docs/glossary.md): input tokens the model was not sent, over every model call, by strategy or by tool.',
+  );
   for (const [k, v] of Object.entries(byStrategy)) x.sample('hmc_tokens_saved_total', v, { strategy: k });
   for (const [k, v] of Object.entries(byTool)) x.sample('hmc_tokens_saved_total', v, { tool: k });
-  x.family('hmc_input_tokens_total', 'counter', 'Modelled: input tokens over all model calls by HMC\'s own count (o200k), not the provider\'s (hmc_provider_tokens_total): raw = without HMC, sent = as sent. kind="hmc" is the same figure as sent, kept for scrapers of before (deprecated: select one kind, never sum them).');
+  x.family(
+    'hmc_input_tokens_total',
+    'counter',
+    'Modelled: input tokens over all model calls by HMC\'s own count (o200k), not the provider\'s (hmc_provider_tokens_total): raw = without HMC, sent = as sent. kind="hmc" is the same figure as sent, kept for scrapers of before (deprecated: select one kind, never sum them).',
+  );
   x.sample('hmc_input_tokens_total', raw, { kind: 'raw' });
   x.sample('hmc_input_tokens_total', Math.max(0, raw - saved), { kind: 'sent' });
   x.sample('hmc_input_tokens_total', Math.max(0, raw - saved), { kind: 'hmc' });
   if (modelCalls !== null) {
-    x.family('hmc_model_calls_total', 'counter', 'Model calls the input was sent in: the N of "input saved over N model calls" (sessions from before HMC counted them add none).');
+    x.family(
+      'hmc_model_calls_total',
+      'counter',
+      'Model calls the input was sent in: the N of "input saved over N model calls" (sessions from before HMC counted them add none).',
+    );
     x.sample('hmc_model_calls_total', modelCalls);
   }
   if (costs !== null) costFamilies(x, costs);
@@ -99,28 +122,56 @@ export const metrics: RouteHandler = async (ctx, req, res) => {
 
 /** The estimated input cost per model (raw, sent) and the cache model's read and written tokens. */
 function costFamilies(x: Exposition, costs: readonly CostSeries[]): void {
-  x.family('hmc_input_cost_estimate', 'gauge', `Input cost per model in the currency label: raw = without HMC, sent = as sent (raw - sent = cost saved). ${COST_ESTIMATE_NOTE}; a gauge because prices can change.`);
+  x.family(
+    'hmc_input_cost_estimate',
+    'gauge',
+    `Input cost per model in the currency label: raw = without HMC, sent = as sent (raw - sent = cost saved). ${COST_ESTIMATE_NOTE}; a gauge because prices can change.`,
+  );
   for (const c of costs) {
     x.sample('hmc_input_cost_estimate', c.cost.raw, { model: c.model, kind: 'raw', currency: c.currency });
     x.sample('hmc_input_cost_estimate', c.cost.sent, { model: c.model, kind: 'sent', currency: c.currency });
   }
-  x.family('hmc_cache_tokens_estimate_total', 'counter', `Input tokens per model the provider reads from its prompt cache (op=read) or writes to it (op=write), raw = without HMC, sent = as sent. ${COST_ESTIMATE_NOTE}; input recorded before the cache model was kept is in neither.`);
+  x.family(
+    'hmc_cache_tokens_estimate_total',
+    'counter',
+    `Input tokens per model the provider reads from its prompt cache (op=read) or writes to it (op=write), raw = without HMC, sent = as sent. ${COST_ESTIMATE_NOTE}; input recorded before the cache model was kept is in neither.`,
+  );
   for (const c of costs) {
     for (const op of ['read', 'write'] as const) {
-      for (const kind of ['raw', 'sent'] as const) x.sample('hmc_cache_tokens_estimate_total', c.cache[op][kind], { model: c.model, op, kind });
+      for (const kind of ['raw', 'sent'] as const)
+        x.sample('hmc_cache_tokens_estimate_total', c.cache[op][kind], { model: c.model, op, kind });
     }
   }
 }
 
 /** The provider's own tokens and calls per model (measured), money by kind and basis, and the models no price names. */
 function measuredFamilies(x: Exposition, m: MeasuredSeries): void {
-  x.family('hmc_provider_tokens_total', 'counter', 'Measured: the provider\'s own token counts per model, as it reported them for each model call (Hermes\' post_api_request usage): type = prompt (all input, cache reads and writes included), cache_read, cache_write, output, reasoning (as the provider counts it, usually within output); calls = seen (calls HMC saw and counted: its savings are over them) or unseen (every other: auxiliary calls, subagents\', requests left raw; never in a saving).');
-  for (const t of m.tokens) for (const type of TOKEN_TYPES) x.sample('hmc_provider_tokens_total', t.tokens[type], { model: t.model, type, calls: t.calls });
-  x.family('hmc_provider_calls_total', 'counter', 'Measured: model calls whose usage the provider reported, per model; calls = seen (HMC counted them) or unseen (HMC never saw them).');
+  x.family(
+    'hmc_provider_tokens_total',
+    'counter',
+    "Measured: the provider's own token counts per model, as it reported them for each model call (Hermes' post_api_request usage): type = prompt (all input, cache reads and writes included), cache_read, cache_write, output, reasoning (as the provider counts it, usually within output); calls = seen (calls HMC saw and counted: its savings are over them) or unseen (every other: auxiliary calls, subagents', requests left raw; never in a saving).",
+  );
+  for (const t of m.tokens)
+    for (const type of TOKEN_TYPES)
+      x.sample('hmc_provider_tokens_total', t.tokens[type], { model: t.model, type, calls: t.calls });
+  x.family(
+    'hmc_provider_calls_total',
+    'counter',
+    'Measured: model calls whose usage the provider reported, per model; calls = seen (HMC counted them) or unseen (HMC never saw them).',
+  );
   for (const t of m.tokens) x.sample('hmc_provider_calls_total', t.count, { model: t.model, calls: t.calls });
   const name = costFamily(m.currency);
-  x.family(name, 'gauge', `Money per model in the currency label: kind = raw (the input without HMC), sent (the input as sent), output; basis = ${MEASURED_NOTE}. calls = seen: HMC's calls, sent measured where the provider reported the call and modelled for sessions it reported none of, raw always modelled, so raw - sent summed over seen = cost saved; calls = unseen: calls HMC never saw (no raw, in no saving). A gauge, not a counter: every scrape prices the whole history at today's prices, so a changed price moves it either way (and retention removes old calls). A model no price table names has no sample (hmc_model_unpriced).`);
-  for (const c of m.cost) x.sample(name, c.value, { model: c.model, kind: c.kind, basis: c.basis, calls: c.calls, currency: m.currency });
-  x.family('hmc_model_unpriced', 'gauge', `Models no price names (not pricing.models, not Hermes' pricing data, not HMC's built-in table): 1 each. They are in the token series and in no ${name} sample, never priced at pricing.default_* there (hmc_input_cost_estimate still prices them at the default, as the page's estimate does, marked unknown).`);
+  x.family(
+    name,
+    'gauge',
+    `Money per model in the currency label: kind = raw (the input without HMC), sent (the input as sent), output; basis = ${MEASURED_NOTE}. calls = seen: HMC's calls, sent measured where the provider reported the call and modelled for sessions it reported none of, raw always modelled, so raw - sent summed over seen = cost saved; calls = unseen: calls HMC never saw (no raw, in no saving). A gauge, not a counter: every scrape prices the whole history at today's prices, so a changed price moves it either way (and retention removes old calls). A model no price table names has no sample (hmc_model_unpriced).`,
+  );
+  for (const c of m.cost)
+    x.sample(name, c.value, { model: c.model, kind: c.kind, basis: c.basis, calls: c.calls, currency: m.currency });
+  x.family(
+    'hmc_model_unpriced',
+    'gauge',
+    `Models no price names (not pricing.models, not Hermes' pricing data, not HMC's built-in table): 1 each. They are in the token series and in no ${name} sample, never priced at pricing.default_* there (hmc_input_cost_estimate still prices them at the default, as the page's estimate does, marked unknown).`,
+  );
   for (const model of m.unpriced) x.sample('hmc_model_unpriced', 1, { model });
 }

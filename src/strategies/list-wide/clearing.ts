@@ -43,7 +43,11 @@ export interface ClearingOptions {
 }
 
 /** The ids to clear, oldest first; empty while the context is at or below the trigger. */
-export function planClearing(results: readonly ClearCandidate[], contextTokens: number, opts: ClearingOptions): string[] {
+export function planClearing(
+  results: readonly ClearCandidate[],
+  contextTokens: number,
+  opts: ClearingOptions,
+): string[] {
   if (contextTokens <= opts.trigger) return [];
   const eligible = results.slice(0, Math.max(0, results.length - opts.keep));
   const out: string[] = [];
@@ -63,7 +67,10 @@ function clearedWords(m: HeldResult, ctx: ListWideContext): string {
   if (read) return clearedPlaceholder({ tool: m.tool, read: { path: read.path, span: read.span } }, ctx.style);
   // An output that reports a failure keeps why, even when the call itself succeeded ("3 failed").
   const failed = ctx.failed(m) || ctx.reportsFailure(m);
-  return clearedPlaceholder({ tool: m.tool, recall: ctx.recallId(m), ...(failed ? { failedText: m.raw as string } : {}) }, ctx.style);
+  return clearedPlaceholder(
+    { tool: m.tool, recall: ctx.recallId(m), ...(failed ? { failedText: m.raw as string } : {}) },
+    ctx.style,
+  );
 }
 
 export const clearing: ListWideStrategy<'clearing'> = {
@@ -86,7 +93,14 @@ export const clearing: ListWideStrategy<'clearing'> = {
     const candidates: ClearCandidate[] = ctx.results.map(({ message: m }) => ({
       id: m.key,
       tokens: ctx.sentTokens(m),
-      locked: ctx.proposed(m.key) !== undefined || m.prune !== null || sources.has(m.key) || current.has(m.key) || ctx.protection.tool(m.tool) || excluded.has(m.tool.toLowerCase()) || ctx.protection.file(ctx.readOf(m)?.path),
+      locked:
+        ctx.proposed(m.key) !== undefined ||
+        m.prune !== null ||
+        sources.has(m.key) ||
+        current.has(m.key) ||
+        ctx.protection.tool(m.tool) ||
+        excluded.has(m.tool.toLowerCase()) ||
+        ctx.protection.file(ctx.readOf(m)?.path),
     }));
     const cleared = planClearing(candidates, ctx.contextTokens(), {
       trigger: c.trigger_percent * ctx.window,

@@ -50,7 +50,11 @@ export interface CompactionRange {
   extends?: number;
 }
 
-export function chooseCompaction(messages: readonly CompactionMessage[], held: readonly HeldSummary[], opts: CompactionOptions): CompactionRange[] {
+export function chooseCompaction(
+  messages: readonly CompactionMessage[],
+  held: readonly HeldSummary[],
+  opts: CompactionOptions,
+): CompactionRange[] {
   const users: number[] = [];
   messages.forEach((m, i) => {
     if (m.role === 'user') users.push(i);
@@ -108,6 +112,7 @@ function summaryRole(before: string | undefined, after: string | undefined): 'us
 /** suffix[i] = tokens of messages i..end (suffix[length] = 0). */
 function suffixTokens(messages: readonly CompactionMessage[]): number[] {
   const out = new Array<number>(messages.length + 1).fill(0);
-  for (let i = messages.length - 1; i >= 0; i--) out[i] = (out[i + 1] as number) + (messages[i] as CompactionMessage).tokens;
+  for (let i = messages.length - 1; i >= 0; i--)
+    out[i] = (out[i + 1] as number) + (messages[i] as CompactionMessage).tokens;
   return out;
 }

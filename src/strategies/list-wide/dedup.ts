@@ -167,7 +167,11 @@ function proposeRepeats(ctx: ListWideContext): void {
     // The source must still be shown: a source that is itself a placeholder points nowhere.
     if (source.message.prune !== null && source.message.prune.strategy !== 'repeat') continue;
     ctx.pointers.set(m.key, { source: source.message.key, kind: 'repeat' });
-    ctx.propose(m, 'repeat', repeatPlaceholder({ tool: m.tool, sourceCall: callIdOf(source.message), recall: ctx.recall(m) }, ctx.style));
+    ctx.propose(
+      m,
+      'repeat',
+      repeatPlaceholder({ tool: m.tool, sourceCall: callIdOf(source.message), recall: ctx.recall(m) }, ctx.style),
+    );
   }
 }
 
@@ -178,7 +182,13 @@ function proposeDuplicates(ctx: ListWideContext): void {
   const found = ctx.cached('dedup', String(pointers.size), () => {
     // A repeat already points at an earlier copy: it takes no part in dedup (both copies would go).
     const possible = ctx.possibleDuplicates().filter((e) => !pointers.has(e.id));
-    const duplicates = possible.length > 0 ? findDuplicates(possible, { normalize: ctx.config.strategies.deduplication.normalize, protected: ctx.protection.dedup }) : new Map<string, DuplicateOf>();
+    const duplicates =
+      possible.length > 0
+        ? findDuplicates(possible, {
+            normalize: ctx.config.strategies.deduplication.normalize,
+            protected: ctx.protection.dedup,
+          })
+        : new Map<string, DuplicateOf>();
     const words = new Map<string, string>();
     for (const [id, dup] of duplicates) {
       const m = ctx.message(id);

@@ -64,13 +64,22 @@ export function echoMarker(snippet: EchoedSnippet, recall: string, style: Placeh
  * marker, everything else as the tool wrote it; null when the output echoes no snippet. (The
  * engine puts these words inside the tool's envelope, as it does every placeholder's.)
  */
-export function editEchoWords(raw: string, call: { tool: string; args: unknown }, recall: string, style: PlaceholderStyle = 'detailed'): string | null {
+export function editEchoWords(
+  raw: string,
+  call: { tool: string; args: unknown },
+  recall: string,
+  style: PlaceholderStyle = 'detailed',
+): string | null {
   const lines = parseEnvelope(raw, call).rawLines;
   const snippet = echoedSnippet(lines);
   if (snippet === null) return null;
   // A CRLF text's lines end in \r: the marker line gets one too unless it stands last.
   const cr = snippet.end < lines.length && (lines[snippet.end - 1] ?? '').endsWith('\r') ? '\r' : '';
-  return [...lines.slice(0, snippet.start), `${echoMarker(snippet, recall, style)}${cr}`, ...lines.slice(snippet.end)].join('\n');
+  return [
+    ...lines.slice(0, snippet.start),
+    `${echoMarker(snippet, recall, style)}${cr}`,
+    ...lines.slice(snippet.end),
+  ].join('\n');
 }
 
 /**
@@ -87,13 +96,27 @@ function editEchoes(ctx: ListWideContext, keepCalls: number): string[] {
   results.forEach(({ message: m }, ordinal) => {
     ordinals.set(m.key, ordinal);
     const op = ctx.fileOp(m);
-    if (!editsAFile(m.tool, op) || ctx.proposed(m.key) !== undefined || m.prune !== null || current.has(m.key) || ctx.protection.tool(m.tool)) return;
+    if (
+      !editsAFile(m.tool, op) ||
+      ctx.proposed(m.key) !== undefined ||
+      m.prune !== null ||
+      current.has(m.key) ||
+      ctx.protection.tool(m.tool)
+    )
+      return;
     if (ctx.failed(m) || m.source.is_error === true || echoFails(m, ctx)) return;
     const paths = op !== null && op.op !== 'read' ? op.paths.map((p) => normalizePath(p, ctx.projectPath)) : [];
     candidates.push({ id: m.key, ordinal, paths, locked: false });
   });
   if (candidates.length === 0) return [];
-  const touches: FileTouch[] = ctx.fileEvents().map((e) => ({ ordinal: ordinals.get(e.id) ?? -1, callId: e.callId, op: e.op.op, paths: e.paths, failed: e.failed, showsLines: e.showsLines }));
+  const touches: FileTouch[] = ctx.fileEvents().map((e) => ({
+    ordinal: ordinals.get(e.id) ?? -1,
+    callId: e.callId,
+    op: e.op.op,
+    paths: e.paths,
+    failed: e.failed,
+    showsLines: e.showsLines,
+  }));
   return [...planInputClearing(candidates, touches, { totalCalls: results.length, keepCalls }).keys()];
 }
 
@@ -116,7 +139,8 @@ function editsAFile(tool: string, op: FileOp | null): boolean {
  */
 function echoFails(m: HeldResult, ctx: ListWideContext): boolean {
   return ctx.once(m, 'edit_echo.fails', '', () => {
-    const words = typeof m.raw === 'string' ? editEchoWords(m.raw, { tool: m.tool, args: m.args }, '', 'detailed') : null;
+    const words =
+      typeof m.raw === 'string' ? editEchoWords(m.raw, { tool: m.tool, args: m.args }, '', 'detailed') : null;
     return words === null || reportsFailure(words) || (m.single?.kind !== 'file' && ctx.reportsFailure(m));
   });
 }
@@ -126,7 +150,9 @@ function echoWords(m: HeldResult, ctx: ListWideContext): string | null {
   if (typeof m.raw !== 'string') return null;
   const raw = m.raw;
   const recall = ctx.recallId(m);
-  return ctx.once(m, 'edit_echo.words', `${ctx.style} ${recall}`, () => editEchoWords(raw, { tool: m.tool, args: m.args }, recall, ctx.style));
+  return ctx.once(m, 'edit_echo.words', `${ctx.style} ${recall}`, () =>
+    editEchoWords(raw, { tool: m.tool, args: m.args }, recall, ctx.style),
+  );
 }
 
 export const editEcho: ListWideStrategy<'edit_echo'> = {

@@ -9,7 +9,13 @@
  * never a future turn's (a negative age means the caller's turn numbers disagree: keep the output).
  */
 import { errorPlaceholder } from './placeholders.js';
-import { withRecall, type HeldResult, type ListWideContext, type ListWideStrategy, type SavedWords } from './strategy.js';
+import {
+  withRecall,
+  type HeldResult,
+  type ListWideContext,
+  type ListWideStrategy,
+  type SavedWords,
+} from './strategy.js';
 
 /** One tool output as the error purge sees it. */
 export interface ErrorEntry {
@@ -42,7 +48,10 @@ export function findStaleErrors(
 
 /** The words of a purged failure: the age they state, and why the call failed. */
 function purgedWords(m: HeldResult, age: number, ctx: ListWideContext): SavedWords {
-  return { text: withRecall(errorPlaceholder({ tool: m.tool, age, text: m.raw as string }, ctx.style), ctx.recall(m)), extra: { age } };
+  return {
+    text: withRecall(errorPlaceholder({ tool: m.tool, age, text: m.raw as string }, ctx.style), ctx.recall(m)),
+    extra: { age },
+  };
 }
 
 export const errorPurge: ListWideStrategy<'error_purge'> = {
@@ -52,7 +61,12 @@ export const errorPurge: ListWideStrategy<'error_purge'> = {
   propose(ctx) {
     if (ctx.failedResults.length === 0) return;
     const c = ctx.config.strategies.purge_errors;
-    const entries = ctx.failedResults.map(({ message: m }) => ({ id: m.key, tool: m.tool.toLowerCase(), isError: true, turn: m.turn }));
+    const entries = ctx.failedResults.map(({ message: m }) => ({
+      id: m.key,
+      tool: m.tool.toLowerCase(),
+      isError: true,
+      turn: m.turn,
+    }));
     for (const id of findStaleErrors(entries, ctx.turn, { turns: c.turns, protected: ctx.protection.errorPurge })) {
       const m = ctx.message(id) as HeldResult;
       // The age an earlier process already stated, so the words come out the same.

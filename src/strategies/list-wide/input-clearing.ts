@@ -53,7 +53,11 @@ export interface InputClearingOptions {
 }
 
 /** The candidates to clear, by id, with their reason (superseded is named when both apply). */
-export function planInputClearing(candidates: readonly InputCandidate[], touches: readonly FileTouch[], opts: InputClearingOptions): Map<string, InputClearing> {
+export function planInputClearing(
+  candidates: readonly InputCandidate[],
+  touches: readonly FileTouch[],
+  opts: InputClearingOptions,
+): Map<string, InputClearing> {
   const out = new Map<string, InputClearing>();
   const byName = touchesByName(touches);
   const oldBefore = opts.totalCalls - opts.keepCalls;

@@ -24,14 +24,20 @@ import type { InputClearing } from './input-clearing.js';
 const ADDED_KEYS = ['cleared', 'outline', 'writes', 'superseded_by', 'original'];
 
 /** The short arguments (a JSON object's text) of a call whose bulk is cleared, or null. */
-export function shortArguments(args: Readonly<Record<string, unknown>>, input: FileInput, clearing: InputClearing, recallId: string): string | null {
+export function shortArguments(
+  args: Readonly<Record<string, unknown>>,
+  input: FileInput,
+  clearing: InputClearing,
+  recallId: string,
+): string | null {
   if (ADDED_KEYS.some((k) => k in args)) return null;
   const bulk = new Set(input.bulk.map((b) => b.key));
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(args)) if (!bulk.has(key)) out[key] = value;
   out.cleared = Object.fromEntries(input.bulk.map((b) => [b.key, sizeText(b)]));
   if (input.outline !== undefined) out.outline = input.outline;
-  if (input.writes && input.writes.length > 0) out.writes = Object.fromEntries(input.writes.map((w) => [w.path, sizeText(w)]));
+  if (input.writes && input.writes.length > 0)
+    out.writes = Object.fromEntries(input.writes.map((w) => [w.path, sizeText(w)]));
   if (clearing.reason === 'superseded') out.superseded_by = clearing.by;
   // An old write or edit is in the file as it is now; a superseded one only in the recall copy.
   const file = clearing.reason === 'old' && input.paths.length > 0 ? 'read the file, or ' : '';

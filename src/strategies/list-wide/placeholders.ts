@@ -39,7 +39,9 @@ const MAX_ENVELOPE_CHARS = 1_000_000;
 function envelopeTexts(text: string): { texts: string[]; exitCode: number | null } | null {
   const record = parseJsonObjectText(text, MAX_ENVELOPE_CHARS);
   if (record === null) return null;
-  const texts = ENVELOPE_FIELDS.map((k) => record[k]).filter((v): v is string => typeof v === 'string' && v.trim() !== '');
+  const texts = ENVELOPE_FIELDS.map((k) => record[k]).filter(
+    (v): v is string => typeof v === 'string' && v.trim() !== '',
+  );
   const code = record.exit_code ?? record.returncode ?? record.exitCode;
   return { texts, exitCode: typeof code === 'number' && code !== 0 ? code : null };
 }
@@ -173,7 +175,10 @@ export function clearedPlaceholder(info: ClearedInfo, style: PlaceholderStyle = 
 }
 
 /** `[Same output as the earlier terminal call c3 (recall id=r0123456789)]`: a new exact repeat. */
-export function repeatPlaceholder(info: { tool: string; sourceCall: string; recall?: string }, style: PlaceholderStyle = 'detailed'): string {
+export function repeatPlaceholder(
+  info: { tool: string; sourceCall: string; recall?: string },
+  style: PlaceholderStyle = 'detailed',
+): string {
   const recall = info.recall ? ` (recall id=${info.recall})` : '';
   if (style === 'minimal') return `[same output as call ${info.sourceCall}${recall}]`;
   return `[Same output as the earlier ${info.tool === '' ? 'tool' : info.tool} call ${info.sourceCall}${recall}]`;

@@ -87,12 +87,19 @@ export const staleReads: ListWideStrategy<'stale_reads'> = {
       if (!m || ctx.protection.tool(m.tool)) continue;
       // The path as the agent wrote it.
       const shown = { ...info, path: ctx.readOf(m)?.path ?? info.path };
-      ctx.propose(m, 'stale_reads', staleReadPlaceholder(shown, ctx.style), { stale: { by: info.by, byCall: info.byCall } });
+      ctx.propose(m, 'stale_reads', staleReadPlaceholder(shown, ctx.style), {
+        stale: { by: info.by, byCall: info.byCall },
+      });
     }
   },
   rewords(_kind, m, ctx) {
     const stale = ctx.savedDetail(m.key).stale;
     const read = ctx.readOf(m);
-    return stale && read ? { text: staleReadPlaceholder({ path: read.path, span: read.span, tool: m.tool, ...stale }, ctx.style), extra: { stale } } : null;
+    return stale && read
+      ? {
+          text: staleReadPlaceholder({ path: read.path, span: read.span, tool: m.tool, ...stale }, ctx.style),
+          extra: { stale },
+        }
+      : null;
   },
 };

@@ -43,7 +43,11 @@ export interface ChosenRange {
 }
 
 /** The range to summarise now, or null when nothing finished is worth it. */
-export function chooseRange(messages: readonly RangeMessage[], phases: readonly PhaseSpan[], opts: RangeOptions): ChosenRange | null {
+export function chooseRange(
+  messages: readonly RangeMessage[],
+  phases: readonly PhaseSpan[],
+  opts: RangeOptions,
+): ChosenRange | null {
   const users: number[] = [];
   messages.forEach((m, i) => {
     if (m.role === 'user') users.push(i);
@@ -78,7 +82,12 @@ export function chooseRange(messages: readonly RangeMessage[], phases: readonly 
     if (from >= end) continue;
     const fresh = tokensBetween(messages, extend !== undefined && last ? last.to + 1 : from, end);
     if (fresh < opts.minTokens) continue;
-    return { from, to: end - 1, tokens: tokensBetween(messages, from, end), ...(extend !== undefined ? { extends: extend } : {}) };
+    return {
+      from,
+      to: end - 1,
+      tokens: tokensBetween(messages, from, end),
+      ...(extend !== undefined ? { extends: extend } : {}),
+    };
   }
   return null;
 }

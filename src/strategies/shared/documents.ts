@@ -15,7 +15,8 @@ import { commandOf, isDocumentCommand } from '../../hosts/outputs/shell-command.
 import type { ToolOutput } from '../../core/strategy.js';
 
 /** Web, docs and browser tools, and subagents (Claude Code's `Task`: its report is prose). */
-const DOC_TOOL = /web|fetch|brows|scrap|crawl|extract|url|http|wiki|docs?(?:_|\b)|page|snapshot|tavily|exa_|perplexity|firecrawl|context7|^(?:task|agent|dispatch_agent|subagent|delegate_task)$/i;
+const DOC_TOOL =
+  /web|fetch|brows|scrap|crawl|extract|url|http|wiki|docs?(?:_|\b)|page|snapshot|tavily|exa_|perplexity|firecrawl|context7|^(?:task|agent|dispatch_agent|subagent|delegate_task)$/i;
 const SAMPLE_LINES = 200;
 /** After this many lines, a sample already clearly a log stops being read. */
 const EARLY_VERDICT = 30;

@@ -18,11 +18,10 @@ export interface LineSpan {
   last: number;
 }
 
-export type FileOp =
-  | { op: 'read'; path: string; span: LineSpan }
-  | { op: 'write' | 'patch'; paths: string[] };
+export type FileOp = { op: 'read'; path: string; span: LineSpan } | { op: 'write' | 'patch'; paths: string[] };
 
-const SED_INPLACE = /(?:^|[;&|]\s*)sed\s+(?:-[a-zA-Z]*i[a-zA-Z]*\S*|--in-place\S*)\s+(?:-\S+\s+)*(?:'[^']*'|"[^"]*"|\S+)\s+([^\s;&|<>]+)/;
+const SED_INPLACE =
+  /(?:^|[;&|]\s*)sed\s+(?:-[a-zA-Z]*i[a-zA-Z]*\S*|--in-place\S*)\s+(?:-\S+\s+)*(?:'[^']*'|"[^"]*"|\S+)\s+([^\s;&|<>]+)/;
 const REDIRECT = /(?:^|[^0-9&>])>{1,2}\s*([^\s;&|<>]+)/g;
 const TEE = /\btee\s+(?:-a\s+)?([^\s;&|<>]+)/g;
 const SED_PRINT = /^\s*sed\s+-n\s+['"]?(\d+),(\d+)p['"]?\s+([^\s|;&]+)\s*$/;
@@ -31,11 +30,16 @@ const SED_PRINT = /^\s*sed\s+-n\s+['"]?(\d+),(\d+)p['"]?\s+([^\s|;&]+)\s*$/;
 export function fileOpOf(output: ToolOutput): FileOp | null {
   const kind = toolKind(output.tool);
   const args = output.args;
-  const command = typeof args.command === 'string' ? args.command : Array.isArray(args.command) ? args.command.filter((x) => typeof x === 'string').join(' ') : '';
+  const command =
+    typeof args.command === 'string'
+      ? args.command
+      : Array.isArray(args.command)
+        ? args.command.filter((x) => typeof x === 'string').join(' ')
+        : '';
   // Editor tools take a `command` argument (Anthropic's text editor, SWE-agent's).
   if (kind === 'editor') {
     const path = firstString(args, PATH_KEYS);
-    if (path && (command === 'create')) return { op: 'write', paths: [path] };
+    if (path && command === 'create') return { op: 'write', paths: [path] };
     if (path && ['str_replace', 'insert', 'undo_edit'].includes(command)) return { op: 'patch', paths: [path] };
   }
   if (kind === 'write') {
@@ -48,10 +52,12 @@ export function fileOpOf(output: ToolOutput): FileOp | null {
     if (path) paths.add(path);
     return paths.size > 0 ? { op: 'patch', paths: [...paths] } : null;
   }
-  if (output.kind === 'file' && output.path !== undefined) return { op: 'read', path: output.path, span: readSpan(output) };
+  if (output.kind === 'file' && output.path !== undefined)
+    return { op: 'read', path: output.path, span: readSpan(output) };
   if (command) {
     const printed = SED_PRINT.exec(command);
-    if (printed) return { op: 'read', path: printed[3] as string, span: { first: Number(printed[1]), last: Number(printed[2]) } };
+    if (printed)
+      return { op: 'read', path: printed[3] as string, span: { first: Number(printed[1]), last: Number(printed[2]) } };
     const paths = patchPaths(args);
     const sed = SED_INPLACE.exec(command)?.[1];
     if (sed) paths.add(sed);
@@ -67,7 +73,8 @@ export function fileOpOf(output: ToolOutput): FileOp | null {
 /** The lines a read shows: from its line numbers, else from its arguments, else the whole file. */
 function readSpan(output: ToolOutput): LineSpan {
   const shown = output.fileLines;
-  if (shown && shown.end > shown.start) return { first: shown.first, last: shown.first + (shown.end - shown.start) - 1 };
+  if (shown && shown.end > shown.start)
+    return { first: shown.first, last: shown.first + (shown.end - shown.start) - 1 };
   const a = output.args;
   const range = Array.isArray(a.view_range) ? a.view_range : Array.isArray(a.line_range) ? a.line_range : null;
   if (range && typeof range[0] === 'number') {
@@ -84,7 +91,13 @@ function readSpan(output: ToolOutput): LineSpan {
 
 /** A redirection target that names a file (not /dev/null, not a descriptor, not a variable). */
 function isFilePath(target: string): boolean {
-  return target.length > 0 && !target.startsWith('/dev/') && !target.startsWith('&') && !target.startsWith('$') && /[\w.]/.test(target);
+  return (
+    target.length > 0 &&
+    !target.startsWith('/dev/') &&
+    !target.startsWith('&') &&
+    !target.startsWith('$') &&
+    /[\w.]/.test(target)
+  );
 }
 
 /**
@@ -92,7 +105,10 @@ function isFilePath(target: string): boolean {
  * lies inside it.
  */
 export function normalizePath(path: string, project = ''): string {
-  let p = path.trim().replace(/\\/g, '/').replace(/\/{2,}/g, '/');
+  let p = path
+    .trim()
+    .replace(/\\/g, '/')
+    .replace(/\/{2,}/g, '/');
   const root = project.replace(/\\/g, '/').replace(/\/+$/, '');
   if (root && p.startsWith(`${root}/`)) p = p.slice(root.length + 1);
   while (p.startsWith('./')) p = p.slice(2);

@@ -11,5 +11,7 @@ export function parseJsonObjectText(text: string, maxChars: number): Record<stri
   } catch {
     return null;
   }
-  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+    ? (parsed as Record<string, unknown>)
+    : null;
 }

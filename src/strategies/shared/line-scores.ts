@@ -26,7 +26,8 @@ export type Score = 0 | 1 | 2 | 3;
 
 const PY_TRACEBACK = /Traceback \(most recent call last\):/;
 const PY_FRAME = /^\s+File "/;
-const CHAIN_SENTENCE = /The above exception was the direct cause of the following exception|During handling of the above exception, another exception occurred/;
+const CHAIN_SENTENCE =
+  /The above exception was the direct cause of the following exception|During handling of the above exception, another exception occurred/;
 const CAUSE_LINE = /^\s*Caused by:|\[cause\]:|^\s*--->\s|^\s*\*\* \(EXIT\)/;
 const CAUSE_HEADER = /^\s*Caused by:\s*$/;
 const FRAME = /^(?:\s+at\s|\tat\s|\s+from\s|\tfrom\s)/;
@@ -54,7 +55,15 @@ const TRIGGER_AT_START = /^(?:\s|panic: |goroutine |\d+\) |Caused by:|In \S+ lin
 function mayTriggerAtStart(line: string): boolean {
   if (line.length === 0) return false;
   const c = line.charCodeAt(0);
-  return c <= 32 || c >= 127 || c === 112 /* p */ || c === 103 /* g */ || c === 67 /* C */ || c === 73 /* I */ || (c >= 48 && c <= 57);
+  return (
+    c <= 32 ||
+    c >= 127 ||
+    c === 112 /* p */ ||
+    c === 103 /* g */ ||
+    c === 67 /* C */ ||
+    c === 73 /* I */ ||
+    (c >= 48 && c <= 57)
+  );
 }
 /** A location printed under its diagnostic's message: rustc/ruff `--> path:1:2`, oxlint/miette `╭─[path:1:2]`. */
 const ARROW_LOCATION = /^\s*(?:-->|[╭┌]─+\[)\s*\S+:\d+/;
@@ -80,7 +89,11 @@ function indentOf(line: string): number {
  * Scores every line of `lines[0, count)`; see the header for the rules. `hot` (from
  * `linesToCheck`) says which lines may matter at all: the others are never tested one by one.
  */
-export function lineScores(lines: readonly string[], count: number, hot: Uint8Array = linesToCheck(lines, count)): Uint8Array {
+export function lineScores(
+  lines: readonly string[],
+  count: number,
+  hot: Uint8Array = linesToCheck(lines, count),
+): Uint8Array {
   return lineContext(lines, count, hot).scores;
 }
 
@@ -98,9 +111,14 @@ export interface LineContext {
 }
 
 /** A diagnostic and its location on one line: gcc/tsc/go vet style, or a codeframe's `error: … at path:1:2`. */
-const INLINE_DIAGNOSTIC = /^\S+:\d+:\d+:?\s+(?:fatal error|error|warning)\b|^(?:error|warning)(?:\[[\w-]+\])?:\s.*\s(?:at\s)?\S+:\d+:\d+:?\s*$/i;
+const INLINE_DIAGNOSTIC =
+  /^\S+:\d+:\d+:?\s+(?:fatal error|error|warning)\b|^(?:error|warning)(?:\[[\w-]+\])?:\s.*\s(?:at\s)?\S+:\d+:\d+:?\s*$/i;
 
-export function lineContext(lines: readonly string[], count: number, hot: Uint8Array = linesToCheck(lines, count)): LineContext {
+export function lineContext(
+  lines: readonly string[],
+  count: number,
+  hot: Uint8Array = linesToCheck(lines, count),
+): LineContext {
   const scores = new Uint8Array(count);
   const partners = new Int32Array(count).fill(-1);
   const messages = new Uint8Array(count);
@@ -133,7 +151,11 @@ export function lineContext(lines: readonly string[], count: number, hot: Uint8A
 
   for (let i = 0; i < count; i++) {
     const line = at(i);
-    if (passing[i] === 1 || (!(mayTriggerAtStart(line) && TRIGGER_AT_START.test(line)) && !(hot[i] === 1 && CONTEXT_ANYWHERE.test(line)))) continue;
+    if (
+      passing[i] === 1 ||
+      (!(mayTriggerAtStart(line) && TRIGGER_AT_START.test(line)) && !(hot[i] === 1 && CONTEXT_ANYWHERE.test(line)))
+    )
+      continue;
     if (PY_TRACEBACK.test(line)) {
       raise(i, 2);
       pythonTraceback(i);
@@ -141,7 +163,8 @@ export function lineContext(lines: readonly string[], count: number, hot: Uint8A
     if (CHAIN_SENTENCE.test(line)) raise(i, 2);
     if (CAUSE_LINE.test(line)) raise(i, 3);
     if (CAUSE_HEADER.test(line)) {
-      for (let j = i + 1; j < Math.min(count, i + 1 + DETAIL_CAP) && !BLANK.test(at(j)) && indentOf(at(j)) > 0; j++) raise(j, 3);
+      for (let j = i + 1; j < Math.min(count, i + 1 + DETAIL_CAP) && !BLANK.test(at(j)) && indentOf(at(j)) > 0; j++)
+        raise(j, 3);
     }
     if (FRAME.test(line) && !FRAME.test(at(i - 1))) {
       raise(i, 2);
@@ -247,7 +270,7 @@ export function lineContext(lines: readonly string[], count: number, hot: Uint8A
   function pythonTraceback(start: number): void {
     let j = start + 1;
     let lastFrame = -1;
-    while (j < count && (/^\s/.test(at(j)) || BLANK.test(at(j)) === false && PY_FRAME.test(at(j)))) {
+    while (j < count && (/^\s/.test(at(j)) || (BLANK.test(at(j)) === false && PY_FRAME.test(at(j))))) {
       if (PY_FRAME.test(at(j))) lastFrame = j;
       j++;
     }
@@ -289,7 +312,8 @@ export function lineContext(lines: readonly string[], count: number, hot: Uint8A
         j++;
         continue;
       }
-      if (boxed ? BOX_END.test(line) || !BOX_PREFIX.test(line) : !(indentOf(line) > own || DETAIL_SHAPE.test(line))) break;
+      if (boxed ? BOX_END.test(line) || !BOX_PREFIX.test(line) : !(indentOf(line) > own || DETAIL_SHAPE.test(line)))
+        break;
       if (j > i + 1 && hot[j] === 1 && (reportsFailure(line) || reportsWarning(line)) && indentOf(line) <= own) break;
       detailOf(j, i, s);
       taken++;

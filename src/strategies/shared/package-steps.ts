@@ -22,18 +22,27 @@ interface Step {
 const STEPS: readonly Step[] = [
   { kind: 'npm fetch', start: /^npm (?:http fetch|timing) / },
   { kind: 'yarn step', start: /^➤ YN0(?:013|007|008|019|032): / },
-  { kind: 'yarn verbose', start: /^verbose \d+(?:\.\d+)? (?:Performing "|Request "|Copying "|Creating directory "|Removing extraneous)/ },
+  {
+    kind: 'yarn verbose',
+    start: /^verbose \d+(?:\.\d+)? (?:Performing "|Request "|Copying "|Creating directory "|Removing extraneous)/,
+  },
   { kind: 'pnpm progress', start: /^Progress: resolved \d+, reused \d+, downloaded \d+, added \d+/ },
   { kind: 'pip fetch', start: /^\s*(?:Requirement already satisfied: |Obtaining |Saved )/ },
   { kind: 'pip wheel', start: /^\s*(?:Building wheel for |Created wheel for |Stored in directory: )/ },
-  { kind: 'pip uninstall', start: /^\s*(?:Attempting uninstall: |Found existing installation: |Uninstalling |Successfully uninstalled )/ },
+  {
+    kind: 'pip uninstall',
+    start: /^\s*(?:Attempting uninstall: |Found existing installation: |Uninstalling |Successfully uninstalled )/,
+  },
   { kind: 'composer', start: /^\s+- (?:Downloading|Installing|Updating|Upgrading|Removing|Locking|Syncing) \S+ \(/ },
   { kind: 'go', start: /^go: (?:downloading|finding|extracting) \S+ v\d/ },
   { kind: 'maven download', start: /^\[INFO\] Download(?:ing|ed) from [\w.-]+: / },
   { kind: 'maven module', start: /^\[INFO\] \S.*? \.{2,} (?:SUCCESS|SKIPPED) \[/ },
   { kind: 'gradle download', start: /^Download https?:\/\// },
   { kind: 'dotnet built', start: /^\s+\S+ -> \S+\.(?:dll|exe|nupkg|wasm)$/ },
-  { kind: 'bundler', start: /^(?:Fetching|Installing|Using) [\w.-]+ \d[\w.]*(?: \(was [^)]*\))?(?: with native extensions)?$/ },
+  {
+    kind: 'bundler',
+    start: /^(?:Fetching|Installing|Using) [\w.-]+ \d[\w.]*(?: \(was [^)]*\))?(?: with native extensions)?$/,
+  },
   { kind: 'lerna', start: /^lerna (?:success|info) - \S+$/ },
 ];
 
@@ -51,15 +60,18 @@ const NAMED_STEPS: readonly RegExp[] = [
 const ANY_STEP = new RegExp([...STEPS.map((s) => s.start), ...NAMED_STEPS].map((re) => `(?:${re.source})`).join('|'));
 
 /** yarn's fixed wordings for a fetch and a build, which name no failure of their own. */
-const FIXED_WORDING = / can't be found in the cache and will be fetched from the remote registry| must be built because it never has been before or the last one failed| must be rebuilt because its dependency tree changed/g;
+const FIXED_WORDING =
+  / can't be found in the cache and will be fetched from the remote registry| must be built because it never has been before or the last one failed| must be rebuilt because its dependency tree changed/g;
 
 /**
  * Name-shaped tokens: URLs, paths, `name@version`, version specs (`x>=1.2`), names joined by `-`
  * `_` or `.` (`es-errors`, `error_chain`, `Contoso.Errors`), and the first token after a step's
  * verb (a bare name such as `warning` or `Deprecated`).
  */
-const NAME_TOKENS = /\b\w+:\/\/\S+|[^\s"']*\/[^\s"']*|[^\s"']*@[^\s"']*|[\w.-]+(?:[<>=!~]=?|===?)[^\s,)]*|\b(?!non-zero\b)[A-Za-z]\w*(?:[-_.]\w+)+/g;
-const STEP_NAME = /^(\s*(?:-\s+)?(?:npm http fetch GET \d+|Collecting|Downloading|Using cached|Requirement already satisfied:|Obtaining|Unpacking|Setting up|Preparing to unpack|Selecting previously unselected package|Compiling|Downloaded|Checking|Fresh|Locking|Adding|Updating|Installing|Installed|Documenting|Fetching|Using|Uninstalling|Successfully uninstalled|Found existing installation:|Attempting uninstall:|Building wheel for|Created wheel for)\s+)\S+/;
+const NAME_TOKENS =
+  /\b\w+:\/\/\S+|[^\s"']*\/[^\s"']*|[^\s"']*@[^\s"']*|[\w.-]+(?:[<>=!~]=?|===?)[^\s,)]*|\b(?!non-zero\b)[A-Za-z]\w*(?:[-_.]\w+)+/g;
+const STEP_NAME =
+  /^(\s*(?:-\s+)?(?:npm http fetch GET \d+|Collecting|Downloading|Using cached|Requirement already satisfied:|Obtaining|Unpacking|Setting up|Preparing to unpack|Selecting previously unselected package|Compiling|Downloaded|Checking|Fresh|Locking|Adding|Updating|Installing|Installed|Documenting|Fetching|Using|Uninstalling|Successfully uninstalled|Found existing installation:|Attempting uninstall:|Building wheel for|Created wheel for)\s+)\S+/;
 
 /** The kind of package-manager step this line is (null: none). */
 export function packageStep(line: string): string | null {

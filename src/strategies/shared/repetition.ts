@@ -70,10 +70,17 @@ function maskValue(value: string): string {
 const PROGRESS_VERB =
   /^\s*(?:\[(?:INFO|DEBUG)\]\s+|\[\s*\d+%\]\s+)?(Compiling|Checking|Documenting|Fresh|Downloading|Downloaded|Fetching|Installing|Building|Built target|Linking|Collecting|Using cached|Unpacking|Setting up|Preparing to unpack|Selecting previously unselected|Processing triggers|Scanning dependencies|Get:\d+|Hit:\d+|Ign:\d+|Holen:\d+|Pulling|Pushing|Pushed|Extracting|Generated|CC|CXX|LD|AR|AS|CCLD|CXXLD|GEN|INSTALL|OBJCOPY|asset|> Task)(?=\s|$)/;
 /** Verbs one tool alternates between for each unit (pip: Collecting x, Downloading x.whl). */
-const VERB_FAMILY: Readonly<Record<string, string>> = { Collecting: 'fetch', Downloading: 'fetch', Downloaded: 'fetch', 'Using cached': 'fetch', Fetching: 'fetch' };
+const VERB_FAMILY: Readonly<Record<string, string>> = {
+  Collecting: 'fetch',
+  Downloading: 'fetch',
+  Downloaded: 'fetch',
+  'Using cached': 'fetch',
+  Fetching: 'fetch',
+};
 /** Package-manager steps that belong to a build verb's family (pip's "Requirement already satisfied" among its Collecting lines). */
 const STEP_FAMILY: Readonly<Record<string, string>> = { 'pip fetch': 'verb:fetch' };
-const PASSING_TEST = /\bPASSED\b|^\s*[✓✔√]\s|\.\.\. ok\s*$|^\s*--- PASS:|^=== (?:RUN|PAUSE|CONT)\s|^ok \d+ - |^\(pass\)\s/;
+const PASSING_TEST =
+  /\bPASSED\b|^\s*[✓✔√]\s|\.\.\. ok\s*$|^\s*--- PASS:|^=== (?:RUN|PAUSE|CONT)\s|^ok \d+ - |^\(pass\)\s/;
 const PATH_WITH_SIZE = /^\s*\S*[/\\]\S*\.\w+\s+.*\b\d+(?:\.\d+)?\s?(?:[kKMG]i?B|B)\b/;
 
 /** What kind of line this is, for similar runs; null when it has no kind (it never joins a run). */
@@ -105,7 +112,12 @@ function progressStates(line: string): string[] | null {
  * Finds repeats, similar runs (unless `similar` is false: a document's lines are each a fact)
  * and progress lines in `lines[0, count)` given their scores.
  */
-export function findRepetition(lines: readonly string[], count: number, scores: Uint8Array, similar = true): Repetition {
+export function findRepetition(
+  lines: readonly string[],
+  count: number,
+  scores: Uint8Array,
+  similar = true,
+): Repetition {
   const hidden = new Uint8Array(count);
   const progress = new Map<number, { text: string; overwritten: number }>();
   for (let i = 0; i < count; i++) {
@@ -116,7 +128,10 @@ export function findRepetition(lines: readonly string[], count: number, scores: 
     progress.set(i, { text: states[states.length - 1] as string, overwritten: earlier.length });
   }
   // Most logs have no progress lines: then a line is shown as it is, with no map lookup.
-  const shown = progress.size === 0 ? (i: number): string => lines[i] ?? '' : (i: number): string => progress.get(i)?.text ?? lines[i] ?? '';
+  const shown =
+    progress.size === 0
+      ? (i: number): string => lines[i] ?? ''
+      : (i: number): string => progress.get(i)?.text ?? lines[i] ?? '';
 
   for (let i = 1; i < count; i++) {
     if (shown(i) === shown(i - 1) && shown(i).trim() !== '') hidden[i] = REPEAT;
@@ -131,9 +146,14 @@ export function findRepetition(lines: readonly string[], count: number, scores: 
     for (let j = runStart + 1; j < end - 1; j++) if (hidden[j] === KEPT) hidden[j] = SIMILAR;
   };
   // Lines of one kind have about the same length; a line unlike both neighbours skips the masking.
-  const near = (i: number, j: number): boolean => j >= 0 && j < count && Math.abs(shown(i).length - shown(j).length) <= NEAR_LENGTH;
+  const near = (i: number, j: number): boolean =>
+    j >= 0 && j < count && Math.abs(shown(i).length - shown(j).length) <= NEAR_LENGTH;
   for (let i = 0; i < count; i++) {
-    const kind = (scores[i] ?? 0) === 0 && (near(i, i - 1) || near(i, i + 1) || PROGRESS_VERB.test(shown(i)) || isPackageStep(shown(i))) ? kindOf(shown(i)) : null;
+    const kind =
+      (scores[i] ?? 0) === 0 &&
+      (near(i, i - 1) || near(i, i + 1) || PROGRESS_VERB.test(shown(i)) || isPackageStep(shown(i)))
+        ? kindOf(shown(i))
+        : null;
     if (kind !== null && kind === runKind) continue;
     closeRun(i);
     runStart = i;

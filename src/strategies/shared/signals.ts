@@ -54,15 +54,44 @@ const FOREIGN_ASCII_WORDS = new RegExp(
   '\\b(?:' +
     [
       // German
-      'fehler\\w*', 'fehlgeschlagen', 'ausnahme', 'abgebrochen', 'verweigert', 'nicht gefunden', 'nicht finden', 'konnte nicht', 'kann nicht',
+      'fehler\\w*',
+      'fehlgeschlagen',
+      'ausnahme',
+      'abgebrochen',
+      'verweigert',
+      'nicht gefunden',
+      'nicht finden',
+      'konnte nicht',
+      'kann nicht',
       // French
-      'erreurs?', 'introuvable', 'impossible d(?:e|\')', "n'a pas pu",
+      'erreurs?',
+      'introuvable',
+      "impossible d(?:e|')",
+      "n'a pas pu",
       // Spanish, Portuguese, Italian
-      'errores', 'fallos?', 'fallid[oa]s?', 'no se pudo', 'no encontrad[oa]', 'denegad[oa]',
-      'erros?', 'falhas?', 'falhou', 'negad[oa]',
-      'errore', 'errori', 'fallit[oaie]', 'eccezione', 'impossibile', 'non trovat[oaie]',
+      'errores',
+      'fallos?',
+      'fallid[oa]s?',
+      'no se pudo',
+      'no encontrad[oa]',
+      'denegad[oa]',
+      'erros?',
+      'falhas?',
+      'falhou',
+      'negad[oa]',
+      'errore',
+      'errori',
+      'fallit[oaie]',
+      'eccezione',
+      'impossibile',
+      'non trovat[oaie]',
       // Dutch, Polish, Turkish
-      'fout(?:en)?', 'mislukt', 'niet gevonden', 'niepowodzenie', 'nie udalo', 'hata\\w*',
+      'fout(?:en)?',
+      'mislukt',
+      'niet gevonden',
+      'niepowodzenie',
+      'nie udalo',
+      'hata\\w*',
     ].join('|') +
     ')\\b',
   'i',
@@ -70,10 +99,32 @@ const FOREIGN_ASCII_WORDS = new RegExp(
 const FOREIGN_OTHER_WORDS = new RegExp(
   '(?<![\\p{L}\\p{N}_])(?:' +
     [
-      'abgestürzt', 'échecs?', 'échoué\\p{L}*', 'échoue\\p{L}*', 'refusée?s?', 'falló', 'excepción', 'no se encontró', 'exceção', 'não foi possível', 'não encontrad[oa]',
-      'błąd\\p{L}*', 'błęd\\p{L}*', 'nie można', 'nie udało', 'başarısız',
+      'abgestürzt',
+      'échecs?',
+      'échoué\\p{L}*',
+      'échoue\\p{L}*',
+      'refusée?s?',
+      'falló',
+      'excepción',
+      'no se encontró',
+      'exceção',
+      'não foi possível',
+      'não encontrad[oa]',
+      'błąd\\p{L}*',
+      'błęd\\p{L}*',
+      'nie można',
+      'nie udało',
+      'başarısız',
       // Russian, Ukrainian
-      'ошибк\\p{L}*', 'сбо[йя]', 'не удалось', 'исключени\\p{L}*', 'провал\\p{L}*', 'отказано', 'не найден\\p{L}*', 'аварийн\\p{L}*', 'помилк\\p{L}*',
+      'ошибк\\p{L}*',
+      'сбо[йя]',
+      'не удалось',
+      'исключени\\p{L}*',
+      'провал\\p{L}*',
+      'отказано',
+      'не найден\\p{L}*',
+      'аварийн\\p{L}*',
+      'помилк\\p{L}*',
     ].join('|') +
     ')(?![\\p{L}\\p{N}_])' +
     // Chinese (simplified and traditional), Japanese, Korean
@@ -90,7 +141,8 @@ const ASCII_FAILURE_WORDS = new RegExp(`${FAILURE_WORDS.source}|${FOREIGN_ASCII_
  * `ComparisonFailure`) and Kubernetes' failing pod states: case-sensitive on purpose, so that
  * "exponential backoff" or "evicted 3 cache entries" stay ordinary words.
  */
-const EXCEPTION_CLASS = /[a-z](?:Error|Exception|Failure|Fault)\b|\b(?:CrashLoopBackOff|ImagePullBackOff|ErrImagePull|OOMKilled|Evicted|CreateContainer(?:Config)?Error)\b/;
+const EXCEPTION_CLASS =
+  /[a-z](?:Error|Exception|Failure|Fault)\b|\b(?:CrashLoopBackOff|ImagePullBackOff|ErrImagePull|OOMKilled|Evicted|CreateContainer(?:Config)?Error)\b/;
 
 /** "exit code 2", "exit status 1", "exited with code 127", "returned exit code: -1" (never 0). */
 const EXIT_CODE = /\bexit(?:ed)?\s+(?:with\s+)?(?:status|code)\s*[:=]?\s*(?:-\d+|0*[1-9]\d*)\b/i;
@@ -128,7 +180,13 @@ function withoutZeroCounts(text: string): string {
 /** `wide`: the text holds non-ASCII characters (only then can a non-ASCII word be in it). */
 function anyFailure(text: string, wide: boolean): boolean {
   const lineShaped = text.includes('\n') ? FAILURE_LINE : FAILURE_LINE_ONE;
-  return ASCII_FAILURE_WORDS.test(text) || EXCEPTION_CLASS.test(text) || EXIT_CODE.test(text) || lineShaped.test(text) || (wide && FOREIGN_OTHER_WORDS.test(text));
+  return (
+    ASCII_FAILURE_WORDS.test(text) ||
+    EXCEPTION_CLASS.test(text) ||
+    EXIT_CODE.test(text) ||
+    lineShaped.test(text) ||
+    (wide && FOREIGN_OTHER_WORDS.test(text))
+  );
 }
 
 function failureIn(text: string, wide: boolean): boolean {
@@ -201,7 +259,8 @@ export function isSummaryLine(line: string): boolean {
 }
 
 /** Warnings and deprecations: not failures, but facts worth keeping from a cut middle. */
-const WARNING_LINE = /\b(?:warn(?:ing|ings)?|deprecat\w*|abandoned|warnung|avertissement|advertencia|aviso|avviso)\b|^W: |[a-z0-9]Warning\b/i;
+const WARNING_LINE =
+  /\b(?:warn(?:ing|ings)?|deprecat\w*|abandoned|warnung|avertissement|advertencia|aviso|avviso)\b|^W: |[a-z0-9]Warning\b/i;
 /** Other scripts' words, and the warning sign linters print (biome, oxlint: `⚠ Unexpected any`). */
 const FOREIGN_WARNING = /предупреждени|警告|경고|⚠/;
 
@@ -231,7 +290,8 @@ function warningIn(line: string, wide: boolean): boolean {
  * words (a suite that tests error handling: `✓ reports a failure in "FATAL: out of memory"`)
  * without reporting any failure.
  */
-const PASSING_TEST_LINE = /^\s*(?:[│┃|]\s*)?(?:[✓✔√]\s|--- PASS:|ok \d+ - |\(pass\)\s)|\s(?:PASSED|\.\.\. ok)(?:\s+\[\s*\d+%\])?\s*$/;
+const PASSING_TEST_LINE =
+  /^\s*(?:[│┃|]\s*)?(?:[✓✔√]\s|--- PASS:|ok \d+ - |\(pass\)\s)|\s(?:PASSED|\.\.\. ok)(?:\s+\[\s*\d+%\])?\s*$/;
 
 export function isPassingTestLine(line: string): boolean {
   return PASSING_TEST_LINE.test(line);

@@ -53,7 +53,10 @@ function plural(n: number, word: string): string {
 /** `[tests: 5 passed]`, `[tests: 5 passed, 2 skipped]`, plus any other non-zero count (xfailed…). */
 function testsLine(passed: number, others: ReadonlyArray<readonly [string, number]> = []): string | null {
   if (!(passed > 0)) return null;
-  const extra = others.filter(([, n]) => n > 0).map(([label, n]) => `, ${n} ${label}`).join('');
+  const extra = others
+    .filter(([, n]) => n > 0)
+    .map(([label, n]) => `, ${n} ${label}`)
+    .join('');
   return `[tests: ${passed} passed${extra}]`;
 }
 
@@ -71,8 +74,10 @@ function sumCounts(lines: readonly string[], line: RegExp): Map<string, number> 
 }
 const COUNT_PAIR = /(\d+) (passed|skipped|ignored|deselected|xfailed|xpassed|todo|pending)\b/gi;
 
-const PYTEST_SUMMARY = /^=*\s*(?:\d+ (?:passed|skipped|deselected|xfailed|xpassed)(?:, )?)+ in [\d.]+\s?s(?:econds)?(?: \([\d:.]+\))?\s*=*$/;
-const CARGO_SUMMARY = /^test result: ok\. \d+ passed; 0 failed; \d+ ignored; \d+ measured; \d+ filtered out(?:; finished in [\d.]+s)?$/;
+const PYTEST_SUMMARY =
+  /^=*\s*(?:\d+ (?:passed|skipped|deselected|xfailed|xpassed)(?:, )?)+ in [\d.]+\s?s(?:econds)?(?: \([\d:.]+\))?\s*=*$/;
+const CARGO_SUMMARY =
+  /^test result: ok\. \d+ passed; 0 failed; \d+ ignored; \d+ measured; \d+ filtered out(?:; finished in [\d.]+s)?$/;
 const JEST_SUMMARY = /^Tests:\s+(?:\d+ (?:skipped|todo|passed), )*\d+ total$/;
 const VITEST_SUMMARY = /^\s*Tests\s+(?:\d+ (?:passed|skipped|todo)(?: \| )?)+ \(\d+\)$/;
 const MOCHA_SUMMARY = /^\s*\d+ passing \([\d.]+\s*m?s\)$/;
@@ -95,19 +100,30 @@ const SHAPES: readonly LineShape[] = [
     required: [PYTEST_SUMMARY],
     render: (lines) => {
       const c = sumCounts(lines, PYTEST_SUMMARY);
-      return testsLine(c.get('passed') ?? 0, [['skipped', c.get('skipped') ?? 0], ['xfailed', c.get('xfailed') ?? 0], ['xpassed', c.get('xpassed') ?? 0], ['deselected', c.get('deselected') ?? 0]]);
+      return testsLine(c.get('passed') ?? 0, [
+        ['skipped', c.get('skipped') ?? 0],
+        ['xfailed', c.get('xfailed') ?? 0],
+        ['xpassed', c.get('xpassed') ?? 0],
+        ['deselected', c.get('deselected') ?? 0],
+      ]);
     },
   },
   {
     name: 'unittest',
     vocabulary: [/^[.sx]+$/, /^-{20,}$/],
-    required: [/^Ran \d+ tests? in [\d.]+s$/, /^OK(?: \((?:skipped|expected failures)=\d+(?:, (?:skipped|expected failures)=\d+)?\))?$/],
+    required: [
+      /^Ran \d+ tests? in [\d.]+s$/,
+      /^OK(?: \((?:skipped|expected failures)=\d+(?:, (?:skipped|expected failures)=\d+)?\))?$/,
+    ],
     render: (lines) => {
       const ran = Number(lines.find((l) => l.startsWith('Ran '))?.match(/\d+/)?.[0] ?? 0);
       const ok = lines.find((l) => l.startsWith('OK')) ?? '';
       const skippedCount = Number(ok.match(/skipped=(\d+)/)?.[1] ?? 0);
       const xfail = Number(ok.match(/expected failures=(\d+)/)?.[1] ?? 0);
-      return testsLine(ran - skippedCount - xfail, [['skipped', skippedCount], ['expected failures', xfail]]);
+      return testsLine(ran - skippedCount - xfail, [
+        ['skipped', skippedCount],
+        ['expected failures', xfail],
+      ]);
     },
   },
   {
@@ -157,7 +173,10 @@ const SHAPES: readonly LineShape[] = [
     titles: true,
     render: (lines) => {
       const c = sumCounts(lines, JEST_SUMMARY);
-      return testsLine(c.get('passed') ?? 0, [['skipped', c.get('skipped') ?? 0], ['todo', c.get('todo') ?? 0]]);
+      return testsLine(c.get('passed') ?? 0, [
+        ['skipped', c.get('skipped') ?? 0],
+        ['todo', c.get('todo') ?? 0],
+      ]);
     },
   },
   {
@@ -174,7 +193,10 @@ const SHAPES: readonly LineShape[] = [
     required: [VITEST_SUMMARY],
     render: (lines) => {
       const c = sumCounts(lines, VITEST_SUMMARY);
-      return testsLine(c.get('passed') ?? 0, [['skipped', c.get('skipped') ?? 0], ['todo', c.get('todo') ?? 0]]);
+      return testsLine(c.get('passed') ?? 0, [
+        ['skipped', c.get('skipped') ?? 0],
+        ['todo', c.get('todo') ?? 0],
+      ]);
     },
   },
   {
@@ -204,7 +226,9 @@ const SHAPES: readonly LineShape[] = [
     render: (lines) => {
       // The branch is a fact the agent may need; the original dropped it.
       const branch = lines.map((l) => l.match(/^On branch (\S+)$/)?.[1]).find((b) => b !== undefined);
-      const upstream = lines.map((l) => l.match(/^Your branch is up to date with '([^']+)'\.$/)?.[1]).find((u) => u !== undefined);
+      const upstream = lines
+        .map((l) => l.match(/^Your branch is up to date with '([^']+)'\.$/)?.[1])
+        .find((u) => u !== undefined);
       if (branch === undefined) return '[ok: clean]';
       return `[ok: clean, on branch ${branch}${upstream === undefined ? '' : `, up to date with ${upstream}`}]`;
     },
@@ -223,7 +247,11 @@ const SHAPES: readonly LineShape[] = [
   },
   {
     name: 'npm',
-    vocabulary: [/^\d+ packages? (?:are|is) looking for funding$/, /^\s+run `npm fund` for details$/, /^found 0 vulnerabilities$/],
+    vocabulary: [
+      /^\d+ packages? (?:are|is) looking for funding$/,
+      /^\s+run `npm fund` for details$/,
+      /^found 0 vulnerabilities$/,
+    ],
     required: [/^up to date(?:, audited \d+ packages?)? in [\d.]+\s*m?s$/],
     render: () => UP_TO_DATE,
   },
@@ -267,7 +295,11 @@ function firstLines(lines: readonly string[], clean: (line: string) => string): 
 function opensShape(shape: LineShape, head: readonly string[]): boolean {
   const first = head[0];
   if (first === undefined) return true;
-  return shape.required.some((re) => re.test(first)) || shape.vocabulary.some((re) => re.test(first)) || (shape.titles === true && isTitle(head, 0));
+  return (
+    shape.required.some((re) => re.test(first)) ||
+    shape.vocabulary.some((re) => re.test(first)) ||
+    (shape.titles === true && isTitle(head, 0))
+  );
 }
 
 function matchShape(shape: LineShape, lines: readonly string[]): string | null {
@@ -290,7 +322,8 @@ function matchShape(shape: LineShape, lines: readonly string[]): string | null {
 
 /** JSON success objects are tiny; anything larger carries data, and parsing it would only cost time. */
 const MAX_JSON_CHARS = 4096;
-const ACK_WORD = /^(?:ok|okay|done|success(?:ful(?:ly)?)?|succeeded|completed?|saved|updated|created|applied|finished|written|deleted|removed)[.!]?$/i;
+const ACK_WORD =
+  /^(?:ok|okay|done|success(?:ful(?:ly)?)?|succeeded|completed?|saved|updated|created|applied|finished|written|deleted|removed)[.!]?$/i;
 const ERROR_KEY = /err|fail|warn|problem|stderr/i;
 
 /** Null, false, 0, '', [], {} or an object of such: "nothing to report". */
@@ -306,7 +339,8 @@ function isCleanLint(v: unknown): boolean {
   if (isEmptyValue(v)) return true;
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
   return Object.entries(v as Record<string, unknown>).every(([k, x]) => {
-    if (/^(?:status|result)$/i.test(k)) return typeof x === 'string' && /^(?:ok|clean|passed|success|skipped)$/i.test(x);
+    if (/^(?:status|result)$/i.test(k))
+      return typeof x === 'string' && /^(?:ok|clean|passed|success|skipped)$/i.test(x);
     if (/^(?:linter|tool|language|name)$/i.test(k)) return typeof x === 'string';
     return isEmptyValue(x);
   });
@@ -316,7 +350,8 @@ function isCleanLint(v: unknown): boolean {
 function isAckField(key: string, value: unknown): boolean {
   if (ERROR_KEY.test(key)) return isEmptyValue(value);
   if (/^(?:success|ok)$/i.test(key)) return value === true;
-  if (/^(?:message|msg|detail|details|result)$/i.test(key)) return typeof value === 'string' && ACK_WORD.test(value.trim());
+  if (/^(?:message|msg|detail|details|result)$/i.test(key))
+    return typeof value === 'string' && ACK_WORD.test(value.trim());
   return false;
 }
 
@@ -345,7 +380,8 @@ function matchJson(text: string): string | null {
 export function shortCircuit(output: ToolOutput, cfg: HmcConfig['short_circuits']): StrategyResult {
   if (!cfg.enabled) return skipped('short circuits disabled');
   if (output.isError) return skipped('the call failed');
-  if (output.kind === 'file' || output.kind === 'search') return skipped(`a ${output.kind} output is what the agent asked to see`);
+  if (output.kind === 'file' || output.kind === 'search')
+    return skipped(`a ${output.kind} output is what the agent asked to see`);
   const text = output.text;
   if (BLANK.test(text)) return skipped('empty output');
 

@@ -94,7 +94,15 @@ function buildPlan(
 }
 
 /** The plan keeping `keep`, unless it saves nothing. */
-export function planned(lines: readonly string[], keep: readonly number[], count: number, trailingEmpty: boolean, text: string, rep: Repetition | null, weights: readonly number[] | undefined): StrategyResult {
+export function planned(
+  lines: readonly string[],
+  keep: readonly number[],
+  count: number,
+  trailingEmpty: boolean,
+  text: string,
+  rep: Repetition | null,
+  weights: readonly number[] | undefined,
+): StrategyResult {
   const { plan, chars } = buildPlan(lines, keep, count, rep, weights);
   if (trailingEmpty) plan.push(count);
   // The engine joins with "\n": the plan's size is its chars minus the one join it does not add.

@@ -73,7 +73,16 @@ function fromBothEnds<T>(items: readonly T[]): T[] {
  * yet kept (by signature), a second pass fills the rest of the budget in the same order. Lines
  * of a rare kind (`rare`) are taken before any of them.
  */
-function pickImportant(lines: readonly string[], middle: readonly number[], scores: Uint8Array, partners: Int32Array, hot: Uint8Array, covered: Set<string>, limit: number, rare: readonly number[] = []): number[] {
+function pickImportant(
+  lines: readonly string[],
+  middle: readonly number[],
+  scores: Uint8Array,
+  partners: Int32Array,
+  hot: Uint8Array,
+  covered: Set<string>,
+  limit: number,
+  rare: readonly number[] = [],
+): number[] {
   const picked = new Set<number>();
   // A line goes with its partner (a diagnostic's message and its location): never one without the other.
   const pick = (i: number): number => {
@@ -131,7 +140,12 @@ function pickImportant(lines: readonly string[], middle: readonly number[], scor
 }
 
 /** Failing-test titles and one line per failure word not yet `covered`, among `candidates`. */
-function failuresToKeep(lines: readonly string[], candidates: readonly number[], covered: Set<string>, hot: Uint8Array): number[] {
+function failuresToKeep(
+  lines: readonly string[],
+  candidates: readonly number[],
+  covered: Set<string>,
+  hot: Uint8Array,
+): number[] {
   const keep: number[] = [];
   for (const i of candidates) {
     if (hot[i] === 0) continue;
@@ -147,7 +161,12 @@ function failuresToKeep(lines: readonly string[], candidates: readonly number[],
  * A document over its size limit: as many head lines as fit in 3/4 of it, tail lines in the
  * rest, and any failure the cut middle reports.
  */
-function documentWindow(lines: readonly string[], visible: readonly number[], hot: Uint8Array, budgetChars: number): number[] {
+function documentWindow(
+  lines: readonly string[],
+  visible: readonly number[],
+  hot: Uint8Array,
+  budgetChars: number,
+): number[] {
   const head: number[] = [];
   let used = 0;
   for (const i of visible) {
@@ -195,7 +214,12 @@ const KIND_SAMPLE = 512;
  * first the budget of important lines takes. Only scored lines (a warning, a failure, their
  * detail) can be rare facts; the ruling kind is found on a sample of all visible lines.
  */
-function rareKindLines(lines: readonly string[], visible: readonly number[], middle: readonly number[], scores: Uint8Array): number[] {
+function rareKindLines(
+  lines: readonly string[],
+  visible: readonly number[],
+  middle: readonly number[],
+  scores: Uint8Array,
+): number[] {
   const sampled = new Map<string, number>();
   const step = Math.max(1, Math.floor(visible.length / KIND_SAMPLE));
   let samples = 0;
@@ -237,7 +261,13 @@ function diagnosticMessages(middle: readonly number[], messages: Uint8Array, par
 }
 
 /** A long log: head and tail of the visible lines, plus what matters from the middle. */
-function cutLog(lines: readonly string[], visible: readonly number[], context: LineContext, hot: Uint8Array, cfg: HmcConfig['truncation']): number[] {
+function cutLog(
+  lines: readonly string[],
+  visible: readonly number[],
+  context: LineContext,
+  hot: Uint8Array,
+  cfg: HmcConfig['truncation'],
+): number[] {
   const { scores, partners, messages } = context;
   const { head, tail } = windowSizes(cfg);
   if (head + tail >= visible.length) return [...visible];
@@ -247,14 +277,27 @@ function cutLog(lines: readonly string[], visible: readonly number[], context: L
   const middle = visible.slice(head, visible.length - tail);
   // Without keep_important, failure words and failing-test titles still stay: no budget for the rest.
   const rare = cfg.keep_important ? rareKindLines(lines, visible, middle, scores) : [];
-  const picks = pickImportant(lines, middle, scores, partners, hot, covered, cfg.keep_important ? cfg.max_important_lines : 0, rare);
+  const picks = pickImportant(
+    lines,
+    middle,
+    scores,
+    partners,
+    hot,
+    covered,
+    cfg.keep_important ? cfg.max_important_lines : 0,
+    rare,
+  );
   // Every diagnostic's message stays, whatever the budget (with keep_important: the user's switch for all of this).
   const messageLines = cfg.keep_important ? diagnosticMessages(middle, messages, partners) : [];
   return [...new Set([...ends, ...picks, ...messageLines])].sort((a, b) => a - b);
 }
 
 /** Cuts and collapses a long output; see the header for the rules. */
-export function truncate(output: ToolOutput, cfg: HmcConfig['truncation'], weights?: readonly number[]): StrategyResult {
+export function truncate(
+  output: ToolOutput,
+  cfg: HmcConfig['truncation'],
+  weights?: readonly number[],
+): StrategyResult {
   if (!cfg.enabled) return skipped('truncation disabled');
   if (output.kind === 'file') return skipped('a file read is left whole (the code filter handles source)');
   const { text, lines } = output;
@@ -277,7 +320,8 @@ export function truncate(output: ToolOutput, cfg: HmcConfig['truncation'], weigh
     // outputs end here, without being scored.
     if (count <= cfg.max_lines && text.length <= cfg.keep_whole_chars) {
       const unscored = findRepetition(lines, count, UNSCORED, true);
-      if (!unscored.hidden.includes(SIMILAR)) return planned(lines, visibleOf(unscored, count), count, trailingEmpty, text, unscored, weights);
+      if (!unscored.hidden.includes(SIMILAR))
+        return planned(lines, visibleOf(unscored, count), count, trailingEmpty, text, unscored, weights);
     }
     // One scan of the whole text finds the lines that may matter; only those are read one by one.
     const hot = linesToCheck(lines, count, text);
@@ -292,7 +336,8 @@ export function truncate(output: ToolOutput, cfg: HmcConfig['truncation'], weigh
     if (rep.hidden.includes(SIMILAR) && isDoc()) rep = findRepetition(lines, count, scores, false);
     const visible = visibleOf(rep, count);
     const long = visible.length > cfg.max_lines || text.length > cfg.keep_whole_chars;
-    if (long && isDoc()) keep = text.length <= cfg.keep_whole_chars ? visible : documentWindow(lines, visible, hot, cfg.keep_whole_chars);
+    if (long && isDoc())
+      keep = text.length <= cfg.keep_whole_chars ? visible : documentWindow(lines, visible, hot, cfg.keep_whole_chars);
     else if (visible.length > cfg.max_lines) keep = cutLog(lines, visible, context, hot, cfg);
     else keep = visible;
   }

@@ -18,9 +18,40 @@ import { MARKER_RE } from '../../../src/strategies/single/code-filter/plan.js';
 
 /** Body statements per language family (each balanced), including the hard cases of each scanner. */
 const BODY: Record<string, readonly (readonly string[])[]> = {
-  py: [['x = compute(a)'], ['s = "{ not a brace"'], ['# comment'], [''], ['if x:', '    y = 2'], ['raise ValueError("bad value")'], ['q = """', 'col0 text', '"""'], ['return x']],
-  ex: [['x = compute(a)'], ['s = "end #{a} do"'], ['# comment'], [''], ['if x do', '  y()', 'end'], ['raise ArgumentError, "bad value"'], ['q = """', '  end text', '  """'], ['f = fn a -> a end'], ['k = [do: 1]'], ['x']],
-  brace: [['const a = compute(x);'], ['const s = "}";'], ["const c = '{';"], ['// }'], [''], ['if (x) {', '  y();', '}'], ['throw new Error("bad value");'], ['const t = `${ {a: 1}.a } }`;'], ['/* {', '} */'], ['return a;']],
+  py: [
+    ['x = compute(a)'],
+    ['s = "{ not a brace"'],
+    ['# comment'],
+    [''],
+    ['if x:', '    y = 2'],
+    ['raise ValueError("bad value")'],
+    ['q = """', 'col0 text', '"""'],
+    ['return x'],
+  ],
+  ex: [
+    ['x = compute(a)'],
+    ['s = "end #{a} do"'],
+    ['# comment'],
+    [''],
+    ['if x do', '  y()', 'end'],
+    ['raise ArgumentError, "bad value"'],
+    ['q = """', '  end text', '  """'],
+    ['f = fn a -> a end'],
+    ['k = [do: 1]'],
+    ['x'],
+  ],
+  brace: [
+    ['const a = compute(x);'],
+    ['const s = "}";'],
+    ["const c = '{';"],
+    ['// }'],
+    [''],
+    ['if (x) {', '  y();', '}'],
+    ['throw new Error("bad value");'],
+    ['const t = `${ {a: 1}.a } }`;'],
+    ['/* {', '} */'],
+    ['return a;'],
+  ],
 };
 
 interface Lang {
@@ -34,7 +65,12 @@ const ind = (n: number) => ' '.repeat(n);
 function braceUnit(headers: readonly string[], extra: readonly string[] = []): Arbitrary<string[]> {
   return fc.oneof(
     fc.constantFrom(...extra.map((l) => [l]), ['']),
-    fc.tuple(fc.constantFrom(...headers), fc.array(fc.constantFrom(...(BODY.brace ?? [])), { minLength: 1, maxLength: 8 })).map(([h, body]) => [h, ...body.flat().map((l) => (l === '' ? l : ind(2) + l)), '}']),
+    fc
+      .tuple(
+        fc.constantFrom(...headers),
+        fc.array(fc.constantFrom(...(BODY.brace ?? [])), { minLength: 1, maxLength: 8 }),
+      )
+      .map(([h, body]) => [h, ...body.flat().map((l) => (l === '' ? l : ind(2) + l)), '}']),
   );
 }
 
@@ -44,23 +80,85 @@ const LANGS: readonly Lang[] = [
     family: 'py',
     unit: fc.oneof(
       fc.constantFrom<string[]>(['import os'], ['LIMIT = 3'], [''], ['@decorator']),
-      fc.tuple(fc.constantFrom('def f(a):', 'async def g(\n    a,\n):'), fc.array(fc.constantFrom(...(BODY.py ?? [])), { minLength: 1, maxLength: 8 })).map(([sig, body]) => [...sig.split('\n'), ...body.flat().map((l) => (l === '' || l === 'col0 text' ? l : `    ${l}`))]),
+      fc
+        .tuple(
+          fc.constantFrom('def f(a):', 'async def g(\n    a,\n):'),
+          fc.array(fc.constantFrom(...(BODY.py ?? [])), { minLength: 1, maxLength: 8 }),
+        )
+        .map(([sig, body]) => [
+          ...sig.split('\n'),
+          ...body.flat().map((l) => (l === '' || l === 'col0 text' ? l : `    ${l}`)),
+        ]),
     ),
   },
-  { ext: 'ts', family: 'brace', unit: braceUnit(['export function f(a: number): number {', 'export const g = async (a: T) => {'], ['import x from "y";', 'export const LIMIT = 3;']) },
-  { ext: 'tsx', family: 'brace', unit: braceUnit(['export function helper(a: number) {', 'export function View() {\n  return <div className="v">{"}"} Don\'t</div>;'], ['export const LIMIT = 3;']) },
-  { ext: 'go', family: 'brace', unit: braceUnit(['func (s *S) Run(ctx context.Context) error {', 'func main() {'], ['package main', 'const Limit = 3']) },
-  { ext: 'rs', family: 'brace', unit: braceUnit(["pub fn f<'a>(x: &'a str) -> usize {", 'fn main() {'], ['use std::fmt;', 'const LIMIT: u32 = 3;']) },
-  { ext: 'java', family: 'brace', unit: braceUnit(['class A {\n  public int f(int a) {', 'class B {\n  void g() throws IOException {'].map((h) => h), ['import java.util.List;']).map((u) => (u[0]?.startsWith('class') ? [...u, '}'] : u)) },
-  { ext: 'kt', family: 'brace', unit: braceUnit(['fun f(a: Int): Int {', 'suspend fun g() {'], ['const val LIMIT = 3']) },
-  { ext: 'cs', family: 'brace', unit: braceUnit(['class A {\n  public int F(int a) {'], ['using System;']).map((u) => (u[0]?.startsWith('class') ? [...u, '}'] : u)) },
-  { ext: 'php', family: 'brace', unit: braceUnit(['function f($a) {', 'function g(array $xs): array {'], ['<?php', 'const LIMIT = 3;']) },
+  {
+    ext: 'ts',
+    family: 'brace',
+    unit: braceUnit(
+      ['export function f(a: number): number {', 'export const g = async (a: T) => {'],
+      ['import x from "y";', 'export const LIMIT = 3;'],
+    ),
+  },
+  {
+    ext: 'tsx',
+    family: 'brace',
+    unit: braceUnit(
+      [
+        'export function helper(a: number) {',
+        'export function View() {\n  return <div className="v">{"}"} Don\'t</div>;',
+      ],
+      ['export const LIMIT = 3;'],
+    ),
+  },
+  {
+    ext: 'go',
+    family: 'brace',
+    unit: braceUnit(
+      ['func (s *S) Run(ctx context.Context) error {', 'func main() {'],
+      ['package main', 'const Limit = 3'],
+    ),
+  },
+  {
+    ext: 'rs',
+    family: 'brace',
+    unit: braceUnit(["pub fn f<'a>(x: &'a str) -> usize {", 'fn main() {'], ['use std::fmt;', 'const LIMIT: u32 = 3;']),
+  },
+  {
+    ext: 'java',
+    family: 'brace',
+    unit: braceUnit(
+      ['class A {\n  public int f(int a) {', 'class B {\n  void g() throws IOException {'].map((h) => h),
+      ['import java.util.List;'],
+    ).map((u) => (u[0]?.startsWith('class') ? [...u, '}'] : u)),
+  },
+  {
+    ext: 'kt',
+    family: 'brace',
+    unit: braceUnit(['fun f(a: Int): Int {', 'suspend fun g() {'], ['const val LIMIT = 3']),
+  },
+  {
+    ext: 'cs',
+    family: 'brace',
+    unit: braceUnit(['class A {\n  public int F(int a) {'], ['using System;']).map((u) =>
+      u[0]?.startsWith('class') ? [...u, '}'] : u,
+    ),
+  },
+  {
+    ext: 'php',
+    family: 'brace',
+    unit: braceUnit(['function f($a) {', 'function g(array $xs): array {'], ['<?php', 'const LIMIT = 3;']),
+  },
   {
     ext: 'ex',
     family: 'ex',
     unit: fc.oneof(
       fc.constantFrom<string[]>(['@limit 3'], [''], ['alias Shop.Repo'], ['def one(x), do: x']),
-      fc.tuple(fc.constantFrom('def f(a) do', 'defp g(\n      a\n    ) when is_integer(a) do'), fc.array(fc.constantFrom(...(BODY.ex ?? [])), { minLength: 1, maxLength: 8 })).map(([sig, body]) => [...sig.split('\n'), ...body.flat().map((l) => (l === '' ? l : `  ${l}`)), 'end']),
+      fc
+        .tuple(
+          fc.constantFrom('def f(a) do', 'defp g(\n      a\n    ) when is_integer(a) do'),
+          fc.array(fc.constantFrom(...(BODY.ex ?? [])), { minLength: 1, maxLength: 8 }),
+        )
+        .map(([sig, body]) => [...sig.split('\n'), ...body.flat().map((l) => (l === '' ? l : `  ${l}`)), 'end']),
     ),
   },
 ];
@@ -70,7 +168,11 @@ const JUNK = fc.constantFrom('{', '}', '"', '`', '"""', '/*', '*/', '(', "'a", '
 
 const source: Arbitrary<{ ext: string; lines: string[] }> = fc.constantFrom(...LANGS).chain((lang) =>
   fc
-    .tuple(fc.array(lang.unit, { minLength: 1, maxLength: 80, size: 'large' }), fc.array(fc.tuple(fc.nat(), JUNK), { maxLength: 1 }), fc.boolean())
+    .tuple(
+      fc.array(lang.unit, { minLength: 1, maxLength: 80, size: 'large' }),
+      fc.array(fc.tuple(fc.nat(), JUNK), { maxLength: 1 }),
+      fc.boolean(),
+    )
     .map(([units, junk, mutate]) => {
       const lines = units.flat().flatMap((l) => l.split('\n'));
       if (mutate) for (const [at, j] of junk) lines.splice(at % (lines.length + 1), 0, j);
@@ -95,7 +197,13 @@ const pad = (n: number, w = 6) => String(n).padStart(w);
 /** A read of `lines` (a page from `first` when it is not 1) in one of the shapes real tools use. */
 function show(shape: number, path: string, all: readonly string[], first: number): Shown {
   const lines = all.slice(first - 1);
-  const plain = (header: string[], body: string[], trailer: string[], tool: string, args: Record<string, unknown>): Shown => ({
+  const plain = (
+    header: string[],
+    body: string[],
+    trailer: string[],
+    tool: string,
+    args: Record<string, unknown>,
+  ): Shown => ({
     tool,
     args,
     content: [...header, ...body, ...trailer].join('\n'),
@@ -108,21 +216,59 @@ function show(shape: number, path: string, all: readonly string[], first: number
   const numbered = (gutter: (n: number) => string) => lines.map((l, i) => `${gutter(i + first)}${l}`);
   switch (shape % 7) {
     case 0:
-      return plain([], numbered((n) => `${pad(n)}\u2192`), ['', '<system-reminder>', 'Whenever you read a file, consider whether it looks malicious.', '</system-reminder>', ''], 'Read', { file_path: path, ...(first > 1 ? { offset: first } : {}) });
+      return plain(
+        [],
+        numbered((n) => `${pad(n)}\u2192`),
+        [
+          '',
+          '<system-reminder>',
+          'Whenever you read a file, consider whether it looks malicious.',
+          '</system-reminder>',
+          '',
+        ],
+        'Read',
+        { file_path: path, ...(first > 1 ? { offset: first } : {}) },
+      );
     case 1: {
       const body = numbered((n) => `${n}|`);
-      return { ...plain([], body, [], 'read_file', { path }), content: JSON.stringify({ content: body.join('\n'), total_lines: all.length, truncated: false }), inner: (c) => (JSON.parse(c) as { content: string }).content };
+      return {
+        ...plain([], body, [], 'read_file', { path }),
+        content: JSON.stringify({ content: body.join('\n'), total_lines: all.length, truncated: false }),
+        inner: (c) => (JSON.parse(c) as { content: string }).content,
+      };
     }
     case 2:
-      return plain([`[File: /repo/${path} (${all.length} lines total)]`, `(${first - 1} more lines above)`], numbered((n) => `${n}:`), ['(0 more lines below)', `(Open file: /repo/${path})`, '(Current directory: /repo)', 'bash-$'], 'open', { path });
+      return plain(
+        [`[File: /repo/${path} (${all.length} lines total)]`, `(${first - 1} more lines above)`],
+        numbered((n) => `${n}:`),
+        ['(0 more lines below)', `(Open file: /repo/${path})`, '(Current directory: /repo)', 'bash-$'],
+        'open',
+        { path },
+      );
     case 3:
-      return plain([], numbered((n) => `${pad(n)}\t`), [], 'bash', { command: `nl -ba ${path} | sed -n '${first},${all.length}p'` });
+      return plain(
+        [],
+        numbered((n) => `${pad(n)}\t`),
+        [],
+        'bash',
+        { command: `nl -ba ${path} | sed -n '${first},${all.length}p'` },
+      );
     case 4:
-      return plain([], lines, [], 'bash', { command: first > 1 ? `bash -lc "sed -n '${first},${all.length + 50}p' ${path}"` : `cat ${path}` });
+      return plain([], lines, [], 'bash', {
+        command: first > 1 ? `bash -lc "sed -n '${first},${all.length + 50}p' ${path}"` : `cat ${path}`,
+      });
     case 5:
-      return plain(['<returncode>0</returncode>', '<output>'], lines, ['</output>'], 'bash', { command: `cd /testbed && sed -n '${first},${all.length}p' ${path}` });
+      return plain(['<returncode>0</returncode>', '<output>'], lines, ['</output>'], 'bash', {
+        command: `cd /testbed && sed -n '${first},${all.length}p' ${path}`,
+      });
     default:
-      return plain([`Here's the result of running \`cat -n\` on /repo/${path}:`], numbered((n) => `${pad(n)}\t`), [], 'str_replace_editor', { command: 'view', path: `/repo/${path}` });
+      return plain(
+        [`Here's the result of running \`cat -n\` on /repo/${path}:`],
+        numbered((n) => `${pad(n)}\t`),
+        [],
+        'str_replace_editor',
+        { command: 'view', path: `/repo/${path}` },
+      );
   }
 }
 
@@ -182,10 +328,19 @@ describe('file reads: properties', () => {
   it('a conversation of such reads restores exactly and keeps every invariant', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(source, fc.nat()), { minLength: 1, maxLength: 6 }), (reads) => {
-        const messages: Message[] = [{ role: 'system', content: 'system' }, { role: 'user', content: 'read the files' }];
+        const messages: Message[] = [
+          { role: 'system', content: 'system' },
+          { role: 'user', content: 'read the files' },
+        ];
         reads.forEach(([src, shape], k) => {
           const shown = show(shape, `src/m${k}.${src.ext}`, src.lines, 1);
-          messages.push({ role: 'assistant', content: '', tool_calls: [{ id: `c${k}`, type: 'function', function: { name: shown.tool, arguments: JSON.stringify(shown.args) } }] });
+          messages.push({
+            role: 'assistant',
+            content: '',
+            tool_calls: [
+              { id: `c${k}`, type: 'function', function: { name: shown.tool, arguments: JSON.stringify(shown.args) } },
+            ],
+          });
           messages.push({ role: 'tool', tool_call_id: `c${k}`, name: shown.tool, content: shown.content });
         });
         messages.push({ role: 'assistant', content: 'done' });

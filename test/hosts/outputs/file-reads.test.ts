@@ -14,16 +14,33 @@ import { protectionFor } from '../../../src/engine/session/protection.js';
 
 /** A TypeScript service of `n` methods, each with a 6-line body. */
 function service(n = 12): string[] {
-  const out = ["import { db } from '../../engine/db.js';", '', 'export const RETRIES = 3;', '', 'export class UserService {'];
+  const out = [
+    "import { db } from '../../engine/db.js';",
+    '',
+    'export const RETRIES = 3;',
+    '',
+    'export class UserService {',
+  ];
   for (let k = 0; k < n; k++) {
-    out.push(`  async method${k}(id: string): Promise<User> {`, '    const row = await db.find(id);', '    if (!row) {', `      return null;`, '    }', '    const user = toUser(row);', '    return user;', '  }');
+    out.push(
+      `  async method${k}(id: string): Promise<User> {`,
+      '    const row = await db.find(id);',
+      '    if (!row) {',
+      `      return null;`,
+      '    }',
+      '    const user = toUser(row);',
+      '    return user;',
+      '  }',
+    );
   }
   out.push('}', '');
   return out;
 }
 
-const claude = (lines: readonly string[], first = 1): string => lines.map((l, i) => `${String(i + first).padStart(6)}\u2192${l}`).join('\n');
-const REMINDER = '\n\n<system-reminder>\nWhenever you read a file, you should consider whether it looks malicious. If it does, you MUST refuse to improve or augment the code.\n</system-reminder>\n';
+const claude = (lines: readonly string[], first = 1): string =>
+  lines.map((l, i) => `${String(i + first).padStart(6)}\u2192${l}`).join('\n');
+const REMINDER =
+  '\n\n<system-reminder>\nWhenever you read a file, you should consider whether it looks malicious. If it does, you MUST refuse to improve or augment the code.\n</system-reminder>\n';
 
 const config = defaultConfig();
 const ctx = { config, protection: protectionFor(config), manual: false, log: () => {} };
@@ -44,33 +61,66 @@ describe('numbered reads with a header or trailer', () => {
 
   it('reads SWE-agent windows: the header names the file, the gutter the numbers, "(N more lines below)" an open end', () => {
     const body = service();
-    const raw = ['[File: /repo/src/user-service.ts (400 lines total)]', '(40 more lines above)', ...body.map((l, i) => `${i + 41}:${l}`), '(259 more lines below)', '(Open file: /repo/src/user-service.ts)', '(Current directory: /repo)', 'bash-$'].join('\n');
+    const raw = [
+      '[File: /repo/src/user-service.ts (400 lines total)]',
+      '(40 more lines above)',
+      ...body.map((l, i) => `${i + 41}:${l}`),
+      '(259 more lines below)',
+      '(Open file: /repo/src/user-service.ts)',
+      '(Current directory: /repo)',
+      'bash-$',
+    ].join('\n');
     const env = parseEnvelope(raw, { tool: 'open', args: { command: 'open src/user-service.ts 60' } });
-    expect(env.output).toMatchObject({ kind: 'file', path: '/repo/src/user-service.ts', fileLines: { start: 2, end: 2 + body.length, first: 41, openEnd: true } });
+    expect(env.output).toMatchObject({
+      kind: 'file',
+      path: '/repo/src/user-service.ts',
+      fileLines: { start: 2, end: 2 + body.length, first: 41, openEnd: true },
+    });
     expect(env.output.lines[0]).toBe('[File: /repo/src/user-service.ts (400 lines total)]');
     expect(env.output.lines[2]).toBe(body[0]);
   });
 
-  it("reads Hermes read_file JSON: `N|` gutters, and `truncated: true` as an open end", () => {
+  it('reads Hermes read_file JSON: `N|` gutters, and `truncated: true` as an open end', () => {
     const body = service();
-    const raw = JSON.stringify({ content: body.map((l, i) => `${i + 1}|${l}`).join('\n'), total_lines: 900, truncated: true });
+    const raw = JSON.stringify({
+      content: body.map((l, i) => `${i + 1}|${l}`).join('\n'),
+      total_lines: 900,
+      truncated: true,
+    });
     const env = parseEnvelope(raw, { tool: 'read_file', args: { path: 'src/user-service.ts' } });
     expect(env.output.fileLines).toEqual({ start: 0, end: body.length, first: 1, openEnd: true });
   });
 
   it('reads OpenCode <file> blocks with zero-padded gutters, keeping the wrapper', () => {
     const body = service(3);
-    const raw = ['<file>', ...body.map((l, i) => `${String(i + 1).padStart(5, '0')}| ${l}`), '', '(File has more lines. Use \'offset\' parameter to read beyond line 2000)', '</file>'].join('\n');
+    const raw = [
+      '<file>',
+      ...body.map((l, i) => `${String(i + 1).padStart(5, '0')}| ${l}`),
+      '',
+      "(File has more lines. Use 'offset' parameter to read beyond line 2000)",
+      '</file>',
+    ].join('\n');
     const env = parseEnvelope(raw, { tool: 'read', args: { filePath: '/repo/a.ts' } });
-    expect(env.output).toMatchObject({ kind: 'file', path: '/repo/a.ts', fileLines: { start: 1, end: 1 + body.length, first: 1, openEnd: true } });
+    expect(env.output).toMatchObject({
+      kind: 'file',
+      path: '/repo/a.ts',
+      fileLines: { start: 1, end: 1 + body.length, first: 1, openEnd: true },
+    });
     expect(env.output.lines[1]).toBe(body[0]);
   });
 
   it('reads str_replace_editor view output (cat -n gutters after a sentence)', () => {
     const body = service(3);
-    const raw = ["Here's the result of running `cat -n` on /repo/a.ts:", ...body.map((l, i) => `${String(i + 1).padStart(6)}\t${l}`)].join('\n');
+    const raw = [
+      "Here's the result of running `cat -n` on /repo/a.ts:",
+      ...body.map((l, i) => `${String(i + 1).padStart(6)}\t${l}`),
+    ].join('\n');
     const env = parseEnvelope(raw, { tool: 'str_replace_editor', args: { command: 'view', path: '/repo/a.ts' } });
-    expect(env.output).toMatchObject({ kind: 'file', path: '/repo/a.ts', fileLines: { start: 1, end: 1 + body.length, first: 1 } });
+    expect(env.output).toMatchObject({
+      kind: 'file',
+      path: '/repo/a.ts',
+      fileLines: { start: 1, end: 1 + body.length, first: 1 },
+    });
   });
 });
 
@@ -79,28 +129,52 @@ describe('reads through shells', () => {
     ['cat src/a.ts', { path: 'src/a.ts', firstLine: 1, openEnd: false }],
     ["cd /testbed && sed -n '190,215p' tests/test_x.py", { path: 'tests/test_x.py', firstLine: 190, openEnd: true }],
     [`bash -lc "sed -n '1,200p' src/core/client.ts"`, { path: 'src/core/client.ts', firstLine: 1, openEnd: true }],
-    [["bash", "-lc", "nl -ba src/a.rs | sed -n '40,80p'"], { path: 'src/a.rs', firstLine: null, openEnd: true }],
+    [['bash', '-lc', "nl -ba src/a.rs | sed -n '40,80p'"], { path: 'src/a.rs', firstLine: null, openEnd: true }],
     ['cat -n main.go', { path: 'main.go', firstLine: null, openEnd: false }],
     ['head -n 50 lib.rs', { path: 'lib.rs', firstLine: 1, openEnd: true }],
     ['tail -n +120 lib.rs', { path: 'lib.rs', firstLine: 120, openEnd: false }],
     ["cat a.py | sed -n '10,20p'", { path: 'a.py', firstLine: 10, openEnd: true }],
     // The end of a file, from a line whose number is unknown: a read (never cut as a log) the code filter leaves whole.
     ['tail -n 20 a.py', { path: 'a.py', firstLine: null, openEnd: false }],
-    ['cat django/test/utils.py | head -300 | tail -150', { path: 'django/test/utils.py', firstLine: null, openEnd: true }],
+    [
+      'cat django/test/utils.py | head -300 | tail -150',
+      { path: 'django/test/utils.py', firstLine: null, openEnd: true },
+    ],
   ])('%j is a read', (command, expected) => {
     expect(shellRead(command)).toEqual(expected);
   });
 
   it.each([
-    'cat a.py | grep x', 'cat logs/server.log', 'cat > fix.py << EOF', 'grep -n foo a.py', 'cat a.py b.py', 'tail -f out.txt',
-    'tail -n 20 logs/app.log', "sed -i 's/a/b/' a.py", 'python a.py', 'cat $(ls *.py)', 'cat src/*.ts', 'cd repo && make && cat a.py',
-    'cat /proc/cpuinfo', 'ls -la',
+    'cat a.py | grep x',
+    'cat logs/server.log',
+    'cat > fix.py << EOF',
+    'grep -n foo a.py',
+    'cat a.py b.py',
+    'tail -f out.txt',
+    'tail -n 20 logs/app.log',
+    "sed -i 's/a/b/' a.py",
+    'python a.py',
+    'cat $(ls *.py)',
+    'cat src/*.ts',
+    'cd repo && make && cat a.py',
+    'cat /proc/cpuinfo',
+    'ls -la',
   ])('%j is not a read', (command) => {
     expect(shellRead(command)).toBeNull();
   });
 
   it('regression: a read of a JSON file through a shell is a read, not a tool envelope to cut as text', () => {
-    const pkg = JSON.stringify({ name: 'app', version: '1.2.3', scripts: Object.fromEntries(Array.from({ length: 80 }, (_, i) => [`task${i}`, `node scripts/task${i}.js --flag`])) }, null, 2);
+    const pkg = JSON.stringify(
+      {
+        name: 'app',
+        version: '1.2.3',
+        scripts: Object.fromEntries(
+          Array.from({ length: 80 }, (_, i) => [`task${i}`, `node scripts/task${i}.js --flag`]),
+        ),
+      },
+      null,
+      2,
+    );
     const call = { tool: 'shell', args: { command: "bash -lc 'cat package.json'" } };
     expect(parseEnvelope(pkg, call).output).toMatchObject({ kind: 'file', path: 'package.json' });
     expect(compressOutput(pkg, call, ctx).content).toBe(pkg);
@@ -109,8 +183,15 @@ describe('reads through shells', () => {
   it('takes mini-swe-agent output out of its <returncode>/<output> wrapper, numbered from the sed range', () => {
     const body = ['def f(a):', '    return a', ''];
     const raw = ['<returncode>0</returncode>', '<output>', ...body, '</output>'].join('\n');
-    const env = parseEnvelope(raw, { tool: 'bash', args: { command: "cd /testbed && sed -n '190,192p' astroid/x.py" } });
-    expect(env.output).toMatchObject({ kind: 'file', path: 'astroid/x.py', fileLines: { start: 2, end: 5, first: 190, openEnd: true } });
+    const env = parseEnvelope(raw, {
+      tool: 'bash',
+      args: { command: "cd /testbed && sed -n '190,192p' astroid/x.py" },
+    });
+    expect(env.output).toMatchObject({
+      kind: 'file',
+      path: 'astroid/x.py',
+      fileLines: { start: 2, end: 5, first: 190, openEnd: true },
+    });
   });
 });
 
@@ -125,11 +206,17 @@ describe('reads through tools with generic names', () => {
     ['text_editor', { command: 'view', path: '/repo/a.ts' }],
     ['source_viewer', { file: '/repo/a.ts' }],
   ])('%s is a read', (tool, args) => {
-    expect(parseEnvelope(numbered, { tool, args }).output).toMatchObject({ kind: 'file', path: expect.stringContaining('a.ts') });
+    expect(parseEnvelope(numbered, { tool, args }).output).toMatchObject({
+      kind: 'file',
+      path: expect.stringContaining('a.ts'),
+    });
   });
 
   it('read_many_files is a read of several files (never truncated as a log), with no single path', () => {
-    const out = parseEnvelope('--- a.ts ---\nconst a = 1;\n--- b.ts ---\nconst b = 2;', { tool: 'read_many_files', args: { paths: ['a.ts', 'b.ts'] } }).output;
+    const out = parseEnvelope('--- a.ts ---\nconst a = 1;\n--- b.ts ---\nconst b = 2;', {
+      tool: 'read_many_files',
+      args: { paths: ['a.ts', 'b.ts'] },
+    }).output;
     expect(out.kind).toBe('file');
     expect(out.path).toBeUndefined();
   });
@@ -154,7 +241,9 @@ describe('reads through tools with generic names', () => {
   });
 
   it("an edit's echo of the file (SWE-agent edit, Claude Code Edit) is kept whole, never code-filtered", () => {
-    const echo = "The file /repo/a.ts has been updated. Here's the result of running `cat -n` on a snippet of the edited file:\n" + claude(service(6));
+    const echo =
+      "The file /repo/a.ts has been updated. Here's the result of running `cat -n` on a snippet of the edited file:\n" +
+      claude(service(6));
     for (const tool of ['Edit', 'edit', 'str_replace_based_edit_tool', 'MultiEdit']) {
       const env = parseEnvelope(echo, { tool, args: { file_path: '/repo/a.ts' } });
       expect(env.output.kind).toBe('file');

@@ -7,7 +7,24 @@ import { describe, expect, it } from 'vitest';
 import { GUTTERS, gutterAt, lastGutterNumber } from '../../../src/hosts/outputs/file-reads.js';
 
 // The characters a gutter is made of, and a few it is not (other digits, letters, a wide arrow).
-const piece = fc.constantFrom(' ', ' ', '0', '1', '7', '9', '00012', '12345678901234567890', '|', '| ', ':', '\t', '\u2192', 'a', '٣', '\u2190');
+const piece = fc.constantFrom(
+  ' ',
+  ' ',
+  '0',
+  '1',
+  '7',
+  '9',
+  '00012',
+  '12345678901234567890',
+  '|',
+  '| ',
+  ':',
+  '\t',
+  '\u2192',
+  'a',
+  '٣',
+  '\u2190',
+);
 const line = fc.array(piece, { maxLength: 12 }).map((parts) => parts.join(''));
 
 describe('gutterAt', () => {

@@ -16,7 +16,13 @@ import { HARM_CASES } from '../../strategies/harm/all.js';
 import { noise } from '../../strategies/harm/noise.js';
 
 const config = defaultConfig();
-const ctx: CompressContext = { config, protection: protectionFor(config), manual: false, log: () => {}, recallId: 'r0123456789' };
+const ctx: CompressContext = {
+  config,
+  protection: protectionFor(config),
+  manual: false,
+  log: () => {},
+  recallId: 'r0123456789',
+};
 const terminal = (output: string, exit: number): string => JSON.stringify({ output, exit_code: exit, error: null });
 const inner = (content: string): string => (JSON.parse(content) as { output: string }).output;
 
@@ -63,7 +69,8 @@ function pytestFailing(): { log: string; failures: string[] } {
   return { log: lines.join('\n'), failures };
 }
 
-const compress = (command: string, output: string, tool = 'terminal', hostError = false) => compressOutput(output, { tool, args: { command }, hostError }, ctx);
+const compress = (command: string, output: string, tool = 'terminal', hostError = false) =>
+  compressOutput(output, { tool, args: { command }, hostError }, ctx);
 
 describe('a log printed from its file', () => {
   it('is cut as the run itself is, every failure kept (the issue\u2019s 8.9 K pytest log)', () => {
@@ -72,7 +79,10 @@ describe('a log printed from its file', () => {
     const run = compress('sh run_tests.sh', terminal(log, 1));
     const cat = compress('cat logs/pytest_failing.txt', terminal(log, 1));
     const read = compress('cat logs/pytest_failing.txt', terminal(log, 0)); // cat itself succeeded
-    expect(parseEnvelope(terminal(log, 0), { tool: 'terminal', args: { command: 'cat logs/pytest_failing.txt' } }).output.kind).toBe('log');
+    expect(
+      parseEnvelope(terminal(log, 0), { tool: 'terminal', args: { command: 'cat logs/pytest_failing.txt' } }).output
+        .kind,
+    ).toBe('log');
     expect(run.content.length).toBeLessThan(log.length * 0.5);
     expect(inner(cat.content)).toBe(inner(run.content));
     for (const c of [cat, read]) {
@@ -86,12 +96,20 @@ describe('a log printed from its file', () => {
   });
 
   it('is compressed exactly as the command that printed it, for the harm suite\u2019s logs', () => {
-    const eligible = HARM_CASES.filter((c) => ['log-failure', 'test-title', 'traceback', 'chained', 'warning-detail', 'repetitive'].includes(c.klass))
-      .filter((c) => typeof c.args?.command === 'string' && !isDocumentCommand(c.args.command) && !isSearchCommand(c.args.command));
+    const eligible = HARM_CASES.filter((c) =>
+      ['log-failure', 'test-title', 'traceback', 'chained', 'warning-detail', 'repetitive'].includes(c.klass),
+    ).filter(
+      (c) =>
+        typeof c.args?.command === 'string' && !isDocumentCommand(c.args.command) && !isSearchCommand(c.args.command),
+    );
     let same = 0;
     for (const c of eligible) {
       const direct = compressOutput(c.output, { tool: c.tool, args: c.args ?? {}, hostError: c.isError === true }, ctx);
-      const printed = compressOutput(c.output, { tool: c.tool, args: { command: 'cat logs/run_output.txt' }, hostError: c.isError === true }, ctx);
+      const printed = compressOutput(
+        c.output,
+        { tool: c.tool, args: { command: 'cat logs/run_output.txt' }, hostError: c.isError === true },
+        ctx,
+      );
       if (printed.content === direct.content) same++;
       // Never worse than whole: a log the rule does not recognise is still sent whole, never cut wrong.
       else expect(printed.content, c.name).toBe(printed.raw);
@@ -101,11 +119,24 @@ describe('a log printed from its file', () => {
   });
 
   it('leaves prose, data, source and short files printed by cat whole, as file reads', () => {
-    const prose = Array.from({ length: 60 }, (_, i) => `Paragraph ${i}: the service keeps its configuration in one file, read once at start and again on change.`).join('\n');
+    const prose = Array.from(
+      { length: 60 },
+      (_, i) =>
+        `Paragraph ${i}: the service keeps its configuration in one file, read once at start and again on change.`,
+    ).join('\n');
     const requirements = Array.from({ length: 300 }, (_, i) => `package-${i}==1.${i % 7}.${i % 11}`).join('\n');
     const shortLog = noise.pytestVerbose(12, 3).join('\n');
-    const source = ['import os', '', ...Array.from({ length: 80 }, (_, i) => `def f${i}(x):\n    """Doubles."""\n    return x * ${i}\n`)].join('\n');
-    for (const [path, text] of [['notes.txt', prose], ['requirements.txt', requirements], ['logs/short.txt', shortLog], ['app.py', source]] as const) {
+    const source = [
+      'import os',
+      '',
+      ...Array.from({ length: 80 }, (_, i) => `def f${i}(x):\n    """Doubles."""\n    return x * ${i}\n`),
+    ].join('\n');
+    for (const [path, text] of [
+      ['notes.txt', prose],
+      ['requirements.txt', requirements],
+      ['logs/short.txt', shortLog],
+      ['app.py', source],
+    ] as const) {
       const env = terminal(text, 0);
       const out = parseEnvelope(env, { tool: 'terminal', args: { command: `cat ${path}` } }).output;
       expect(out.kind, path).toBe('file');

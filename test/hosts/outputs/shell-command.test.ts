@@ -6,7 +6,7 @@ describe('commandOf', () => {
     expect(commandOf({ command: 'ls -la' })).toBe('ls -la');
     expect(commandOf({ cmd: 'pwd' })).toBe('pwd');
     expect(commandOf({ command: ['bash', '-lc', "rg -n 'x y' src"] })).toBe("rg -n 'x y' src");
-    expect(commandOf({ command: "bash -lc 'grep -rn \"a\" src | head -200'" })).toBe('grep -rn "a" src | head -200');
+    expect(commandOf({ command: 'bash -lc \'grep -rn "a" src | head -200\'' })).toBe('grep -rn "a" src | head -200');
     expect(commandOf({ command: 'bash -lc "sed -n \'1,10p\' README.md"' })).toBe("sed -n '1,10p' README.md");
     expect(commandOf({ command: 42 })).toBe('');
     expect(commandOf({})).toBe('');
@@ -63,7 +63,14 @@ describe('isDocumentCommand', () => {
     expect(isDocumentCommand(command)).toBe(true);
   });
 
-  it.each(['', 'npm test', 'curl -o out.html https://example.com', 'cat server.log', 'tail -n 100 /var/log/nginx/access.log', 'sed -n 1,200p src/app.ts'])('%s does not', (command) => {
+  it.each([
+    '',
+    'npm test',
+    'curl -o out.html https://example.com',
+    'cat server.log',
+    'tail -n 100 /var/log/nginx/access.log',
+    'sed -n 1,200p src/app.ts',
+  ])('%s does not', (command) => {
     expect(isDocumentCommand(command)).toBe(false);
   });
 });

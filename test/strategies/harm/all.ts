@@ -29,4 +29,3 @@ export const HARM_CASES: readonly HarmCase[] = [
   ...installShrinkCases,
   ...rareKindCases,
 ];
-

@@ -13,12 +13,23 @@ export const chainedCases: HarmCase[] = [
     klass: 'chained',
     ...bash('./gradlew bootRun'),
     output: text(
-      Array.from({ length: 30 }, (_, i) => `2024-05-02T10:31:${String(i).padStart(2, '0')}.120Z ERROR 7 --- [main] c.z.h.pool.HikariPool : HikariPool-1 - Exception during pool initialization (attempt ${i + 1})`),
-      'org.springframework.beans.factory.BeanCreationException: Error creating bean with name \'entityManagerFactory\'',
+      Array.from(
+        { length: 30 },
+        (_, i) =>
+          `2024-05-02T10:31:${String(i).padStart(2, '0')}.120Z ERROR 7 --- [main] c.z.h.pool.HikariPool : HikariPool-1 - Exception during pool initialization (attempt ${i + 1})`,
+      ),
+      "org.springframework.beans.factory.BeanCreationException: Error creating bean with name 'entityManagerFactory'",
       '\tat org.springframework.beans.factory.support.AbstractAutowireCapableBeanFactory.initializeBean(AbstractAutowireCapableBeanFactory.java:1786)',
-      Array.from({ length: 20 }, (_, i) => `\tat org.springframework.boot.SpringApplication.run${i}(SpringApplication.java:${300 + i})`),
+      Array.from(
+        { length: 20 },
+        (_, i) => `\tat org.springframework.boot.SpringApplication.run${i}(SpringApplication.java:${300 + i})`,
+      ),
       'Caused by: org.hibernate.service.spi.ServiceException: Unable to create requested service [org.hibernate.engine.jdbc.env.spi.JdbcEnvironment]',
-      Array.from({ length: 10 }, (_, i) => `\tat org.hibernate.service.internal.AbstractServiceRegistryImpl.createService${i}(AbstractServiceRegistryImpl.java:${270 + i})`),
+      Array.from(
+        { length: 10 },
+        (_, i) =>
+          `\tat org.hibernate.service.internal.AbstractServiceRegistryImpl.createService${i}(AbstractServiceRegistryImpl.java:${270 + i})`,
+      ),
       'Caused by: org.postgresql.util.PSQLException: FATAL: password authentication failed for user "shop_rw"',
       '\tat org.postgresql.core.v3.ConnectionFactoryImpl.doAuthentication(ConnectionFactoryImpl.java:693)',
       '\t... 45 more',
@@ -32,7 +43,11 @@ export const chainedCases: HarmCase[] = [
     klass: 'chained',
     ...bash('celery -A shop worker --loglevel=INFO 2>&1 | tail -150'),
     output: text(
-      Array.from({ length: 30 }, (_, i) => `[2024-05-02 10:31:${String(i).padStart(2, '0')},000: ERROR/ForkPoolWorker-${i % 4}] Task shop.tasks.sync[${i}] raised unexpected: ConnectionError()`),
+      Array.from(
+        { length: 30 },
+        (_, i) =>
+          `[2024-05-02 10:31:${String(i).padStart(2, '0')},000: ERROR/ForkPoolWorker-${i % 4}] Task shop.tasks.sync[${i}] raised unexpected: ConnectionError()`,
+      ),
       'Traceback (most recent call last):',
       pyFrames(3, '/app/shop/clients/erp.py'),
       'socket.gaierror: [Errno -3] Temporary failure in name resolution',
@@ -42,7 +57,10 @@ export const chainedCases: HarmCase[] = [
       'Traceback (most recent call last):',
       pyFrames(3, '/app/shop/tasks.py'),
       'shop.clients.erp.ErpUnavailable: erp.internal.example:8443 unreachable',
-      Array.from({ length: 15 }, (_, i) => `[2024-05-02 10:32:${String(i).padStart(2, '0')},000: INFO/MainProcess] heartbeat ${i}`),
+      Array.from(
+        { length: 15 },
+        (_, i) => `[2024-05-02 10:32:${String(i).padStart(2, '0')},000: INFO/MainProcess] heartbeat ${i}`,
+      ),
     ),
     keep: ['Temporary failure in name resolution', 'ErpUnavailable: erp.internal.example:8443 unreachable'],
   },
@@ -54,7 +72,7 @@ export const chainedCases: HarmCase[] = [
       noise.appLog(25, 49),
       'Traceback (most recent call last):',
       pyFrames(4, '/app/app/migrate.py'),
-      'KeyError: \'tenant_id\'',
+      "KeyError: 'tenant_id'",
       '',
       'During handling of the above exception, another exception occurred:',
       '',
@@ -76,7 +94,11 @@ export const chainedCases: HarmCase[] = [
       'org.springframework.dao.DataIntegrityViolationException: could not execute statement',
       Array.from({ length: 25 }, (_, i) => `\tat com.shop.OrderService.place${i}(OrderService.java:${40 + i})`),
       'Caused by: org.hibernate.exception.ConstraintViolationException: could not execute statement',
-      Array.from({ length: 10 }, (_, i) => `\tat org.hibernate.exception.internal.SQLStateConversionDelegate.convert${i}(SQLStateConversionDelegate.java:${95 + i})`),
+      Array.from(
+        { length: 10 },
+        (_, i) =>
+          `\tat org.hibernate.exception.internal.SQLStateConversionDelegate.convert${i}(SQLStateConversionDelegate.java:${95 + i})`,
+      ),
       'Caused by: org.postgresql.util.PSQLException: ERROR: null value in column "currency" of relation "orders" violates not-null constraint',
       '  Detail: Failing row contains (17, 42, null, 19.99).',
       '\t... 38 more',
@@ -118,7 +140,7 @@ export const chainedCases: HarmCase[] = [
       '    at process.processTicksAndRejections (node:internal/process/task_queues:95:5) {',
       '  [cause]: Error: connect ECONNREFUSED 10.0.4.12:5432',
       '      at TCPConnectWrap.afterConnect [as oncomplete] (node:net:1555:16) {',
-      "    errno: -111,",
+      '    errno: -111,',
       "    code: 'ECONNREFUSED',",
       "    address: '10.0.4.12',",
       '    port: 5432',
@@ -138,7 +160,10 @@ export const chainedCases: HarmCase[] = [
       ' ---> System.Threading.Tasks.TaskCanceledException: A task was canceled.',
       ' ---> System.TimeoutException: The operation was canceled because the upstream inventory-svc did not answer within 00:00:30.',
       '   --- End of inner exception stack trace ---',
-      Array.from({ length: 12 }, (_, i) => `   at Api.Inventory.Client.Get${i}() in /src/Api/Inventory/Client.cs:line ${30 + i}`),
+      Array.from(
+        { length: 12 },
+        (_, i) => `   at Api.Inventory.Client.Get${i}() in /src/Api/Inventory/Client.cs:line ${30 + i}`,
+      ),
       noise.appLog(25, 59),
     ),
     keep: ['upstream inventory-svc did not answer within 00:00:30'],
@@ -148,7 +173,11 @@ export const chainedCases: HarmCase[] = [
     klass: 'chained',
     ...bash('pytest tests/integration -q'),
     output: text(
-      Array.from({ length: 26 }, (_, i) => `FAILED tests/integration/test_api.py::test_endpoint_${i} - requests.exceptions.ConnectionError: ('Connection aborted.', RemoteDisconnected())`),
+      Array.from(
+        { length: 26 },
+        (_, i) =>
+          `FAILED tests/integration/test_api.py::test_endpoint_${i} - requests.exceptions.ConnectionError: ('Connection aborted.', RemoteDisconnected())`,
+      ),
       '________________________ test_bootstrap ________________________',
       'Traceback (most recent call last):',
       pyFrames(3, '/repo/tests/integration/conftest.py'),

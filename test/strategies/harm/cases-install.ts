@@ -33,7 +33,12 @@ export const installWarningCases: HarmCase[] = [
       '',
       'found 0 vulnerabilities',
     ),
-    keep: ["required: { node: '^18.0.0 || >=20.0.0' }", "current: { node: 'v16.20.2', npm: '8.19.4' }", 'inflight@1.0.6: This module is not supported', 'rimraf@3.0.2: Rimraf versions prior to v4'],
+    keep: [
+      "required: { node: '^18.0.0 || >=20.0.0' }",
+      "current: { node: 'v16.20.2', npm: '8.19.4' }",
+      'inflight@1.0.6: This module is not supported',
+      'rimraf@3.0.2: Rimraf versions prior to v4',
+    ],
   },
   {
     name: 'yarn engine and peer warnings in a verbose install',
@@ -42,11 +47,20 @@ export const installWarningCases: HarmCase[] = [
     output: text(
       'yarn install v1.22.19',
       '[1/4] Resolving packages...',
-      NPM_PACKAGES.map((p, i) => `verbose ${(0.3 + i * 0.01).toFixed(3)} Performing "GET" request to "https://registry.yarnpkg.com/${p}".`),
+      NPM_PACKAGES.map(
+        (p, i) =>
+          `verbose ${(0.3 + i * 0.01).toFixed(3)} Performing "GET" request to "https://registry.yarnpkg.com/${p}".`,
+      ),
       'warning vite@5.2.11: The engine "node" is incompatible with this module. Expected version "^18.0.0 || >=20.0.0". Got "16.20.2"',
-      NPM_PACKAGES.map((p, i) => `verbose ${(1.3 + i * 0.01).toFixed(3)} Request "https://registry.yarnpkg.com/${p}" finished with status code 200.`),
+      NPM_PACKAGES.map(
+        (p, i) =>
+          `verbose ${(1.3 + i * 0.01).toFixed(3)} Request "https://registry.yarnpkg.com/${p}" finished with status code 200.`,
+      ),
       '[2/4] Fetching packages...',
-      NPM_PACKAGES.map((p, i) => `verbose ${(2.3 + i * 0.01).toFixed(3)} Copying "/usr/local/share/.cache/yarn/v6/npm-${p}-1.0.${i}/node_modules/${p}/package.json" to "/app/node_modules/${p}/package.json".`),
+      NPM_PACKAGES.map(
+        (p, i) =>
+          `verbose ${(2.3 + i * 0.01).toFixed(3)} Copying "/usr/local/share/.cache/yarn/v6/npm-${p}-1.0.${i}/node_modules/${p}/package.json" to "/app/node_modules/${p}/package.json".`,
+      ),
       '[3/4] Linking dependencies...',
       'warning " > @testing-library/user-event@14.5.2" has unmet peer dependency "@testing-library/dom@>=7.21.4".',
       NPM_PACKAGES.map((p, i) => `verbose ${(3.3 + i * 0.01).toFixed(3)} Creating directory "/app/node_modules/${p}".`),
@@ -54,7 +68,10 @@ export const installWarningCases: HarmCase[] = [
       'success Saved lockfile.',
       'Done in 42.18s.',
     ),
-    keep: ['The engine "node" is incompatible with this module. Expected version "^18.0.0 || >=20.0.0". Got "16.20.2"', 'has unmet peer dependency "@testing-library/dom@>=7.21.4"'],
+    keep: [
+      'The engine "node" is incompatible with this module. Expected version "^18.0.0 || >=20.0.0". Got "16.20.2"',
+      'has unmet peer dependency "@testing-library/dom@>=7.21.4"',
+    ],
   },
   {
     name: 'pnpm deprecations and a peer issue among progress lines',
@@ -80,7 +97,10 @@ export const installWarningCases: HarmCase[] = [
       '',
       'Done in 9.8s',
     ),
-    keep: ['4 deprecated subdependencies found: glob@7.2.3, inflight@1.0.6, rimraf@3.0.2, rollup-plugin-terser@7.0.2', 'unmet peer vite@^4.2.0: found 5.2.11'],
+    keep: [
+      '4 deprecated subdependencies found: glob@7.2.3, inflight@1.0.6, rimraf@3.0.2, rollup-plugin-terser@7.0.2',
+      'unmet peer vite@^4.2.0: found 5.2.11',
+    ],
   },
   {
     name: 'pip DEPRECATION and a missing extra among collect and download lines (a package named Deprecated)',
@@ -95,7 +115,10 @@ export const installWarningCases: HarmCase[] = [
       'Installing collected packages: urllib3, idna, charset-normalizer, certifi, requests, wrapt, Deprecated, opentelemetry-api',
       'Successfully installed Deprecated-1.2.14 certifi-2024.2.2 charset-normalizer-3.3.2 idna-3.7 opentelemetry-api-1.24.0 requests-2.31.0 urllib3-2.2.1 wrapt-1.16.0',
     ),
-    keep: ["typer 0.12.3 does not provide the extra 'all'", "Building 'pyyaml' using the legacy setup.py bdist_wheel mechanism"],
+    keep: [
+      "typer 0.12.3 does not provide the extra 'all'",
+      "Building 'pyyaml' using the legacy setup.py bdist_wheel mechanism",
+    ],
   },
   {
     name: 'composer abandoned package among hundreds of install lines',
@@ -136,8 +159,16 @@ export const installWarningCases: HarmCase[] = [
     klass: 'install-warning',
     ...bash('./gradlew build'),
     output: text(
-      Array.from({ length: 120 }, (_, i) => `Download https://repo.maven.apache.org/maven2/org/${['slf4j', 'junit', 'apache', 'jetbrains'][i % 4]}/artifact-${i}/1.${i}.0/artifact-${i}-1.${i}.0.jar`),
-      Array.from({ length: 40 }, (_, i) => `> Task :${['core', 'api', 'web'][i % 3]}:${['compileJava', 'processResources', 'classes', 'jar'][i % 4]}`),
+      Array.from(
+        { length: 120 },
+        (_, i) =>
+          `Download https://repo.maven.apache.org/maven2/org/${['slf4j', 'junit', 'apache', 'jetbrains'][i % 4]}/artifact-${i}/1.${i}.0/artifact-${i}-1.${i}.0.jar`,
+      ),
+      Array.from(
+        { length: 40 },
+        (_, i) =>
+          `> Task :${['core', 'api', 'web'][i % 3]}:${['compileJava', 'processResources', 'classes', 'jar'][i % 4]}`,
+      ),
       '',
       'Deprecated Gradle features were used in this build, making it incompatible with Gradle 9.0.',
       '',
@@ -151,7 +182,38 @@ export const installWarningCases: HarmCase[] = [
   },
 ];
 
-const BUILT = ['esbuild', 'core-js', 'sharp', 'bcrypt', 'node-sass', 'canvas', 'sqlite3', 'fsevents', 'protobufjs', 'husky', 'cypress', 'puppeteer', 'nx', '@swc/core', 'lefthook', 'msw', 'prisma', '@prisma/engines', 'electron', 'deasync', 'better-sqlite3', 'argon2', 'utf-8-validate', 'bufferutil', 'es5-ext', 'core-js-pure', 'styled-components', 'unrs-resolver', 'workerd', 'ngrok'];
+const BUILT = [
+  'esbuild',
+  'core-js',
+  'sharp',
+  'bcrypt',
+  'node-sass',
+  'canvas',
+  'sqlite3',
+  'fsevents',
+  'protobufjs',
+  'husky',
+  'cypress',
+  'puppeteer',
+  'nx',
+  '@swc/core',
+  'lefthook',
+  'msw',
+  'prisma',
+  '@prisma/engines',
+  'electron',
+  'deasync',
+  'better-sqlite3',
+  'argon2',
+  'utf-8-validate',
+  'bufferutil',
+  'es5-ext',
+  'core-js-pure',
+  'styled-components',
+  'unrs-resolver',
+  'workerd',
+  'ngrok',
+];
 
 export const installShrinkCases: HarmCase[] = [
   {
@@ -177,7 +239,13 @@ export const installShrinkCases: HarmCase[] = [
     name: 'npm fetch lines with status codes 200 and 304 shrink',
     klass: 'repetitive',
     ...bash('npm install --loglevel http'),
-    output: text(pkgNoise.npmFetch(60, 314), '', 'added 418 packages, and audited 419 packages in 11s', '', 'found 0 vulnerabilities'),
+    output: text(
+      pkgNoise.npmFetch(60, 314),
+      '',
+      'added 418 packages, and audited 419 packages in 11s',
+      '',
+      'found 0 vulnerabilities',
+    ),
     keep: ['added 418 packages', 'found 0 vulnerabilities'],
     shrinkTo: 0.35,
   },
@@ -193,7 +261,10 @@ export const installShrinkCases: HarmCase[] = [
     name: 'pip collect and download lines shrink',
     klass: 'repetitive',
     ...bash('pip install -r requirements.txt'),
-    output: text(pkgNoise.pipInstall(48, 315), 'Successfully installed Deprecated-1.2.14 certifi-2024.2.2 idna-3.7 requests-2.31.0 urllib3-2.2.1 wrapt-1.16.0'),
+    output: text(
+      pkgNoise.pipInstall(48, 315),
+      'Successfully installed Deprecated-1.2.14 certifi-2024.2.2 idna-3.7 requests-2.31.0 urllib3-2.2.1 wrapt-1.16.0',
+    ),
     keep: ['Successfully installed Deprecated-1.2.14'],
     shrinkTo: 0.4,
   },
@@ -201,7 +272,12 @@ export const installShrinkCases: HarmCase[] = [
     name: 'a long listing of built packages (yarn berry build step) shrinks',
     klass: 'repetitive',
     ...bash('yarn install'),
-    output: text('➤ YN0000: ┌ Link step', pkgNoise.yarnBuild(BUILT, 316), '➤ YN0000: └ Completed in 48s 311ms', '➤ YN0000: · Done in 1m 2s'),
+    output: text(
+      '➤ YN0000: ┌ Link step',
+      pkgNoise.yarnBuild(BUILT, 316),
+      '➤ YN0000: └ Completed in 48s 311ms',
+      '➤ YN0000: · Done in 1m 2s',
+    ),
     keep: ['Completed in 48s 311ms', 'Done in 1m 2s'],
     shrinkTo: 0.35,
   },
@@ -214,7 +290,8 @@ export const installShrinkCases: HarmCase[] = [
       '[INFO] Reactor Summary for platform 2.4.0-SNAPSHOT:',
       '[INFO] ',
       Array.from({ length: 36 }, (_, i) => {
-        const name = `platform-${['core', 'api', 'web', 'batch', 'auth', 'billing'][i % 6]}-${Math.floor(i / 6) + 1} ${i + 1 < 10 ? '' : ''}`.trim();
+        const name =
+          `platform-${['core', 'api', 'web', 'batch', 'auth', 'billing'][i % 6]}-${Math.floor(i / 6) + 1} ${i + 1 < 10 ? '' : ''}`.trim();
         return `[INFO] ${`${name} `.padEnd(55, '.')} SUCCESS [  ${(1 + ((i * 7) % 23) / 3).toFixed(3)} s]`;
       }),
       '[INFO] ------------------------------------------------------------------------',

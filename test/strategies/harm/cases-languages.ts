@@ -6,7 +6,8 @@ import { bash, type HarmCase } from './case.js';
 import { noise, text } from './noise.js';
 
 /** A long output with the given lines in its middle. */
-const around = (seed: number, ...lines: string[]): string => text(noise.appLog(35, seed), lines, noise.appLog(35, seed + 1));
+const around = (seed: number, ...lines: string[]): string =>
+  text(noise.appLog(35, seed), lines, noise.appLog(35, seed + 1));
 
 export const languageCases: HarmCase[] = [
   {
@@ -25,14 +26,22 @@ export const languageCases: HarmCase[] = [
     name: 'German gradle FEHLER build fehlgeschlagen',
     klass: 'language',
     ...bash('./gradlew build'),
-    output: text(noise.gradleTasks(35, 81), 'Build fehlgeschlagen: Aufgabe :app:compileKotlin wurde mit einer Ausnahme beendet.', noise.gradleTasks(35, 82)),
+    output: text(
+      noise.gradleTasks(35, 81),
+      'Build fehlgeschlagen: Aufgabe :app:compileKotlin wurde mit einer Ausnahme beendet.',
+      noise.gradleTasks(35, 82),
+    ),
     keep: ['Aufgabe :app:compileKotlin wurde mit einer Ausnahme beendet.'],
   },
   {
     name: 'French erreur and échec',
     klass: 'language',
     ...bash('make test'),
-    output: around(83, "src/analyse.c:12:9: erreur: « taille » non déclaré (première utilisation dans cette fonction)", 'Échec de la compilation du module analyse'),
+    output: around(
+      83,
+      'src/analyse.c:12:9: erreur: « taille » non déclaré (première utilisation dans cette fonction)',
+      'Échec de la compilation du module analyse',
+    ),
     keep: ['« taille » non déclaré', 'Échec de la compilation du module analyse'],
   },
   {
@@ -159,9 +168,17 @@ export const languageCases: HarmCase[] = [
     klass: 'language',
     ...bash('sudo apt-get install -y libfoo-dev'),
     output: text(
-      Array.from({ length: 35 }, (_, i) => `Holen:${i + 1} http://deb.debian.org/debian bookworm/main amd64 paket${i} amd64 1.${i}-1 [${100 + i} kB]`),
+      Array.from(
+        { length: 35 },
+        (_, i) =>
+          `Holen:${i + 1} http://deb.debian.org/debian bookworm/main amd64 paket${i} amd64 1.${i}-1 [${100 + i} kB]`,
+      ),
       'E: Paket libfoo-dev kann nicht gefunden werden.',
-      Array.from({ length: 35 }, (_, i) => `Holen:${i + 36} http://deb.debian.org/debian bookworm/main amd64 mehr${i} amd64 2.${i}-1 [${200 + i} kB]`),
+      Array.from(
+        { length: 35 },
+        (_, i) =>
+          `Holen:${i + 36} http://deb.debian.org/debian bookworm/main amd64 mehr${i} amd64 2.${i}-1 [${200 + i} kB]`,
+      ),
     ),
     keep: ['E: Paket libfoo-dev kann nicht gefunden werden.'],
   },

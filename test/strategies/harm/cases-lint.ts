@@ -10,7 +10,11 @@ import { text } from './noise.js';
 
 const RUFF_RULES = [
   ['F401', '[*] `{n}` imported but unused', 'import {n}'],
-  ['E501', 'Line too long (104 > 88)', '    return compute_totals(orders, taxes, discounts, currency, rounding, locale, {n})'],
+  [
+    'E501',
+    'Line too long (104 > 88)',
+    '    return compute_totals(orders, taxes, discounts, currency, rounding, locale, {n})',
+  ],
   ['F841', 'Local variable `{n}` is assigned to but never used', '    {n} = load()'],
   ['B006', 'Do not use mutable data structures for argument defaults', 'def run(items={n}):'],
 ] as const;
@@ -54,9 +58,13 @@ export const lintMessageCases: HarmCase[] = [
     klass: 'lint-message',
     ...bash('ruff check .'),
     output: text(
-      Array.from({ length: 14 }, (_, i) => ruff(i, `app/services/module_${i}.py`, RUFF_RULES[i % 2] as (typeof RUFF_RULES)[number], `helper_${i}`)).flat(),
+      Array.from({ length: 14 }, (_, i) =>
+        ruff(i, `app/services/module_${i}.py`, RUFF_RULES[i % 2] as (typeof RUFF_RULES)[number], `helper_${i}`),
+      ).flat(),
       ruff(99, 'app/jobs/sync.py', RUFF_RULES[3], '[]'),
-      Array.from({ length: 14 }, (_, i) => ruff(i + 20, `app/api/view_${i}.py`, RUFF_RULES[i % 2] as (typeof RUFF_RULES)[number], `param_${i}`)).flat(),
+      Array.from({ length: 14 }, (_, i) =>
+        ruff(i + 20, `app/api/view_${i}.py`, RUFF_RULES[i % 2] as (typeof RUFF_RULES)[number], `param_${i}`),
+      ).flat(),
       'Found 29 errors.',
       '[*] 14 fixable with the `--fix` option.',
     ),
@@ -66,7 +74,11 @@ export const lintMessageCases: HarmCase[] = [
     name: 'ruff full format: the same rule in many files keeps each kept location with its message',
     klass: 'lint-message',
     ...bash('ruff check src'),
-    output: text(Array.from({ length: 24 }, (_, i) => ruff(i, `src/pkg/file_${i}.py`, RUFF_RULES[2], `unused_${i}`)).flat(), 'Found 24 errors.', 'No fixes available (24 hidden fixes can be enabled with the `--unsafe-fixes` option).'),
+    output: text(
+      Array.from({ length: 24 }, (_, i) => ruff(i, `src/pkg/file_${i}.py`, RUFF_RULES[2], `unused_${i}`)).flat(),
+      'Found 24 errors.',
+      'No fixes available (24 hidden fixes can be enabled with the `--unsafe-fixes` option).',
+    ),
     keep: ['Found 24 errors.'],
     pairs: [/^F841 .*$/, /^ {2}--> .*$/],
   },
@@ -75,9 +87,28 @@ export const lintMessageCases: HarmCase[] = [
     klass: 'lint-message',
     ...bash('npx oxlint src'),
     output: text(
-      Array.from({ length: 10 }, (_, i) => oxlint(i, `src/routes/route_${i}.ts`, 'no-unused-vars', `Variable 'tmp${i}' is declared but never used. Unused variables should start with a '_'.`)).flat(),
-      oxlint(50, 'src/auth/session.ts', 'no-async-promise-executor', 'Promise executor functions should not be `async`.'),
-      Array.from({ length: 10 }, (_, i) => oxlint(i + 20, `src/lib/lib_${i}.ts`, 'no-unused-vars', `Variable 'tmp${i + 20}' is declared but never used. Unused variables should start with a '_'.`)).flat(),
+      Array.from({ length: 10 }, (_, i) =>
+        oxlint(
+          i,
+          `src/routes/route_${i}.ts`,
+          'no-unused-vars',
+          `Variable 'tmp${i}' is declared but never used. Unused variables should start with a '_'.`,
+        ),
+      ).flat(),
+      oxlint(
+        50,
+        'src/auth/session.ts',
+        'no-async-promise-executor',
+        'Promise executor functions should not be `async`.',
+      ),
+      Array.from({ length: 10 }, (_, i) =>
+        oxlint(
+          i + 20,
+          `src/lib/lib_${i}.ts`,
+          'no-unused-vars',
+          `Variable 'tmp${i + 20}' is declared but never used. Unused variables should start with a '_'.`,
+        ),
+      ).flat(),
       'Found 21 warnings and 0 errors.',
       'Finished in 31ms on 212 files with 93 rules using 8 threads.',
     ),
@@ -159,12 +190,25 @@ export const lintMessageCases: HarmCase[] = [
     klass: 'lint-message',
     ...bash('shellcheck scripts/*.sh'),
     output: text(
-      Array.from({ length: 14 }, (_, i) => [`In scripts/job_${i}.sh line ${3 + i}:`, `echo $VAR_${i}`, `     ^------^ SC2086 (info): Double quote to prevent globbing and word splitting.`, '', 'Did you mean: ', `echo "$VAR_${i}"`, '']).flat(),
+      Array.from({ length: 14 }, (_, i) => [
+        `In scripts/job_${i}.sh line ${3 + i}:`,
+        `echo $VAR_${i}`,
+        `     ^------^ SC2086 (info): Double quote to prevent globbing and word splitting.`,
+        '',
+        'Did you mean: ',
+        `echo "$VAR_${i}"`,
+        '',
+      ]).flat(),
       'In scripts/deploy.sh line 42:',
       'rm -rf $BUILD_DIR/*',
       '       ^--------^ SC2115 (warning): Use "${var:?}" to ensure this never expands to /* .',
       '',
-      Array.from({ length: 14 }, (_, i) => [`In scripts/task_${i}.sh line ${9 + i}:`, `cd $DIR_${i}`, `   ^-----^ SC2164 (warning): Use 'cd ... || exit' or 'cd ... || return' in case cd fails.`, '']).flat(),
+      Array.from({ length: 14 }, (_, i) => [
+        `In scripts/task_${i}.sh line ${9 + i}:`,
+        `cd $DIR_${i}`,
+        `   ^-----^ SC2164 (warning): Use 'cd ... || exit' or 'cd ... || return' in case cd fails.`,
+        '',
+      ]).flat(),
       'For more information:',
       '  https://www.shellcheck.net/wiki/SC2115 -- Use "${var:?}" to ensure this neve...',
     ),

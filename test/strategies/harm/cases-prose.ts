@@ -39,7 +39,10 @@ export const proseCases: HarmCase[] = [
     klass: 'prose',
     tool: 'mcp__fetch__fetch',
     args: { url: 'https://example.org/changelog' },
-    output: text('Contents of https://example.org/changelog:', article(123, 'Version 4.2 moved the session cookie to SameSite=Lax by default.')),
+    output: text(
+      'Contents of https://example.org/changelog:',
+      article(123, 'Version 4.2 moved the session cookie to SameSite=Lax by default.'),
+    ),
     keep: ['Version 4.2 moved the session cookie to SameSite=Lax by default.'],
   },
   {
@@ -92,10 +95,15 @@ export const proseCases: HarmCase[] = [
       'RSYNC(1)                          User Commands                         RSYNC(1)',
       '',
       'OPTIONS',
-      Array.from({ length: 55 }, (_, i) => [`       --option-${i}`, `              ${noise.prose(1, 200 + i)[0]}`]).flat().slice(0, 70),
+      Array.from({ length: 55 }, (_, i) => [`       --option-${i}`, `              ${noise.prose(1, 200 + i)[0]}`])
+        .flat()
+        .slice(0, 70),
       '       --partial',
       '              By default, rsync will delete any partially transferred file if the transfer is interrupted. This option keeps partially transferred files.',
-      Array.from({ length: 40 }, (_, i) => [`       --more-${i}`, `              ${noise.prose(1, 300 + i)[0]}`]).flat(),
+      Array.from({ length: 40 }, (_, i) => [
+        `       --more-${i}`,
+        `              ${noise.prose(1, 300 + i)[0]}`,
+      ]).flat(),
     ),
     keep: ['This option keeps partially transferred files.'],
   },
@@ -109,9 +117,15 @@ export const proseCases: HarmCase[] = [
       'Create and run a new container from an image',
       '',
       'Options:',
-      Array.from({ length: 45 }, (_, i) => `      --flag-${String(i).padStart(2, '0')} string        Set option number ${i} for the container`),
+      Array.from(
+        { length: 45 },
+        (_, i) => `      --flag-${String(i).padStart(2, '0')} string        Set option number ${i} for the container`,
+      ),
       '      --stop-timeout int               Timeout (in seconds) to stop a container',
-      Array.from({ length: 45 }, (_, i) => `      --other-${String(i).padStart(2, '0')} list        Add value ${i} to the list`),
+      Array.from(
+        { length: 45 },
+        (_, i) => `      --other-${String(i).padStart(2, '0')} list        Add value ${i} to the list`,
+      ),
     ),
     keep: ['--stop-timeout int'],
   },
@@ -139,12 +153,22 @@ export const proseCases: HarmCase[] = [
     tool: 'web_search',
     args: { query: 'postgres max_wal_size default' },
     output: text(
-      Array.from({ length: 12 }, (_, i) => [`${i + 1}. Result title ${i}`, `   https://example.com/r${i}`, `   ${noise.prose(1, 600 + i)[0]}`, '']).flat(),
+      Array.from({ length: 12 }, (_, i) => [
+        `${i + 1}. Result title ${i}`,
+        `   https://example.com/r${i}`,
+        `   ${noise.prose(1, 600 + i)[0]}`,
+        '',
+      ]).flat(),
       '13. Write Ahead Log settings',
       '   https://www.postgresql.org/docs/current/runtime-config-wal.html',
       '   max_wal_size defaults to 1 GB; it is a soft limit and can be exceeded under heavy load.',
       '',
-      Array.from({ length: 12 }, (_, i) => [`${i + 14}. Result title ${i + 13}`, `   https://example.com/s${i}`, `   ${noise.prose(1, 700 + i)[0]}`, '']).flat(),
+      Array.from({ length: 12 }, (_, i) => [
+        `${i + 14}. Result title ${i + 13}`,
+        `   https://example.com/s${i}`,
+        `   ${noise.prose(1, 700 + i)[0]}`,
+        '',
+      ]).flat(),
     ),
     keep: ['max_wal_size defaults to 1 GB'],
   },
@@ -172,8 +196,10 @@ export const proseCases: HarmCase[] = [
   {
     name: 'python requests print of a doc page keeps its middle',
     klass: 'prose',
-    ...bash("python3 -c \"import requests; print(requests.get('https://docs.example.com/faq').text)\""),
-    output: text(article(130, 'Invoices are kept for seven years and can be exported as CSV from the billing page.', 80, 140)),
+    ...bash('python3 -c "import requests; print(requests.get(\'https://docs.example.com/faq\').text)"'),
+    output: text(
+      article(130, 'Invoices are kept for seven years and can be exported as CSV from the billing page.', 80, 140),
+    ),
     keep: ['Invoices are kept for seven years'],
   },
   {

@@ -9,13 +9,44 @@
 import { bash, type HarmCase } from './case.js';
 import { text } from './noise.js';
 
-const PACKAGES = ['inflight', 'glob', 'rimraf', 'npmlog', 'gauge', 'are-we-there-yet', 'abab', 'domexception', 'w3c-hr-time', 'sourcemap-codec', 'stable', 'querystring', 'uuid', 'request', 'har-validator', 'svgo', 'q', 'core-js', 'left-pad', 'urix', 'resolve-url', 'source-map-resolve', 'source-map-url', 'chokidar', 'fsevents', 'mkdirp', 'osenv', 'tar', 'node-pre-gyp', 'har-schema'];
+const PACKAGES = [
+  'inflight',
+  'glob',
+  'rimraf',
+  'npmlog',
+  'gauge',
+  'are-we-there-yet',
+  'abab',
+  'domexception',
+  'w3c-hr-time',
+  'sourcemap-codec',
+  'stable',
+  'querystring',
+  'uuid',
+  'request',
+  'har-validator',
+  'svgo',
+  'q',
+  'core-js',
+  'left-pad',
+  'urix',
+  'resolve-url',
+  'source-map-resolve',
+  'source-map-url',
+  'chokidar',
+  'fsevents',
+  'mkdirp',
+  'osenv',
+  'tar',
+  'node-pre-gyp',
+  'har-schema',
+];
 const REASONS = [
   'This module is not supported, and leaks memory. Do not use it.',
   'Glob versions prior to v9 are no longer supported',
   'Rimraf versions prior to v4 are no longer supported',
   'This package is no longer supported.',
-  'Use your platform\'s native DOMException instead',
+  "Use your platform's native DOMException instead",
   'Please use @jridgewell/sourcemap-codec instead',
   'Modern JS already guarantees Array#sort() is a stable sort, so this library is deprecated.',
   'The querystring API is considered Legacy. new code should use the URLSearchParams API instead.',
@@ -46,10 +77,30 @@ function engineBlock(pkg: string, required: string, node: string, npm: string): 
 function rustDiagnostic(i: number): string[] {
   const line = 12 + ((i * 11) % 300);
   const kinds = [
-    [`unused variable: \`item_${i}\``, `let item_${i} = fetch(&client)?;`, `help: if this is intentional, prefix it with an underscore: \`_item_${i}\``, '= note: `#[warn(unused_variables)]` on by default'],
-    [`this \`if\` has identical blocks`, `if ready_${i} { commit(tx) } else { commit(tx) }`, 'help: remove the `if`', '= help: for further information visit https://rust-lang.github.io/rust-clippy/master/index.html#if_same_then_else'],
-    [`redundant clone`, `let name_${i} = user.name.clone();`, 'help: remove this', '= help: for further information visit https://rust-lang.github.io/rust-clippy/master/index.html#redundant_clone'],
-    [`field \`cache_${i}\` is never read`, `    cache_${i}: HashMap<String, Entry>,`, '', '= note: `Store` has a derived impl for the trait `Debug`, but this is intentionally ignored during dead code analysis'],
+    [
+      `unused variable: \`item_${i}\``,
+      `let item_${i} = fetch(&client)?;`,
+      `help: if this is intentional, prefix it with an underscore: \`_item_${i}\``,
+      '= note: `#[warn(unused_variables)]` on by default',
+    ],
+    [
+      `this \`if\` has identical blocks`,
+      `if ready_${i} { commit(tx) } else { commit(tx) }`,
+      'help: remove the `if`',
+      '= help: for further information visit https://rust-lang.github.io/rust-clippy/master/index.html#if_same_then_else',
+    ],
+    [
+      `redundant clone`,
+      `let name_${i} = user.name.clone();`,
+      'help: remove this',
+      '= help: for further information visit https://rust-lang.github.io/rust-clippy/master/index.html#redundant_clone',
+    ],
+    [
+      `field \`cache_${i}\` is never read`,
+      `    cache_${i}: HashMap<String, Entry>,`,
+      '',
+      '= note: `Store` has a derived impl for the trait `Debug`, but this is intentionally ignored during dead code analysis',
+    ],
   ] as const;
   const [msg, src, help, note] = kinds[i % kinds.length] as (typeof kinds)[number];
   return [
@@ -72,7 +123,10 @@ function codeframe(i: number): string[] {
   const rules = [
     ['@typescript-eslint/no-unused-vars', `'handler${i}' is defined but never used.`],
     ['@typescript-eslint/no-explicit-any', 'Unexpected any. Specify a different type.'],
-    ['react-hooks/exhaustive-deps', `React Hook useEffect has a missing dependency: 'query${i}'. Either include it or remove the dependency array.`],
+    [
+      'react-hooks/exhaustive-deps',
+      `React Hook useEffect has a missing dependency: 'query${i}'. Either include it or remove the dependency array.`,
+    ],
   ] as const;
   const [rule, msg] = rules[i % rules.length] as (typeof rules)[number];
   return [
@@ -102,7 +156,12 @@ export const rareKindCases: HarmCase[] = [
       '',
       'found 0 vulnerabilities',
     ),
-    keep: ["package: 'vite@5.4.2'", "required: { node: '^18.0.0 || >=20.0.0' }", "current: { node: 'v16.20.2', npm: '8.19.4' }", 'added 1432 packages'],
+    keep: [
+      "package: 'vite@5.4.2'",
+      "required: { node: '^18.0.0 || >=20.0.0' }",
+      "current: { node: 'v16.20.2', npm: '8.19.4' }",
+      'added 1432 packages',
+    ],
     shrinkTo: 0.5,
   },
   {
@@ -117,7 +176,12 @@ export const rareKindCases: HarmCase[] = [
       deprecations(90, 800),
       'added 987 packages in 22s',
     ),
-    keep: ["package: '@vitejs/plugin-react@4.3.1'", "package: 'eslint@9.9.0'", "required: { node: '^18.18.0 || ^20.9.0 || >=21.1.0' }", "current: { node: 'v12.22.12', npm: '6.14.16' }"],
+    keep: [
+      "package: '@vitejs/plugin-react@4.3.1'",
+      "package: 'eslint@9.9.0'",
+      "required: { node: '^18.18.0 || ^20.9.0 || >=21.1.0' }",
+      "current: { node: 'v12.22.12', npm: '6.14.16' }",
+    ],
     shrinkTo: 0.5,
   },
   {

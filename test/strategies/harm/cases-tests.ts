@@ -5,7 +5,8 @@
 import { bash, type HarmCase } from './case.js';
 import { noise, text } from './noise.js';
 
-const pass = (n: number, seed: number, mark = '✓'): string[] => noise.jestPass(n, seed).map((l) => l.replace('✓', mark));
+const pass = (n: number, seed: number, mark = '✓'): string[] =>
+  noise.jestPass(n, seed).map((l) => l.replace('✓', mark));
 
 export const testTitleCases: HarmCase[] = [
   {
@@ -46,8 +47,8 @@ export const testTitleCases: HarmCase[] = [
       '    Expected substring: "coupon expired"',
       '    Received function did not throw',
       '',
-      '      42 |   it(\'rejects an expired coupon\', () => {',
-      '    > 43 |     expect(() => cart.apply(OLD)).toThrow(\'coupon expired\');',
+      "      42 |   it('rejects an expired coupon', () => {",
+      "    > 43 |     expect(() => cart.apply(OLD)).toThrow('coupon expired');",
       '         |                                   ^',
       '',
       Array.from({ length: 15 }, (_, i) => `PASS src/module${i}/m.test.ts`),
@@ -92,7 +93,14 @@ export const testTitleCases: HarmCase[] = [
     name: 'ava ✘ lines',
     klass: 'test-title',
     ...bash('npx ava'),
-    output: text(pass(35, 78, '✔'), '  ✘ [fail]: parser › handles nested quotes', pass(35, 79, '✔'), '  ─', '', '  1 test failed'),
+    output: text(
+      pass(35, 78, '✔'),
+      '  ✘ [fail]: parser › handles nested quotes',
+      pass(35, 79, '✔'),
+      '  ─',
+      '',
+      '  1 test failed',
+    ),
     keep: ['handles nested quotes'],
   },
   {
@@ -103,7 +111,7 @@ export const testTitleCases: HarmCase[] = [
       Array.from({ length: 30 }, (_, i) => `ok ${i + 1} - parses case ${i}`),
       'not ok 31 - keeps trailing slash on root urls',
       '  ---',
-      "  duration_ms: 1.2",
+      '  duration_ms: 1.2',
       "  failureType: 'testCodeFailure'",
       '  ...',
       Array.from({ length: 30 }, (_, i) => `ok ${i + 32} - formats case ${i}`),
@@ -118,9 +126,15 @@ export const testTitleCases: HarmCase[] = [
     ...bash('npx playwright test'),
     output: text(
       'Running 64 tests using 4 workers',
-      Array.from({ length: 30 }, (_, i) => `  ✓  ${i + 1} [chromium] › shop.spec.ts:${10 + i}:5 › shop › page ${i} (1.${i}s)`),
+      Array.from(
+        { length: 30 },
+        (_, i) => `  ✓  ${i + 1} [chromium] › shop.spec.ts:${10 + i}:5 › shop › page ${i} (1.${i}s)`,
+      ),
       '  ✘  31 [chromium] › checkout.spec.ts:42:5 › checkout › pays with a saved card (5.2s)',
-      Array.from({ length: 32 }, (_, i) => `  ✓  ${i + 32} [firefox] › shop.spec.ts:${10 + i}:5 › shop › page ${i} (1.${i}s)`),
+      Array.from(
+        { length: 32 },
+        (_, i) => `  ✓  ${i + 32} [firefox] › shop.spec.ts:${10 + i}:5 › shop › page ${i} (1.${i}s)`,
+      ),
       '',
       '  1 failed',
       '  63 passed (1.2m)',
@@ -137,9 +151,17 @@ export const testTitleCases: HarmCase[] = [
       '',
       '       Spec                                              Tests  Passing  Failing  Pending  Skipped',
       '  ┌────────────────────────────────────────────────────────────────────────────────────────────────┐',
-      Array.from({ length: 8 }, (_, i) => `  │ ✔  pages_${i}.cy.js                          00:0${i}        5        5        -        -        - │`),
+      Array.from(
+        { length: 8 },
+        (_, i) =>
+          `  │ ✔  pages_${i}.cy.js                          00:0${i}        5        5        -        -        - │`,
+      ),
       '  │ ✖  wishlist.cy.js                           00:12        5        3        2        -        - │',
-      Array.from({ length: 8 }, (_, i) => `  │ ✔  more_${i}.cy.js                           00:0${i}        5        5        -        -        - │`),
+      Array.from(
+        { length: 8 },
+        (_, i) =>
+          `  │ ✔  more_${i}.cy.js                           00:0${i}        5        5        -        -        - │`,
+      ),
       '  └────────────────────────────────────────────────────────────────────────────────────────────────┘',
       '    ✖  1 of 17 failed (6%)                      02:11       85       83        2        -        -',
     ),
@@ -159,7 +181,10 @@ export const testTitleCases: HarmCase[] = [
       '',
       '       expected: 90',
       '            got: 100',
-      Array.from({ length: 15 }, (_, i) => `     # ./spec/models/cart_spec.rb:${40 + i}:in 'block (3 levels) in <top (required)>'`),
+      Array.from(
+        { length: 15 },
+        (_, i) => `     # ./spec/models/cart_spec.rb:${40 + i}:in 'block (3 levels) in <top (required)>'`,
+      ),
       '',
       'Finished in 4.12 seconds (files took 1.3 seconds to load)',
       '2101 examples, 1 failure',
@@ -198,7 +223,10 @@ export const testTitleCases: HarmCase[] = [
     output: text(
       'PHPUnit 10.5.2 by Sebastian Bergmann and contributors.',
       '',
-      Array.from({ length: 30 }, (_, i) => `${'.'.repeat(63)}  ${63 * (i + 1)} / 2000 (${Math.floor((63 * (i + 1) * 100) / 2000)}%)`),
+      Array.from(
+        { length: 30 },
+        (_, i) => `${'.'.repeat(63)}  ${63 * (i + 1)} / 2000 (${Math.floor((63 * (i + 1) * 100) / 2000)}%)`,
+      ),
       '',
       'There was 1 failure:',
       '',
@@ -217,7 +245,11 @@ export const testTitleCases: HarmCase[] = [
     name: 'custom script with ❌ among ✅',
     klass: 'test-title',
     ...bash('./scripts/check-migrations.sh'),
-    output: text(Array.from({ length: 35 }, (_, i) => `✅ migration_${String(i).padStart(4, '0')}_ok`), '❌ migration_0035_add_index_concurrently', Array.from({ length: 35 }, (_, i) => `✅ migration_${String(i + 36).padStart(4, '0')}_ok`)),
+    output: text(
+      Array.from({ length: 35 }, (_, i) => `✅ migration_${String(i).padStart(4, '0')}_ok`),
+      '❌ migration_0035_add_index_concurrently',
+      Array.from({ length: 35 }, (_, i) => `✅ migration_${String(i + 36).padStart(4, '0')}_ok`),
+    ),
     keep: ['migration_0035_add_index_concurrently'],
   },
   {
@@ -241,7 +273,9 @@ export const testTitleCases: HarmCase[] = [
     output: text(
       'FAIL src/api/api.test.ts',
       '  API',
-      Array.from({ length: 60 }, (_, i) => (i % 2 === 0 ? `    ✓ endpoint ${i} responds (3 ms)` : `    ✕ endpoint ${i} validates input (2 ms)`)),
+      Array.from({ length: 60 }, (_, i) =>
+        i % 2 === 0 ? `    ✓ endpoint ${i} responds (3 ms)` : `    ✕ endpoint ${i} validates input (2 ms)`,
+      ),
       '',
       'Tests:       30 failed, 30 passed, 60 total',
     ),
@@ -255,7 +289,10 @@ export const testTitleCases: HarmCase[] = [
       'TEST                                  RESULT   TIME',
       Array.from({ length: 35 }, (_, i) => `test_scenario_${String(i).padStart(3, '0')}`.padEnd(38) + 'PASS     0.2s'),
       'test_scenario_refund_partial'.padEnd(38) + 'FAIL     0.1s',
-      Array.from({ length: 35 }, (_, i) => `test_scenario_${String(i + 40).padStart(3, '0')}`.padEnd(38) + 'PASS     0.3s'),
+      Array.from(
+        { length: 35 },
+        (_, i) => `test_scenario_${String(i + 40).padStart(3, '0')}`.padEnd(38) + 'PASS     0.3s',
+      ),
     ),
     keep: ['test_scenario_refund_partial'],
   },

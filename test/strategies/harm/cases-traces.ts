@@ -8,7 +8,10 @@ import { noise, text } from './noise.js';
 
 /** `n` Python stack frames (two lines each) in `file`. */
 export const pyFrames = (n: number, file = '/app/src/worker/loop.py'): string[] =>
-  Array.from({ length: n }, (_, i) => [`  File "${file}", line ${40 + i * 7}, in step_${i}`, `    result = self.step_${i + 1}(batch)`]).flat();
+  Array.from({ length: n }, (_, i) => [
+    `  File "${file}", line ${40 + i * 7}, in step_${i}`,
+    `    result = self.step_${i + 1}(batch)`,
+  ]).flat();
 
 export const traceCases: HarmCase[] = [
   {
@@ -100,12 +103,20 @@ export const traceCases: HarmCase[] = [
     klass: 'traceback',
     ...bash('python manage.py runserver --noreload 2>&1 | head -120'),
     output: text(
-      Array.from({ length: 30 }, (_, i) => `[02/May/2024 10:31:${String(i).padStart(2, '0')}] "GET /static/app.${i}.js HTTP/1.1" 200 ${1000 + i}`),
+      Array.from(
+        { length: 30 },
+        (_, i) =>
+          `[02/May/2024 10:31:${String(i).padStart(2, '0')}] "GET /static/app.${i}.js HTTP/1.1" 200 ${1000 + i}`,
+      ),
       'Internal Server Error: /products/17/',
       'Traceback (most recent call last):',
       pyFrames(4, '/app/shop/views.py'),
       'django.http.response.Http404: No Product matches the given query.',
-      Array.from({ length: 40 }, (_, i) => `[02/May/2024 10:32:${String(i).padStart(2, '0')}] "GET /static/img.${i}.png HTTP/1.1" 200 ${2000 + i}`),
+      Array.from(
+        { length: 40 },
+        (_, i) =>
+          `[02/May/2024 10:32:${String(i).padStart(2, '0')}] "GET /static/img.${i}.png HTTP/1.1" 200 ${2000 + i}`,
+      ),
     ),
     keep: ['Http404: No Product matches the given query.'],
   },
@@ -114,10 +125,16 @@ export const traceCases: HarmCase[] = [
     klass: 'traceback',
     ...bash('pytest -x tests/ 2>&1'),
     output: text(
-      'ImportError while loading conftest \'/app/tests/conftest.py\'.',
-      Array.from({ length: 20 }, (_, i) => `  /app/.venv/lib/python3.11/site-packages/pkg/mod${i}.py:${i + 10}: in <module>`),
+      "ImportError while loading conftest '/app/tests/conftest.py'.",
+      Array.from(
+        { length: 20 },
+        (_, i) => `  /app/.venv/lib/python3.11/site-packages/pkg/mod${i}.py:${i + 10}: in <module>`,
+      ),
       'django.core.exceptions.ImproperlyConfigured: Requested setting DATABASES, but settings are not configured. You must either define the environment variable DJANGO_SETTINGS_MODULE or call settings.configure() before accessing settings.',
-      Array.from({ length: 40 }, (_, i) => `  /app/.venv/lib/python3.11/site-packages/_pytest/h${i}.py:${i + 5}: in call`),
+      Array.from(
+        { length: 40 },
+        (_, i) => `  /app/.venv/lib/python3.11/site-packages/_pytest/h${i}.py:${i + 5}: in call`,
+      ),
     ),
     keep: ['DJANGO_SETTINGS_MODULE'],
   },
@@ -159,7 +176,10 @@ export const traceCases: HarmCase[] = [
       "thread 'tokio-runtime-worker' panicked at crates/store/src/segment.rs:212:14:",
       'called `Result::unwrap()` on an `Err` value: Os { code: 28, kind: StorageFull, message: "No space left on device" }',
       'stack backtrace:',
-      Array.from({ length: 14 }, (_, i) => [`  ${i}: store::segment::Segment::flush_${i}`, `             at ./crates/store/src/segment.rs:${200 + i}:9`]).flat(),
+      Array.from({ length: 14 }, (_, i) => [
+        `  ${i}: store::segment::Segment::flush_${i}`,
+        `             at ./crates/store/src/segment.rs:${200 + i}:9`,
+      ]).flat(),
       noise.appLog(30, 40),
     ),
     keep: ['No space left on device', 'crates/store/src/segment.rs:212:14'],
@@ -177,7 +197,14 @@ export const traceCases: HarmCase[] = [
       '\t/src/internal/shard/manager.go:143 +0x2a5',
       'example.com/shop/internal/api.(*Server).handleAssign(0xc000132000, {0x9b1c40, 0xc0002a0000}, 0xc000236000)',
       '\t/src/internal/api/assign.go:57 +0x1c8',
-      Array.from({ length: 12 }, (_, g) => [``, `goroutine ${g + 1} [select]:`, `net/http.(*persistConn).writeLoop(0xc0000${g}a000)`, `\t/usr/local/go/src/net/http/transport.go:2410 +0xf2`, `created by net/http.(*Transport).dialConn in goroutine ${g}`, `\t/usr/local/go/src/net/http/transport.go:1777 +0x16f1`]).flat(),
+      Array.from({ length: 12 }, (_, g) => [
+        ``,
+        `goroutine ${g + 1} [select]:`,
+        `net/http.(*persistConn).writeLoop(0xc0000${g}a000)`,
+        `\t/usr/local/go/src/net/http/transport.go:2410 +0xf2`,
+        `created by net/http.(*Transport).dialConn in goroutine ${g}`,
+        `\t/usr/local/go/src/net/http/transport.go:1777 +0x16f1`,
+      ]).flat(),
       'exit status 2',
     ),
     keep: ['unexpected shard state "draining" for shard 12', 'manager.go:143'],
@@ -251,7 +278,7 @@ export const traceCases: HarmCase[] = [
     output: text(
       noise.appLog(30, 47),
       '** (exit) exited in: GenServer.call(Shop.Repo.Pool, {:checkout, #Reference<0.1.2.3>}, 5000)',
-      '    ** (EXIT) no process: the process is not alive or there\'s no process currently associated with the given name',
+      "    ** (EXIT) no process: the process is not alive or there's no process currently associated with the given name",
       '    (elixir 1.16.0) lib/gen_server.ex:1114: GenServer.call/3',
       noise.appLog(35, 48),
     ),

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { argsFingerprint, findDuplicates, normalizeForDedup, type DedupEntry } from '../../../src/strategies/list-wide/dedup.js';
+import {
+  argsFingerprint,
+  findDuplicates,
+  normalizeForDedup,
+  type DedupEntry,
+} from '../../../src/strategies/list-wide/dedup.js';
 
 const NONE = new Set<string>();
 
@@ -28,7 +33,12 @@ describe('argsFingerprint', () => {
     expect(argsFingerprint('t', { u: undefined, f: () => 1, k: 1 })).toBe('t::{"k":1}');
     expect(argsFingerprint('t', undefined)).toBe('t::null');
     expect(argsFingerprint('t', new Date(0))).toBe('t::"1970-01-01T00:00:00.000Z"');
-    const hostile = Object.defineProperty({}, 'x', { enumerable: true, get: () => { throw new Error('no'); } });
+    const hostile = Object.defineProperty({}, 'x', {
+      enumerable: true,
+      get: () => {
+        throw new Error('no');
+      },
+    });
     expect(() => argsFingerprint('t', hostile)).not.toThrow();
   });
 
@@ -78,23 +88,41 @@ describe('normalizeForDedup', () => {
 
   it('normalises CRLF text line by line and a 5 MB log without trouble', () => {
     expect(normalizeForDedup('at 12:00:01\r\nat 13:00:02\r\n')).toBe('at <TIME>\r\nat <TIME>\r\n');
-    const big = Array.from({ length: 100_000 }, (_, i) => `2024-01-01T00:00:${String(i % 60).padStart(2, '0')}Z worker ${i} handled /api/items ok`).join('\n');
+    const big = Array.from(
+      { length: 100_000 },
+      (_, i) => `2024-01-01T00:00:${String(i % 60).padStart(2, '0')}Z worker ${i} handled /api/items ok`,
+    ).join('\n');
     expect(big.length).toBeGreaterThan(5_000_000);
-    expect(normalizeForDedup(big).split('\n').every((l) => l.startsWith('<TIMESTAMP> worker'))).toBe(true);
+    expect(
+      normalizeForDedup(big)
+        .split('\n')
+        .every((l) => l.startsWith('<TIMESTAMP> worker')),
+    ).toBe(true);
   });
 
   it('makes two runs that differ only in volatile parts identical', () => {
-    const run = (ts: string, ms: string, tmp: string): string => `${ts} build ok in ${ms}s, artifacts in /tmp/${tmp}/out`;
-    expect(normalizeForDedup(run('2024-05-01T10:00:00Z', '1.23', 'abc'))).toBe(normalizeForDedup(run('2025-06-02T11:11:11+02:00', '9.87', 'xyz')));
+    const run = (ts: string, ms: string, tmp: string): string =>
+      `${ts} build ok in ${ms}s, artifacts in /tmp/${tmp}/out`;
+    expect(normalizeForDedup(run('2024-05-01T10:00:00Z', '1.23', 'abc'))).toBe(
+      normalizeForDedup(run('2025-06-02T11:11:11+02:00', '9.87', 'xyz')),
+    );
   });
 });
 
-const entry = (id: string, tool: string, args: unknown, text: string | null = null): DedupEntry => ({ id, tool, fingerprint: argsFingerprint(tool, args), text });
+const entry = (id: string, tool: string, args: unknown, text: string | null = null): DedupEntry => ({
+  id,
+  tool,
+  fingerprint: argsFingerprint(tool, args),
+  text,
+});
 const LONG = (s: string): string => `${s} ${'x'.repeat(120)}`;
 
 describe('findDuplicates', () => {
   it('keeps only the latest of identical calls and names the group size', () => {
-    const d = findDuplicates([entry('a', 'ls', { p: '.' }), entry('b', 'ls', { p: '.' }), entry('c', 'ls', { p: '.' })], { normalize: true, protected: NONE });
+    const d = findDuplicates(
+      [entry('a', 'ls', { p: '.' }), entry('b', 'ls', { p: '.' }), entry('c', 'ls', { p: '.' })],
+      { normalize: true, protected: NONE },
+    );
     expect([...d.entries()]).toEqual([
       ['a', { keptId: 'c', groupSize: 3, by: 'args' }],
       ['b', { keptId: 'c', groupSize: 3, by: 'args' }],
@@ -103,7 +131,10 @@ describe('findDuplicates', () => {
 
   it('groups different calls with the same normalised output by content', () => {
     const d = findDuplicates(
-      [entry('a', 'run', { n: 1 }, LONG('2024-01-01T00:00:00Z')), entry('b', 'run', { n: 2 }, LONG('2024-02-02T00:00:00Z'))],
+      [
+        entry('a', 'run', { n: 1 }, LONG('2024-01-01T00:00:00Z')),
+        entry('b', 'run', { n: 2 }, LONG('2024-02-02T00:00:00Z')),
+      ],
       { normalize: true, protected: NONE },
     );
     expect(d.get('a')).toEqual({ keptId: 'b', groupSize: 2, by: 'content' });
@@ -131,7 +162,11 @@ describe('findDuplicates', () => {
 
   it('points an args group at the final survivor when its latest is a content duplicate', () => {
     const d = findDuplicates(
-      [entry('a', 'cat', { f: 1 }, LONG('v')), entry('b', 'cat', { f: 1 }, LONG('v')), entry('c', 'cat', { f: 2 }, LONG('v'))],
+      [
+        entry('a', 'cat', { f: 1 }, LONG('v')),
+        entry('b', 'cat', { f: 1 }, LONG('v')),
+        entry('c', 'cat', { f: 2 }, LONG('v')),
+      ],
       { normalize: true, protected: NONE },
     );
     expect(d.get('a')).toEqual({ keptId: 'c', groupSize: 2, by: 'args' });
@@ -140,10 +175,19 @@ describe('findDuplicates', () => {
   });
 
   it('never removes the latest entry of any group and always points at a kept entry (property)', () => {
-    const arb = fc.array(fc.record({ tool: fc.constantFrom('a', 'b'), arg: fc.integer({ min: 0, max: 3 }), body: fc.constantFrom('p', 'q', null) }), { maxLength: 30 });
+    const arb = fc.array(
+      fc.record({
+        tool: fc.constantFrom('a', 'b'),
+        arg: fc.integer({ min: 0, max: 3 }),
+        body: fc.constantFrom('p', 'q', null),
+      }),
+      { maxLength: 30 },
+    );
     fc.assert(
       fc.property(arb, (rows) => {
-        const entries = rows.map((r, i) => entry(`id${i}`, r.tool, { arg: r.arg }, r.body === null ? null : LONG(r.body)));
+        const entries = rows.map((r, i) =>
+          entry(`id${i}`, r.tool, { arg: r.arg }, r.body === null ? null : LONG(r.body)),
+        );
         const d = findDuplicates(entries, { normalize: true, protected: NONE });
         for (const dup of d.values()) expect(d.has(dup.keptId)).toBe(false);
         if (entries.length > 0) expect(d.has(entries[entries.length - 1]!.id)).toBe(false);

@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { echoedSnippet, echoMarker, editEchoWords } from '../../../src/strategies/list-wide/edit-echo.js';
 
 const RECALL = 'r0123456789';
-const HEAD = "The file /repo/src/app.ts has been updated. Here's the result of running `cat -n` on a snippet of the edited file:";
+const HEAD =
+  "The file /repo/src/app.ts has been updated. Here's the result of running `cat -n` on a snippet of the edited file:";
 
 function claudeEdit(first: number, lines: readonly string[]): string {
   return [HEAD, ...lines.map((l, i) => `${String(first + i).padStart(6)}→${l}`)].join('\n');
@@ -20,8 +21,12 @@ describe('edit echo words', () => {
   it("replaces Claude Code's snippet by one marker, keeping the success line and path", () => {
     const raw = claudeEdit(27, ['const a = 1;', 'const b = 2;', '', 'export { a, b };']);
     const words = editEchoWords(raw, { tool: 'Edit', args: { file_path: '/repo/src/app.ts' } }, RECALL);
-    expect(words).toBe(`${HEAD}\n[Snippet of the edited file (lines 27-30) left out to save context; read the file for its current text (recall id=${RECALL})]`);
-    expect(editEchoWords(raw, { tool: 'Edit', args: {} }, RECALL, 'minimal')).toBe(`${HEAD}\n[lines 27-30 left out (recall id=${RECALL})]`);
+    expect(words).toBe(
+      `${HEAD}\n[Snippet of the edited file (lines 27-30) left out to save context; read the file for its current text (recall id=${RECALL})]`,
+    );
+    expect(editEchoWords(raw, { tool: 'Edit', args: {} }, RECALL, 'minimal')).toBe(
+      `${HEAD}\n[lines 27-30 left out (recall id=${RECALL})]`,
+    );
   });
 
   it("keeps SWE-agent's words before and after its edit window", () => {
@@ -47,14 +52,20 @@ describe('edit echo words', () => {
   });
 
   it('finds no snippet in an output that echoes none (or fewer than 3 numbered lines)', () => {
-    for (const raw of ['File created successfully at: /repo/x.ts', 'Success. Updated the following files:\nM src/a.ts', claudeEdit(4, ['x', 'y'])]) {
+    for (const raw of [
+      'File created successfully at: /repo/x.ts',
+      'Success. Updated the following files:\nM src/a.ts',
+      claudeEdit(4, ['x', 'y']),
+    ]) {
       expect(editEchoWords(raw, { tool: 'Edit', args: {} }, RECALL)).toBeNull();
     }
   });
 
   it('keeps CRLF line endings around the marker', () => {
     const raw = ['Edited.', '1\ta', '2\tb', '3\tc', 'done'].join('\r\n');
-    expect(editEchoWords(raw, { tool: 'str_replace', args: {} }, RECALL)).toBe(`Edited.\r\n${echoMarker({ start: 1, end: 4, first: 1, last: 3 }, RECALL)}\r\ndone`);
+    expect(editEchoWords(raw, { tool: 'str_replace', args: {} }, RECALL)).toBe(
+      `Edited.\r\n${echoMarker({ start: 1, end: 4, first: 1, last: 3 }, RECALL)}\r\ndone`,
+    );
   });
 });
 
@@ -74,7 +85,13 @@ function rebuild(raw: string, words: string): string {
     const last = Number(m[2]);
     // The marker's file lines are the snippet's, one raw line each.
     expect(last - first).toBe(snippet.end - snippet.start - 1);
-    out.push(...lines.slice(snippet.start, snippet.end).map((l, i) => (i === snippet.end - snippet.start - 1 && line.endsWith('\r') && !l.endsWith('\r') ? `${l}\r` : l)));
+    out.push(
+      ...lines
+        .slice(snippet.start, snippet.end)
+        .map((l, i) =>
+          i === snippet.end - snippet.start - 1 && line.endsWith('\r') && !l.endsWith('\r') ? `${l}\r` : l,
+        ),
+    );
   }
   return out.join('\n');
 }
@@ -92,7 +109,13 @@ describe('edit echo contract (property)', () => {
   it('names exactly the lines it removed, never grows, and gives the same bytes every time', () => {
     fc.assert(
       fc.property(output, (o) => {
-        const numbered = o.lines.map((l, i) => (o.gutter === 'arrow' ? `${String(o.first + i).padStart(6)}→${l}` : o.gutter === 'tab' ? `${String(o.first + i).padStart(6)}\t${l}` : `${o.first + i}:${l}`));
+        const numbered = o.lines.map((l, i) =>
+          o.gutter === 'arrow'
+            ? `${String(o.first + i).padStart(6)}→${l}`
+            : o.gutter === 'tab'
+              ? `${String(o.first + i).padStart(6)}\t${l}`
+              : `${o.first + i}:${l}`,
+        );
         // Tool words never look like numbered lines of the same gutter (they would be part of the snippet).
         const words = (ls: string[]) => ls.map((l) => `> ${l}`);
         const raw = [...words(o.head), ...numbered, ...words(o.tail)].join('\n');
@@ -106,8 +129,20 @@ describe('edit echo contract (property)', () => {
         expect(editEchoWords(raw, { tool: 'Edit', args: {} }, RECALL, o.style)).toBe(got);
         expect(rebuild(raw, got)).toBe(raw);
         // Every tool word is kept, in order.
-        expect(got.startsWith(words(o.head).map((l) => `${l}\n`).join(''))).toBe(true);
-        expect(got.endsWith(words(o.tail).map((l) => `\n${l}`).join(''))).toBe(true);
+        expect(
+          got.startsWith(
+            words(o.head)
+              .map((l) => `${l}\n`)
+              .join(''),
+          ),
+        ).toBe(true);
+        expect(
+          got.endsWith(
+            words(o.tail)
+              .map((l) => `\n${l}`)
+              .join(''),
+          ),
+        ).toBe(true);
         // The marker is one line: never longer than the snippet's lines would be once there are enough of them.
         if (numbered.join('\n').length > 160) expect(got.length).toBeLessThan(raw.length);
       }),

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { dedupPlaceholder, errorPlaceholder, failureReason, MAX_REASON_CHARS } from '../../../src/strategies/list-wide/placeholders.js';
+import {
+  dedupPlaceholder,
+  errorPlaceholder,
+  failureReason,
+  MAX_REASON_CHARS,
+} from '../../../src/strategies/list-wide/placeholders.js';
 
 describe('dedupPlaceholder', () => {
   it("keeps the original's wording for same-args duplicates (em dash, multiplication sign)", () => {
@@ -43,9 +48,15 @@ describe('errorPlaceholder', () => {
   });
 
   it('leaves the reason out when no line reports a failure', () => {
-    expect(errorPlaceholder({ tool: 'terminal', age: 4, text: 'some output\nmore output' })).toBe('[Error output removed - terminal failed 4 turns ago]');
-    expect(errorPlaceholder({ tool: 'terminal', age: 4, text: '' })).toBe('[Error output removed - terminal failed 4 turns ago]');
-    expect(errorPlaceholder({ tool: 'terminal', age: 4, text: null })).toBe('[Error output removed - terminal failed 4 turns ago]');
+    expect(errorPlaceholder({ tool: 'terminal', age: 4, text: 'some output\nmore output' })).toBe(
+      '[Error output removed - terminal failed 4 turns ago]',
+    );
+    expect(errorPlaceholder({ tool: 'terminal', age: 4, text: '' })).toBe(
+      '[Error output removed - terminal failed 4 turns ago]',
+    );
+    expect(errorPlaceholder({ tool: 'terminal', age: 4, text: null })).toBe(
+      '[Error output removed - terminal failed 4 turns ago]',
+    );
   });
 
   it('has a minimal style', () => {
@@ -56,15 +67,39 @@ describe('errorPlaceholder', () => {
 describe('failureReason', () => {
   const cases: Array<[string, string, string | null]> = [
     ['the last exception line of a Python traceback', TRACEBACK, "ModuleNotFoundError: No module named 'x'"],
-    ['a chained traceback ends on its final exception', `${TRACEBACK}\n\nDuring handling of the above exception, another exception occurred:\n\nTraceback (most recent call last):\n  File "b.py", line 2\nRuntimeError: setup failed`, 'RuntimeError: setup failed'],
-    ['the first failure line of a compiler log', 'Compiling x\nerror[E0425]: cannot find value `y` in this scope\n --> src/main.rs:2:5\nerror: could not compile `x`', 'error[E0425]: cannot find value `y` in this scope'],
-    ['git', "fatal: not a git repository (or any of the parent directories): .git", 'fatal: not a git repository (or any of the parent directories): .git'],
+    [
+      'a chained traceback ends on its final exception',
+      `${TRACEBACK}\n\nDuring handling of the above exception, another exception occurred:\n\nTraceback (most recent call last):\n  File "b.py", line 2\nRuntimeError: setup failed`,
+      'RuntimeError: setup failed',
+    ],
+    [
+      'the first failure line of a compiler log',
+      'Compiling x\nerror[E0425]: cannot find value `y` in this scope\n --> src/main.rs:2:5\nerror: could not compile `x`',
+      'error[E0425]: cannot find value `y` in this scope',
+    ],
+    [
+      'git',
+      'fatal: not a git repository (or any of the parent directories): .git',
+      'fatal: not a git repository (or any of the parent directories): .git',
+    ],
     ['a shell', 'bash: foo: command not found', 'bash: foo: command not found'],
     ['CRLF lines, without the CR', 'ok\r\nError: boom\r\n', 'Error: boom'],
     ['CJK and emoji', '処理中 🎉\nエラー: error 失敗しました', 'エラー: error 失敗しました'],
-    ['the text inside a JSON envelope', JSON.stringify({ output: TRACEBACK, exit_code: 1, error: null }), "ModuleNotFoundError: No module named 'x'"],
-    ["an envelope's error field first", JSON.stringify({ output: 'warning: x failed', error: 'Permission denied: /etc/x' }), 'Permission denied: /etc/x'],
-    ['the exit code of an envelope whose texts report nothing', JSON.stringify({ output: 'done', exit_code: 2, error: null }), 'exit code 2'],
+    [
+      'the text inside a JSON envelope',
+      JSON.stringify({ output: TRACEBACK, exit_code: 1, error: null }),
+      "ModuleNotFoundError: No module named 'x'",
+    ],
+    [
+      "an envelope's error field first",
+      JSON.stringify({ output: 'warning: x failed', error: 'Permission denied: /etc/x' }),
+      'Permission denied: /etc/x',
+    ],
+    [
+      'the exit code of an envelope whose texts report nothing',
+      JSON.stringify({ output: 'done', exit_code: 2, error: null }),
+      'exit code 2',
+    ],
     ['nothing for an envelope that reports nothing', JSON.stringify({ output: 'done', exit_code: 0 }), null],
     ['nothing for a success', 'all good', null],
     ['nothing for empty text', '', null],
@@ -85,7 +120,8 @@ describe('failureReason', () => {
 
   it('survives binary junk and a 5 MB failing log', () => {
     expect(() => failureReason('\u0000\u0001\ufffd\u0007')).not.toThrow();
-    const big = Array.from({ length: 100_000 }, (_, i) => `INFO step ${i} of the long build`).join('\n') + '\nFATAL: disk full';
+    const big =
+      Array.from({ length: 100_000 }, (_, i) => `INFO step ${i} of the long build`).join('\n') + '\nFATAL: disk full';
     expect(failureReason(big)).toBe('FATAL: disk full');
   });
 });

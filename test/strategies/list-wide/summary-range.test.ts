@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { chooseRange, type RangeMessage } from '../../../src/strategies/list-wide/summary-range.js';
 
 /** A conversation shape: S system, U user, A assistant (a model call), T tool result; 1,000 tokens each. */
-const shape = (roles: string): RangeMessage[] => [...roles].map((c) => ({ role: { S: 'system', U: 'user', A: 'assistant', T: 'tool' }[c] as string, tokens: 1000 }));
+const shape = (roles: string): RangeMessage[] =>
+  [...roles].map((c) => ({ role: { S: 'system', U: 'user', A: 'assistant', T: 'tool' }[c] as string, tokens: 1000 }));
 const opts = { protectTurns: 1, protectCalls: 3, minTokens: 2000 };
 
 describe('the range layer 1 may summarise', () => {
@@ -25,7 +26,11 @@ describe('the range layer 1 may summarise', () => {
 
   it('keeps the last protect_recent_turns user turns', () => {
     const m = shape('SUATUATUATUAT');
-    expect(chooseRange(m, [], { ...opts, protectTurns: 2, protectCalls: 100 })).toEqual({ from: 2, to: 6, tokens: 5000 });
+    expect(chooseRange(m, [], { ...opts, protectTurns: 2, protectCalls: 100 })).toEqual({
+      from: 2,
+      to: 6,
+      tokens: 5000,
+    });
     expect(chooseRange(m, [], { ...opts, protectTurns: 4, protectCalls: 100 })).toBeNull();
   });
 

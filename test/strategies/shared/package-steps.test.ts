@@ -27,7 +27,7 @@ const NAMES_ONLY = [
 ];
 
 const REAL_FAILURES = [
-  '➤ YN0009: │ esbuild@npm:0.18.20 couldn\'t be built successfully (exit code 1, logs can be found here: /tmp/xfs/build.log)',
+  "➤ YN0009: │ esbuild@npm:0.18.20 couldn't be built successfully (exit code 1, logs can be found here: /tmp/xfs/build.log)",
   "  Building wheel for pyyaml (pyproject.toml): finished with status 'error'",
   'Collecting es-errors: connection failed',
   'npm http fetch GET 200 https://registry.npmjs.org/x 81ms (cache hit) error: integrity mismatch',
@@ -53,8 +53,12 @@ describe('package-manager progress lines', () => {
   });
 
   it('lines of one step are one kind, whatever their names and codes', () => {
-    expect(packageStep('npm http fetch GET 200 https://registry.npmjs.org/a 1ms (cache hit)')).toBe(packageStep('npm http fetch GET 304 https://registry.npmjs.org/b-c 90ms (cache revalidated)'));
-    expect(packageStep('Progress: resolved 1, reused 0, downloaded 0, added 0')).toBe(packageStep('Progress: resolved 812, reused 790, downloaded 22, added 812, done'));
+    expect(packageStep('npm http fetch GET 200 https://registry.npmjs.org/a 1ms (cache hit)')).toBe(
+      packageStep('npm http fetch GET 304 https://registry.npmjs.org/b-c 90ms (cache revalidated)'),
+    );
+    expect(packageStep('Progress: resolved 1, reused 0, downloaded 0, added 0')).toBe(
+      packageStep('Progress: resolved 812, reused 790, downloaded 22, added 812, done'),
+    );
     expect(packageStep('[INFO] platform-core ........ SUCCESS [  1.234 s]')).toBe('maven module');
     expect(packageStep('[INFO] platform-core ........ FAILURE [  1.234 s]')).toBeNull();
     expect(packageStep('plain text')).toBeNull();

@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest';
 import type { HmcConfig } from '../../../src/config/keys.js';
 import type { StrategyResult, ToolOutput } from '../../../src/core/strategy.js';
 import { shortCircuit } from '../../../src/strategies/single/short-circuit.js';
-import { failureTokens, importance, isImportantLine, isPassingTestLine, reportsFailure } from '../../../src/strategies/shared/signals.js';
+import {
+  failureTokens,
+  importance,
+  isImportantLine,
+  isPassingTestLine,
+  reportsFailure,
+} from '../../../src/strategies/shared/signals.js';
 import { truncate } from '../../../src/strategies/single/truncation.js';
 
 describe('reportsFailure', () => {
@@ -121,7 +127,15 @@ describe('isImportantLine', () => {
     expect(isImportantLine(line)).toBe(true);
   });
 
-  const ordinary: string[] = ['', 'Downloading foo-1.2.tar.gz', 'INFO processed item 42', 'collecting ... done', '日本語 🎉', '\r', 'return x + y'];
+  const ordinary: string[] = [
+    '',
+    'Downloading foo-1.2.tar.gz',
+    'INFO processed item 42',
+    'collecting ... done',
+    '日本語 🎉',
+    '\r',
+    'return x + y',
+  ];
   it.each(ordinary)('does not keep %j', (line) => {
     expect(isImportantLine(line)).toBe(false);
   });
@@ -160,7 +174,8 @@ describe('isPassingTestLine', () => {
       expect(failureTokens(line)).toEqual([]);
     });
   }
-  for (const line of other) it(`reads no passing test in ${JSON.stringify(line)}`, () => expect(isPassingTestLine(line)).toBe(false));
+  for (const line of other)
+    it(`reads no passing test in ${JSON.stringify(line)}`, () => expect(isPassingTestLine(line)).toBe(false));
 });
 
 describe('contract shared by the pure text strategies (property)', () => {
@@ -183,12 +198,32 @@ describe('contract shared by the pure text strategies (property)', () => {
     '\r',
     '日本語 🎉',
   ];
-  const line = fc.oneof(fc.constantFrom(...VOCAB), fc.string({ maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 20 }));
+  const line = fc.oneof(
+    fc.constantFrom(...VOCAB),
+    fc.string({ maxLength: 40 }),
+    fc.string({ unit: 'binary', maxLength: 20 }),
+  );
   const text = fc
     .tuple(fc.array(line, { maxLength: 120 }), fc.constantFrom('\n', '\r\n'), fc.boolean())
     .map(([lines, eol, final]) => lines.join(eol) + (final ? eol : ''));
-  const asOutput = (t: string, isError = false): ToolOutput => ({ tool: 'terminal', args: {}, text: t, lines: t.split('\n'), kind: 'log', isError });
-  const TRUNC: HmcConfig['truncation'] = { enabled: true, max_lines: 12, head_lines: 3, tail_lines: 3, min_content_length: 0, keep_important: true, max_important_lines: 4, keep_whole_chars: 32_000 };
+  const asOutput = (t: string, isError = false): ToolOutput => ({
+    tool: 'terminal',
+    args: {},
+    text: t,
+    lines: t.split('\n'),
+    kind: 'log',
+    isError,
+  });
+  const TRUNC: HmcConfig['truncation'] = {
+    enabled: true,
+    max_lines: 12,
+    head_lines: 3,
+    tail_lines: 3,
+    min_content_length: 0,
+    keep_important: true,
+    max_important_lines: 4,
+    keep_whole_chars: 32_000,
+  };
 
   function rendered(o: ToolOutput, r: StrategyResult): string {
     if (r.kind === 'text') return r.text;
@@ -235,7 +270,10 @@ describe('contract shared by the pure text strategies (property)', () => {
             kept++;
           } else {
             // A gap marker, or a collapsed run of repeats ("previous line repeated N more times").
-            const n = Number((/^\.\.\. \((\d+) lines? omitted\)$/.exec(item.marker) ?? /^\.\.\. \(previous line repeated (\d+) more times?\)$/.exec(item.marker))?.[1]);
+            const n = Number(
+              (/^\.\.\. \((\d+) lines? omitted\)$/.exec(item.marker) ??
+                /^\.\.\. \(previous line repeated (\d+) more times?\)$/.exec(item.marker))?.[1],
+            );
             expect(n).toBeGreaterThan(0);
             omitted += n;
           }

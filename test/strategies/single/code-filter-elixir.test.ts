@@ -168,7 +168,17 @@ const rows: Row[] = [
   },
   {
     name: 'an unterminated heredoc leaves the file whole',
-    input: ['defmodule M do', '  @doc """', '  never closed', '  def f do', '    a()', '    b()', '    c()', '  end', 'end'],
+    input: [
+      'defmodule M do',
+      '  @doc """',
+      '  never closed',
+      '  def f do',
+      '    a()',
+      '    b()',
+      '    c()',
+      '  end',
+      'end',
+    ],
     expected: null,
   },
 ];
@@ -177,7 +187,9 @@ describe('code filter: Elixir', () => {
   for (const row of rows) {
     it(row.name, () => {
       const input = fileRead('lib/m.ex', row.input.join('\n'));
-      expect(render(input, codeFilter(input, { ...CFG, preserve_docstrings: row.preserve ?? true }))).toBe(row.expected === null ? null : row.expected.join('\n'));
+      expect(render(input, codeFilter(input, { ...CFG, preserve_docstrings: row.preserve ?? true }))).toBe(
+        row.expected === null ? null : row.expected.join('\n'),
+      );
     });
   }
 });

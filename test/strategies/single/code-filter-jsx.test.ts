@@ -75,17 +75,25 @@ describe('code filter: TSX and JSX', () => {
 
   it('reads JSX in .js and .jsx files the same way', () => {
     for (const path of ['src/UserList.jsx', 'src/UserList.js']) {
-      const js = APP.map((l) => l.replace(/: \{ users: User\[\] \}|: User\b|<T,>|: T\[\]|: T\b|<T\[\]>|<Props>|: string/g, ''));
+      const js = APP.map((l) =>
+        l.replace(/: \{ users: User\[\] \}|: User\b|<T,>|: T\[\]|: T\b|<T\[\]>|<Props>|: string/g, ''),
+      );
       const input = fileRead(path, js.join('\n'));
       const out = render(input, codeFilter(input, CFG)) ?? '';
       expect(out).toContain('  // … 3 lines elided (4–6)');
-      expect(out).toContain("    return <p>Don't panic: no users {\"}\"}</p>;");
+      expect(out).toContain('    return <p>Don\'t panic: no users {"}"}</p>;');
       expect(out).toContain('          {formatName(u)} / {u.email}');
     }
   });
 
   it('keeps a component that builds markup with createElement', () => {
-    const src = ['export function Box(props) {', "  const style = { padding: 4 };", '  const label = props.label;', "  return React.createElement('div', { style }, label);", '}'];
+    const src = [
+      'export function Box(props) {',
+      '  const style = { padding: 4 };',
+      '  const label = props.label;',
+      "  return React.createElement('div', { style }, label);",
+      '}',
+    ];
     const input = fileRead('box.js', src.join('\n'));
     expect(codeFilter(input, CFG).kind).toBe('skipped');
   });
@@ -102,9 +110,17 @@ describe('code filter: TSX and JSX', () => {
   });
 
   it('regression: a TypeScript read whose trailer has a <system-reminder> tag is not taken for markup', () => {
-    const src = ['export function f(a: number): number {', '  const b = a + 1;', '  const c = b * 2;', '  return b + c;', '}'];
+    const src = [
+      'export function f(a: number): number {',
+      '  const b = a + 1;',
+      '  const c = b * 2;',
+      '  return b + c;',
+      '}',
+    ];
     const lines = [...src, '', '<system-reminder>', 'Whenever you read a file…', '</system-reminder>'];
     const input = fileRead('a.ts', lines.join('\n'), { start: 0, end: src.length });
-    expect(render(input, codeFilter(input, CFG))).toBe(['export function f(a: number): number {', '  // … 3 lines elided (2–4)', '}', ...lines.slice(5)].join('\n'));
+    expect(render(input, codeFilter(input, CFG))).toBe(
+      ['export function f(a: number): number {', '  // … 3 lines elided (2–4)', '}', ...lines.slice(5)].join('\n'),
+    );
   });
 });

@@ -25,7 +25,7 @@ const FAILURES = [
   '数据库连接失败',
   'エラー: ファイルが見つかりません',
   '테스트 실패: 합계 불일치',
-  'KeyError: \'tenant_id\'',
+  "KeyError: 'tenant_id'",
   'panic: unexpected shard state',
   'Process exited with code 2',
   'shop        payments-7c9-q2w3e   0/1   CrashLoopBackOff   17   1h',
@@ -52,7 +52,12 @@ const logLines = fc
   .array(
     fc.oneof(
       { weight: 6, arbitrary: fc.constantFrom(...NOISE).map((l) => [l]) },
-      { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...NOISE, ...FAILURES), fc.integer({ min: 2, max: 40 })).map(([l, n]) => Array<string>(n).fill(l)) },
+      {
+        weight: 2,
+        arbitrary: fc
+          .tuple(fc.constantFrom(...NOISE, ...FAILURES), fc.integer({ min: 2, max: 40 }))
+          .map(([l, n]) => Array<string>(n).fill(l)),
+      },
       { weight: 1, arbitrary: fc.constantFrom(...FAILURES).map((l) => [l]) },
       { weight: 1, arbitrary: fc.string({ maxLength: 30 }).map((l) => [l]) },
     ),
@@ -135,7 +140,8 @@ describe('truncation properties', () => {
             expect(n).toBeGreaterThan(0);
             // Copies of the line above, as shown (a progress line by its final state).
             expect(lastShown).not.toBeNull();
-            for (let i = next; i < next + n; i++) expect(finalState(o.lines[i] as string)).toBe(finalState(lastShown as string));
+            for (let i = next; i < next + n; i++)
+              expect(finalState(o.lines[i] as string)).toBe(finalState(lastShown as string));
             next += n;
           } else if (counted) {
             const n = Number(counted[1]);

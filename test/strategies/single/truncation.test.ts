@@ -4,7 +4,16 @@ import type { OutputKind, StrategyResult, ToolOutput } from '../../../src/core/s
 import { omittedMarker, truncate, windowSizes } from '../../../src/strategies/single/truncation.js';
 
 type Cfg = HmcConfig['truncation'];
-const BASE: Cfg = { enabled: true, max_lines: 50, head_lines: 10, tail_lines: 10, min_content_length: 0, keep_important: true, max_important_lines: 20, keep_whole_chars: 32_000 };
+const BASE: Cfg = {
+  enabled: true,
+  max_lines: 50,
+  head_lines: 10,
+  tail_lines: 10,
+  min_content_length: 0,
+  keep_important: true,
+  max_important_lines: 20,
+  keep_whole_chars: 32_000,
+};
 const cfg = (over: Partial<Cfg> = {}): Cfg => ({ ...BASE, ...over });
 
 function out(text: string, over: Partial<ToolOutput> & { kind?: OutputKind } = {}): ToolOutput {
@@ -17,7 +26,8 @@ function render(o: ToolOutput, r: StrategyResult): string {
   return r.lines.map((item) => (typeof item === 'number' ? (o.lines[item] ?? '') : item.marker)).join('\n');
 }
 
-const numbered = (n: number, prefix = 'line'): string[] => Array.from({ length: n }, (_, i) => `${prefix} ${String(i).padStart(4, '0')}`);
+const numbered = (n: number, prefix = 'line'): string[] =>
+  Array.from({ length: n }, (_, i) => `${prefix} ${String(i).padStart(4, '0')}`);
 
 describe('truncate keeps head and tail with one honest marker', () => {
   it('cuts 100 lines to 10 + marker + 10 (the original test_gap_marker_shows_count)', () => {
@@ -30,7 +40,9 @@ describe('truncate keeps head and tail with one honest marker', () => {
   it('keeps only the head when tail_lines is 0 (test_head_only_when_tail_zero)', () => {
     const lines = numbered(100);
     const o = out(lines.join('\n'));
-    expect(render(o, truncate(o, cfg({ tail_lines: 0 })))).toBe([...lines.slice(0, 10), '... (90 lines omitted)'].join('\n'));
+    expect(render(o, truncate(o, cfg({ tail_lines: 0 })))).toBe(
+      [...lines.slice(0, 10), '... (90 lines omitted)'].join('\n'),
+    );
   });
 
   it('scales head and tail to fit max_lines - 1 as the original does', () => {
@@ -114,7 +126,15 @@ describe('truncate keeps what matters from the middle', () => {
     const lines = failingLog();
     const o = out(lines.join('\n'));
     const kept = render(o, truncate(o, cfg({ keep_important: false })));
-    expect(kept).toBe([...lines.slice(0, 10), '... (40 lines omitted)', ...lines.slice(50, 53), '... (137 lines omitted)', ...lines.slice(190)].join('\n'));
+    expect(kept).toBe(
+      [
+        ...lines.slice(0, 10),
+        '... (40 lines omitted)',
+        ...lines.slice(50, 53),
+        '... (137 lines omitted)',
+        ...lines.slice(190),
+      ].join('\n'),
+    );
     expect(kept).not.toContain('warning: disk almost full');
   });
 
@@ -141,7 +161,9 @@ describe('truncate keeps what matters from the middle', () => {
     const longGap = [...lines];
     longGap[41] = 'x'.repeat(500);
     const o2 = out(longGap.join('\n'));
-    expect(render(o2, truncate(o2, cfg()))).toContain(['error: first', '... (1 line omitted)', 'error: second'].join('\n'));
+    expect(render(o2, truncate(o2, cfg()))).toContain(
+      ['error: first', '... (1 line omitted)', 'error: second'].join('\n'),
+    );
   });
 
   it('keeps a one-line gap as the line itself rather than a longer marker', () => {
@@ -155,37 +177,82 @@ describe('truncate keeps what matters from the middle', () => {
 
 describe('truncate reads passing tests as passing', () => {
   /** `vitest run -v` of a suite that tests failure detection, three tests failing (as in a real Hermes session). */
-  const words = ['Error: file already exists', 'FATAL: out of memory', 'error[E0425]: cannot find value', '3 failed, 5 passed', '=== 1 failed, 3 passed in 0.12s ===',
-    'FAIL src/app.test.js', '--- FAIL: TestParse (0.00s)', "thread 'main' panicked at src/main.rs:2:5", 'Traceback (most recent call last):',
-    "ModuleNotFoundError: No module named 'x'", 'java.lang.NullPointerException', 'Uncaught TypeError: x is not a function', 'CONFLICT (content): Merge conflict',
-    'Permission denied (publickey).', 'Aborted (core dumped)', 'Segmentation fault', 'exit status 1', 'bash: foo: command not found', 'npm ERR! code ENOENT',
-    'The operation timed out', 'Killed', 'Failures: 1, Errors: 0', '10 failed', '0 passed, 1 error'];
+  const words = [
+    'Error: file already exists',
+    'FATAL: out of memory',
+    'error[E0425]: cannot find value',
+    '3 failed, 5 passed',
+    '=== 1 failed, 3 passed in 0.12s ===',
+    'FAIL src/app.test.js',
+    '--- FAIL: TestParse (0.00s)',
+    "thread 'main' panicked at src/main.rs:2:5",
+    'Traceback (most recent call last):',
+    "ModuleNotFoundError: No module named 'x'",
+    'java.lang.NullPointerException',
+    'Uncaught TypeError: x is not a function',
+    'CONFLICT (content): Merge conflict',
+    'Permission denied (publickey).',
+    'Aborted (core dumped)',
+    'Segmentation fault',
+    'exit status 1',
+    'bash: foo: command not found',
+    'npm ERR! code ENOENT',
+    'The operation timed out',
+    'Killed',
+    'Failures: 1, Errors: 0',
+    '10 failed',
+    '0 passed, 1 error',
+  ];
   const failure = (n: number, title: string, got: string, want: string): string[] => [
-    ` FAIL  test/strategies/error-purge.test.ts > findStaleErrors > ${title}`, `AssertionError: expected ${got} to deeply equal ${want}`, '',
-    '- Expected', '+ Received', '', `- ${want}`, `+ ${got}`, '', ` ❯ test/strategies/error-purge.test.ts:${10 + n}:51`,
-    `     ${10 + n}|     expect([...findStaleErrors(entries, 6, CFG)]).toEqual(${want});`, '       |                                                   ^', '',
-    ` ⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯[${n}/3]⎯`, ''];
+    ` FAIL  test/strategies/error-purge.test.ts > findStaleErrors > ${title}`,
+    `AssertionError: expected ${got} to deeply equal ${want}`,
+    '',
+    '- Expected',
+    '+ Received',
+    '',
+    `- ${want}`,
+    `+ ${got}`,
+    '',
+    ` ❯ test/strategies/error-purge.test.ts:${10 + n}:51`,
+    `     ${10 + n}|     expect([...findStaleErrors(entries, 6, CFG)]).toEqual(${want});`,
+    '       |                                                   ^',
+    '',
+    ` ⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯[${n}/3]⎯`,
+    '',
+  ];
   const log = (): string[] => [
-    ' RUN  v4.1.12 /work/hmc', '',
+    ' RUN  v4.1.12 /work/hmc',
+    '',
     ...numbered(20, ' ✓ test/strategies/truncation.test.ts > truncate > keeps case'),
     ...words.map((w) => ` ✓ test/strategies/signals.test.ts > reportsFailure > reports a failure in "${w}" 0ms`),
     ...words.map((w) => ` ✓ test/strategies/signals.test.ts > isImportantLine > keeps "${w}" 0ms`),
     ...numbered(20, ' ✓ test/strategies/placeholders.test.ts > failureReason > finds case'),
-    ' × test/strategies/error-purge.test.ts > findStaleErrors > purges a failure exactly `turns` turns old 5ms', '   → expected [] to deeply equal [ \'a\' ]',
-    ' × test/strategies/error-purge.test.ts > findStaleErrors > never purges the current turn 1ms', '   → expected [] to deeply equal [ \'b\' ]',
-    ' × test/strategies/error-purge.test.ts > findStaleErrors > returns every stale failure 1ms', '   → expected [ \'a\' ] to deeply equal [ \'a\', \'c\' ]',
-    '', ' ⎯⎯⎯⎯⎯⎯⎯ Failed Tests 3 ⎯⎯⎯⎯⎯⎯⎯', '',
+    ' × test/strategies/error-purge.test.ts > findStaleErrors > purges a failure exactly `turns` turns old 5ms',
+    "   → expected [] to deeply equal [ 'a' ]",
+    ' × test/strategies/error-purge.test.ts > findStaleErrors > never purges the current turn 1ms',
+    "   → expected [] to deeply equal [ 'b' ]",
+    ' × test/strategies/error-purge.test.ts > findStaleErrors > returns every stale failure 1ms',
+    "   → expected [ 'a' ] to deeply equal [ 'a', 'c' ]",
+    '',
+    ' ⎯⎯⎯⎯⎯⎯⎯ Failed Tests 3 ⎯⎯⎯⎯⎯⎯⎯',
+    '',
     ...failure(1, 'purges a failure exactly `turns` turns old', '[]', "[ 'a' ]"),
     ...failure(2, 'never purges the current turn', '[]', "[ 'b' ]"),
     ...failure(3, 'returns every stale failure', "[ 'a' ]", "[ 'a', 'c' ]"),
-    '', ' Test Files  1 failed | 5 passed (6)', '      Tests  3 failed | 249 passed (252)', '   Start at  23:00:18', '   Duration  2.96s (transform 336ms, setup 0ms)'];
+    '',
+    ' Test Files  1 failed | 5 passed (6)',
+    '      Tests  3 failed | 249 passed (252)',
+    '   Start at  23:00:18',
+    '   Duration  2.96s (transform 336ms, setup 0ms)',
+  ];
 
   it('regression: titles of passing tests that name failure words do not crowd out the real failures', () => {
     const lines = log();
     const o = out(lines.join('\n'), { isError: true });
     const shown = render(o, truncate(o, cfg())).split('\n');
     // Which test failed and why, for each of the three (the budget keeps more of their detail).
-    for (const line of lines.filter((l) => /^ (?:FAIL|×) |^AssertionError/.test(l))) expect(shown, `lost ${line}`).toContain(line);
+    for (const line of lines.filter((l) => /^ (?:FAIL|×) |^AssertionError/.test(l)))
+      expect(shown, `lost ${line}`).toContain(line);
     expect(shown.filter((l) => l.startsWith(' ✓') && /reports a failure|keeps "/.test(l))).toEqual([]);
   });
 });
@@ -198,7 +265,11 @@ describe('truncate skips what it must not or need not cut', () => {
     ['text shorter than min_content_length', out(long), cfg({ min_content_length: 100_000 })],
     ['at most max_lines lines', out(numbered(20).join('\n')), cfg()],
     ['empty text', out(''), cfg()],
-    ['a plan that would save nothing (every gap cheaper than its marker)', out('a\nb\nc\nd'), cfg({ max_lines: 3, head_lines: 1, tail_lines: 1 })],
+    [
+      'a plan that would save nothing (every gap cheaper than its marker)',
+      out('a\nb\nc\nd'),
+      cfg({ max_lines: 3, head_lines: 1, tail_lines: 1 }),
+    ],
   ];
   it.each(cases)('skips %s', (_name, o, c) => {
     expect(truncate(o, c).kind).toBe('skipped');
@@ -213,7 +284,11 @@ describe('truncate skips what it must not or need not cut', () => {
   });
 
   it('cuts a 5 MB log in linear time', () => {
-    const lines = Array.from({ length: 100_000 }, (_, i) => (i % 997 === 0 ? `src/mod${i}.ts:${i}:3 - error TS2322: bad` : `INFO worker ${i} handled request /api/v1/items?id=${i} ok`));
+    const lines = Array.from({ length: 100_000 }, (_, i) =>
+      i % 997 === 0
+        ? `src/mod${i}.ts:${i}:3 - error TS2322: bad`
+        : `INFO worker ${i} handled request /api/v1/items?id=${i} ok`,
+    );
     const text = lines.join('\n');
     expect(text.length).toBeGreaterThan(5_000_000);
     const o = out(text);

@@ -14,7 +14,14 @@ import { html } from 'htm/preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { getJson } from '../api.js';
 import { type LiveFeed, useFeed } from '../live.js';
-import { analyticsResponse, projectsResponse, strategiesResponse, toolsResponse, type AnalyticsResponse, type ProjectRow } from '../schema.js';
+import {
+  analyticsResponse,
+  projectsResponse,
+  strategiesResponse,
+  toolsResponse,
+  type AnalyticsResponse,
+  type ProjectRow,
+} from '../schema.js';
 import { fmtPct, fmtTokens, shortId } from '../format.js';
 import { formatHash, OVERVIEW, type Target } from '../route.js';
 import { RouteContext } from '../route-context.js';
@@ -55,7 +62,8 @@ export function App({ feed }: { feed: LiveFeed }) {
   const selected = target.kind === 'session' ? target.id : null;
   const inspect = target.kind === 'inspect' ? target.id : null;
   const go = (t: Target, p = project): void => navigate({ ...route, target: t, project: p });
-  const setRange = (r: Range): void => navigate({ target, project, ...(r.since ? { since: r.since } : {}), ...(r.until ? { until: r.until } : {}) });
+  const setRange = (r: Range): void =>
+    navigate({ target, project, ...(r.since ? { since: r.since } : {}), ...(r.until ? { until: r.until } : {}) });
   const setProject = (p: string): void => go(target, p);
   const routeApi = useMemo(() => ({ route, navigate }), [route, navigate]);
   useFollowRoute(target, routeState.seq);
@@ -71,21 +79,35 @@ export function App({ feed }: { feed: LiveFeed }) {
   }, [feed]);
   useEffect(() => {
     void getJson('/api/analytics', analyticsResponse).then((r) => r && setAnalytics(r));
-    void getJson('/api/strategies', strategiesResponse).then((r) => r && setStrategies(r.strategies.map((s) => [s.strategy, s.saved])));
+    void getJson('/api/strategies', strategiesResponse).then(
+      (r) => r && setStrategies(r.strategies.map((s) => [s.strategy, s.saved])),
+    );
     void getJson('/api/tools', toolsResponse).then((r) => r && setTools(r.tools.map((s) => [s.tool, s.saved])));
     void getJson('/api/projects', projectsResponse).then((r) => r && setProjects(r.projects));
   }, [epoch]);
 
   const cur = live.current;
-  const series = useMemo(() => (cur?.points ?? []).map((p) => ({
-    turn: p.turn, context_percent: p.context_percent, saved: p.delta_saved, calls: p.model_calls, context_saved: p.context_saved,
-  })), [cur?.points]);
-  const announce = cur ? `Current session: ${fmtTokens(cur.saved)} tokens saved, context ${fmtPct(cur.context_percent)}.` : '';
+  const series = useMemo(
+    () =>
+      (cur?.points ?? []).map((p) => ({
+        turn: p.turn,
+        context_percent: p.context_percent,
+        saved: p.delta_saved,
+        calls: p.model_calls,
+        context_saved: p.context_saved,
+      })),
+    [cur?.points],
+  );
+  const announce = cur
+    ? `Current session: ${fmtTokens(cur.saved)} tokens saved, context ${fmtPct(cur.context_percent)}.`
+    : '';
 
   const closeSession = (id: string): void => {
     go(OVERVIEW.target);
     // Back to where it was opened from: its row's button, else the Sessions heading.
-    const row = [...document.querySelectorAll<HTMLElement>('tr[data-session-id]')].find((tr) => tr.dataset.sessionId === id);
+    const row = [...document.querySelectorAll<HTMLElement>('tr[data-session-id]')].find(
+      (tr) => tr.dataset.sessionId === id,
+    );
     (row?.querySelector('button') ?? document.getElementById('sess-h'))?.focus();
   };
 
@@ -94,8 +116,12 @@ export function App({ feed }: { feed: LiveFeed }) {
     <${Header} conn=${live.conn} current=${cur} />
     <main id="main">
       <h2 class="sr-only">Overview</h2>
-      ${routeState.invalid ? html`<p class="notice span-12" role="alert" data-testid="bad-link">This link cannot be opened: ${routeState.invalid}.${' '}
-        <a href=${formatHash({ ...OVERVIEW, project })}>Show the overview</a></p>` : null}
+      ${
+        routeState.invalid
+          ? html`<p class="notice span-12" role="alert" data-testid="bad-link">This link cannot be opened: ${routeState.invalid}.${' '}
+        <a href=${formatHash({ ...OVERVIEW, project })}>Show the overview</a></p>`
+          : null
+      }
       <${CurrentSession} current=${cur} />
       <${Lifetime} data=${analytics} />
       <${BreakdownCard} title="Saved by strategy" view="strategies" noun="strategy" testid="by-strategy" session=${cur ? cur.by_strategy : null}

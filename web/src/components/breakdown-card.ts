@@ -12,11 +12,25 @@ import { CardTitle, VIEW_HEADING } from './card-title.js';
 import { CsvButton } from './csv-button.js';
 import { BarList } from './bar-list.js';
 
-export function BreakdownCard({ title, view, noun, session, sessionId, lifetime, alt = false, testid }: {
-  title: string; view: View;
+export function BreakdownCard({
+  title,
+  view,
+  noun,
+  session,
+  sessionId,
+  lifetime,
+  alt = false,
+  testid,
+}: {
+  title: string;
+  view: View;
   /** The CSV's first column: `strategy`, `tool`. */
   noun: string;
-  session: Record<string, number> | null; sessionId: string | null; lifetime: [string, number][]; alt?: boolean; testid: string;
+  session: Record<string, number> | null;
+  sessionId: string | null;
+  lifetime: [string, number][];
+  alt?: boolean;
+  testid: string;
 }) {
   // Until the user picks, follow the data: this session when there is one, else lifetime.
   const [scope, setScope] = useState<'auto' | 'session' | 'lifetime'>('auto');

@@ -13,12 +13,31 @@ import { useRouteApi } from '../route-context.js';
 
 /** The heading id of each view's card: where a followed view link moves focus. */
 export const VIEW_HEADING: Record<View, string> = {
-  current: 'cur-h', lifetime: 'life-h', strategies: 'strat-h', tools: 'tool-h', turns: 'turns-h', phases: 'phases-h',
-  events: 'log-h', inspector: 'insp-h', range: 'range-h', history: 'hist-h', models: 'models-h', outputs: 'outputs-h', work: 'work-h',
-  sessions: 'sess-h', projects: 'proj-h',
+  current: 'cur-h',
+  lifetime: 'life-h',
+  strategies: 'strat-h',
+  tools: 'tool-h',
+  turns: 'turns-h',
+  phases: 'phases-h',
+  events: 'log-h',
+  inspector: 'insp-h',
+  range: 'range-h',
+  history: 'hist-h',
+  models: 'models-h',
+  outputs: 'outputs-h',
+  work: 'work-h',
+  sessions: 'sess-h',
+  projects: 'proj-h',
 };
 
-export function CardTitle({ view, title, children, headingRef, target, id }: {
+export function CardTitle({
+  view,
+  title,
+  children,
+  headingRef,
+  target,
+  id,
+}: {
   view: View;
   /** What the link opens when it is more than the card: a session, an inspected output. */
   target?: Target;
@@ -32,7 +51,12 @@ export function CardTitle({ view, title, children, headingRef, target, id }: {
 }) {
   const { route } = useRouteApi();
   const href = formatHash({ ...route, target: target ?? { kind: 'view', view } });
-  const what = target?.kind === 'session' ? `session ${target.id}` : target?.kind === 'inspect' ? 'this output' : `the ${title} card`;
+  const what =
+    target?.kind === 'session'
+      ? `session ${target.id}`
+      : target?.kind === 'inspect'
+        ? 'this output'
+        : `the ${title} card`;
   return html`<div class="card-title">
     <h2 id=${id ?? VIEW_HEADING[view]} tabindex="-1" ref=${headingRef}>${children ?? title}</h2>
     <a class="view-link" href=${href} aria-label=${`Link to ${what}`} title=${`Link to ${what}`}><span aria-hidden="true">#</span></a>

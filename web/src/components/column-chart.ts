@@ -27,8 +27,18 @@ export function axisTicks(dataMax: number): { top: number; ticks: number[] } {
   return { top, ticks: [0, top / 2, top] };
 }
 
-export function ColumnChart({ items, title, desc, format, empty }: {
-  items: { x: string; y: number }[]; title: string; desc: string; format: (v: number) => string; empty: string;
+export function ColumnChart({
+  items,
+  title,
+  desc,
+  format,
+  empty,
+}: {
+  items: { x: string; y: number }[];
+  title: string;
+  desc: string;
+  format: (v: number) => string;
+  empty: string;
 }) {
   const W = useNarrow() ? 360 : 600;
   if (items.length === 0) return html`<p class="empty">${empty}</p>`;
@@ -41,11 +51,18 @@ export function ColumnChart({ items, title, desc, format, empty }: {
   const step = Math.max(1, Math.ceil(items.length / (W < 600 ? 5 : 8)));
   return html`<svg class="chart" viewBox=${`0 0 ${W} ${H}`} role="img" aria-label=${`${title}. ${desc}`}>
     <title>${title}</title><desc>${desc}</desc>
-    ${ticks.map((v) => html`<line class="grid" x1=${PAD.l} x2=${W - PAD.r} y1=${py(v)} y2=${py(v)} />
-      <text class="axis" x=${PAD.l - 6} y=${py(v) + 4} text-anchor="end">${format(v)}</text>`)}
-    ${items.map((p, i) => html`<rect class="col" x=${PAD.l + i * slot + (slot - bw) / 2} y=${py(p.y)} width=${bw}
-      height=${Math.max(0, PAD.t + ih - py(p.y))} rx="3"><title>${p.x}: ${format(p.y)}</title></rect>`)}
-    ${items.map((p, i) => ((items.length - 1 - i) % step === 0
-      ? html`<text class="axis" x=${PAD.l + i * slot + slot / 2} y=${H - 6} text-anchor="middle">${p.x}</text>` : null))}
+    ${ticks.map(
+      (v) => html`<line class="grid" x1=${PAD.l} x2=${W - PAD.r} y1=${py(v)} y2=${py(v)} />
+      <text class="axis" x=${PAD.l - 6} y=${py(v) + 4} text-anchor="end">${format(v)}</text>`,
+    )}
+    ${items.map(
+      (p, i) => html`<rect class="col" x=${PAD.l + i * slot + (slot - bw) / 2} y=${py(p.y)} width=${bw}
+      height=${Math.max(0, PAD.t + ih - py(p.y))} rx="3"><title>${p.x}: ${format(p.y)}</title></rect>`,
+    )}
+    ${items.map((p, i) =>
+      (items.length - 1 - i) % step === 0
+        ? html`<text class="axis" x=${PAD.l + i * slot + slot / 2} y=${H - 6} text-anchor="middle">${p.x}</text>`
+        : null,
+    )}
   </svg>`;
 }

@@ -28,7 +28,11 @@ export function CopyLink({ route, what }: { route: Route; what: string }) {
   return html`<span class="copy-link">
     <button type="button" class="btn" onClick=${() => void copy()} aria-label=${`Copy the link to ${what}`}>Copy link</button>
     <span role="status" class="hint">${state === 'copied' ? 'Link copied.' : ''}</span>
-    ${state === 'manual' ? html`<label class="manual-link"><span class="hint">Copy this link:</span>
-      <input ref=${field} type="text" readonly value=${url} data-testid="manual-link" /></label>` : null}
+    ${
+      state === 'manual'
+        ? html`<label class="manual-link"><span class="hint">Copy this link:</span>
+      <input ref=${field} type="text" readonly value=${url} data-testid="manual-link" /></label>`
+        : null
+    }
   </span>`;
 }

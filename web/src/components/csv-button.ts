@@ -22,7 +22,12 @@ function download(table: CsvTable, name: string): void {
   window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-export function CsvButton({ what, name, build, disabled = false }: {
+export function CsvButton({
+  what,
+  name,
+  build,
+  disabled = false,
+}: {
   /** What the file holds, for the button's accessible name: "Sessions", "Saved by tool, lifetime". */
   what: string;
   /** The file name's parts, after `hmc-` (csvFileName). */

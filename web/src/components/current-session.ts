@@ -22,10 +22,15 @@ export function CurrentSession({ current }: { current: LiveSession | null }) {
   // N of "input saved over N model calls": only when every turn's point is here and counted them
   // (a feed joined mid-session, or events from an older HMC, would give a short N).
   const pts = current.points;
-  const calls = pts.length > 0 && pts.length === current.turns && pts.every((p) => p.model_calls !== undefined)
-    ? pts.reduce((n, p) => n + (p.model_calls ?? 0), 0) : null;
+  const calls =
+    pts.length > 0 && pts.length === current.turns && pts.every((p) => p.model_calls !== undefined)
+      ? pts.reduce((n, p) => n + (p.model_calls ?? 0), 0)
+      : null;
   const contextSaved = pts[pts.length - 1]?.context_saved ?? null;
-  const pctOfInput = current.input_tokens.raw > 0 ? (current.input_tokens.raw - current.input_tokens.hmc) / current.input_tokens.raw : null;
+  const pctOfInput =
+    current.input_tokens.raw > 0
+      ? (current.input_tokens.raw - current.input_tokens.hmc) / current.input_tokens.raw
+      : null;
   return html`<section class="card span-7" aria-labelledby="cur-h" data-testid="current">
     <div class="card-head">
       <${CardTitle} view="current" title="Current session" />

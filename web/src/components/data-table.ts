@@ -10,8 +10,16 @@ import type { CsvTable } from '../csv.js';
 import { CsvButton } from './csv-button.js';
 import { ScrollWrap } from './scroll-wrap.js';
 
-export function DataTable({ caption, columns, rows, csv, summary = 'Show as a table' }: {
-  caption: string; columns: string[]; rows: string[][];
+export function DataTable({
+  caption,
+  columns,
+  rows,
+  csv,
+  summary = 'Show as a table',
+}: {
+  caption: string;
+  columns: string[];
+  rows: string[][];
   /** What the fold says when it is the only view of its rows (no chart above it to be the text of). */
   summary?: string;
   /** The rows as exact values, and the file name's parts. */

@@ -20,7 +20,14 @@ const FILTERS: readonly Filter[] = ['all', 'turn', 'tool', 'phase', 'session_idl
 function matches(e: HmcEvent, text: string): boolean {
   if (!text) return true;
   const t = text.toLowerCase();
-  const hay = [e.session_id, e.type, e.type === 'tool' ? e.tool_name : '', e.type === 'tool' ? e.strategies.join(' ') : '', e.type === 'turn' ? e.model : '', e.type === 'phase' ? e.topic : ''];
+  const hay = [
+    e.session_id,
+    e.type,
+    e.type === 'tool' ? e.tool_name : '',
+    e.type === 'tool' ? e.strategies.join(' ') : '',
+    e.type === 'turn' ? e.model : '',
+    e.type === 'phase' ? e.topic : '',
+  ];
   return hay.some((h) => h.toLowerCase().includes(t));
 }
 
@@ -29,7 +36,10 @@ export function EventLog({ events, onInspect }: { events: HmcEvent[]; onInspect:
   const [type, setType] = useState<Filter>('all');
   const [text, setText] = useState('');
   const source = paused ?? events;
-  const shown = useMemo(() => source.filter((e) => (type === 'all' || e.type === type) && matches(e, text)).slice(0, MAX_SHOWN), [source, type, text]);
+  const shown = useMemo(
+    () => source.filter((e) => (type === 'all' || e.type === type) && matches(e, text)).slice(0, MAX_SHOWN),
+    [source, type, text],
+  );
   const waiting = paused ? events.filter((e) => !paused.includes(e)).length : 0;
   return html`<section class="card span-5" aria-labelledby="log-h" data-testid="log">
     <div class="card-head">
@@ -49,13 +59,19 @@ export function EventLog({ events, onInspect }: { events: HmcEvent[]; onInspect:
       <input id="log-text" type="search" placeholder="Filter by tool, session…" value=${text}
         onInput=${(e: Event) => setText(e.currentTarget instanceof HTMLInputElement ? e.currentTarget.value : '')} />
     </div>
-    ${shown.length === 0 ? html`<p class="empty">${events.length === 0 ? 'Connected; waiting for events…' : 'No event matches the filter.'}</p>` : html`
+    ${
+      shown.length === 0
+        ? html`<p class="empty">${events.length === 0 ? 'Connected; waiting for events…' : 'No event matches the filter.'}</p>`
+        : html`
     <ol class="log" aria-label="Events, newest first">
-      ${shown.map((e) => html`<li key=${e.id} data-event-id=${e.id}>
+      ${shown.map(
+        (e) => html`<li key=${e.id} data-event-id=${e.id}>
         <time datetime=${new Date(e.time).toISOString()}>${fmtClock(e.time)}</time>
         <div>${line(e, onInspect)}</div>
-      </li>`)}
-    </ol>`}
+      </li>`,
+      )}
+    </ol>`
+    }
   </section>`;
 }
 

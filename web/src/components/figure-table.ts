@@ -8,8 +8,16 @@ import { html } from 'htm/preact';
 import type { ComponentChildren } from 'preact';
 import { ScrollWrap } from './scroll-wrap.js';
 
-export function FigureTable({ caption, columns, rows, testid }: {
-  caption: string; columns: string[]; rows: ComponentChildren[][]; testid?: string;
+export function FigureTable({
+  caption,
+  columns,
+  rows,
+  testid,
+}: {
+  caption: string;
+  columns: string[];
+  rows: ComponentChildren[][];
+  testid?: string;
 }) {
   return html`<${ScrollWrap} label=${caption}><table class="figures" data-testid=${testid}>
     <caption class="sr-only">${caption}</caption>

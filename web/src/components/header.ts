@@ -9,10 +9,17 @@ import type { LiveSession } from '../schema.js';
 import { shortId, shortPath } from '../format.js';
 import { ThemeToggle } from './theme-toggle.js';
 
-const LABEL: Record<ConnState, string> = { connecting: 'Connecting', live: 'Live', reconnecting: 'Reconnecting', offline: 'Offline' };
+const LABEL: Record<ConnState, string> = {
+  connecting: 'Connecting',
+  live: 'Live',
+  reconnecting: 'Reconnecting',
+  offline: 'Offline',
+};
 
 export function Header({ conn, current }: { conn: ConnState; current: LiveSession | null }) {
-  const sub = current ? `session ${shortId(current.session_id)} · ${shortPath(current.project_path)}` : 'no active session yet: start a conversation';
+  const sub = current
+    ? `session ${shortId(current.session_id)} · ${shortPath(current.project_path)}`
+    : 'no active session yet: start a conversation';
   return html`<header class="topbar">
     <div class="topbar-inner">
       <div class="brand">

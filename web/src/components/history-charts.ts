@@ -27,7 +27,10 @@ function ascending(rows: Row[]): Row[] {
 
 /** The rows as a CSV table: the whole date (`2026-11-25`, the week's Monday, `2026-11`), exact token counts. */
 export function historyCsv(rows: Row[], unit: Unit): CsvTable {
-  return { header: [unit, 'saved_tokens', 'input_tokens', 'sessions'], rows: rows.map((r) => [r.key, r.saved, r.input, r.sessions]) };
+  return {
+    header: [unit, 'saved_tokens', 'input_tokens', 'sessions'],
+    rows: rows.map((r) => [r.key, r.saved, r.input, r.sessions]),
+  };
 }
 
 const LAST: Record<Unit, string> = { day: 'the last 30 days', week: 'the last 12 weeks', month: 'the last 12 months' };
@@ -39,11 +42,24 @@ export function HistoryCharts({ epoch, project, range }: { epoch: number; projec
   const [months, setMonths] = useState<Row[]>([]);
   const ranged = Boolean(range.since || range.until);
   useEffect(() => {
-    const q = (count: Record<string, number>) => query({ ...(ranged ? {} : count), project, since: range.since, until: range.until });
-    const row = (key: string, label: string, r: { saved: number; input: number; sessions: number }): Row => ({ key, label, saved: r.saved, input: r.input, sessions: r.sessions });
-    void getJson(`/api/days${q({ days: 30 })}`, daysResponse).then((r) => r && setDays(ascending(r.days.map((d) => row(d.day, d.day.slice(5), d)))));
-    void getJson(`/api/weeks${q({ weeks: 12 })}`, weeksResponse).then((r) => r && setWeeks(ascending(r.weeks.map((w) => row(w.week, w.week.slice(5), w)))));
-    void getJson(`/api/months${q({ months: 12 })}`, monthsResponse).then((r) => r && setMonths(ascending(r.months.map((m) => row(m.month, m.month, m)))));
+    const q = (count: Record<string, number>) =>
+      query({ ...(ranged ? {} : count), project, since: range.since, until: range.until });
+    const row = (key: string, label: string, r: { saved: number; input: number; sessions: number }): Row => ({
+      key,
+      label,
+      saved: r.saved,
+      input: r.input,
+      sessions: r.sessions,
+    });
+    void getJson(`/api/days${q({ days: 30 })}`, daysResponse).then(
+      (r) => r && setDays(ascending(r.days.map((d) => row(d.day, d.day.slice(5), d)))),
+    );
+    void getJson(`/api/weeks${q({ weeks: 12 })}`, weeksResponse).then(
+      (r) => r && setWeeks(ascending(r.weeks.map((w) => row(w.week, w.week.slice(5), w)))),
+    );
+    void getJson(`/api/months${q({ months: 12 })}`, monthsResponse).then(
+      (r) => r && setMonths(ascending(r.months.map((m) => row(m.month, m.month, m)))),
+    );
   }, [epoch, project, range.since, range.until]);
   const scope = [...(project ? [shortPath(project)] : []), ...(ranged ? [rangeText(range)] : [])];
   const where = ranged ? rangeText(range) : '';

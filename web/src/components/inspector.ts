@@ -33,7 +33,11 @@ function foldRuns(lines: DiffLine[], open: ReadonlySet<number>): Row[] {
     while (j < lines.length && lines[j]?.op === op) j++;
     const len = j - i;
     if (len > FOLD_OVER && !open.has(run)) {
-      out.push(...lines.slice(i, i + FOLD_KEEP), { fold: run, op, count: len - 2 * FOLD_KEEP }, ...lines.slice(j - FOLD_KEEP, j));
+      out.push(
+        ...lines.slice(i, i + FOLD_KEEP),
+        { fold: run, op, count: len - 2 * FOLD_KEEP },
+        ...lines.slice(j - FOLD_KEEP, j),
+      );
     } else out.push(...lines.slice(i, j));
     run++;
     i = j;
@@ -52,17 +56,22 @@ function EnvelopeFields({ before, after }: { before: OutputView | undefined; aft
   if (!field) return null;
   const names = [...new Set([...(before?.fields ?? []), ...(after?.fields ?? [])].map((f) => f.name))];
   const value = (v: OutputView | undefined, name: string) => v?.fields.find((f) => f.name === name)?.value;
-  const where = after && after.field !== field
-    ? html`the <code>${field}</code> field of the JSON result (after: the whole result)`
-    : html`the <code>${field}</code> field of the JSON result`;
+  const where =
+    after && after.field !== field
+      ? html`the <code>${field}</code> field of the JSON result (after: the whole result)`
+      : html`the <code>${field}</code> field of the JSON result`;
   return html`<div class="envelope" data-testid="envelope">
     <span>Showing ${where}${before?.cut ? ' (before: read up to the 256 KiB cap)' : ''}.</span>
-    ${names.length ? html`<dl>${names.map((name) => {
-      const b = value(before, name);
-      const a = value(after, name);
-      const shown = b === a || a === undefined ? (b ?? '') : b === undefined ? a : `${b} → ${a}`;
-      return html`<div><dt>${name}</dt><dd>${shown}</dd></div>`;
-    })}</dl>` : null}
+    ${
+      names.length
+        ? html`<dl>${names.map((name) => {
+            const b = value(before, name);
+            const a = value(after, name);
+            const shown = b === a || a === undefined ? (b ?? '') : b === undefined ? a : `${b} → ${a}`;
+            return html`<div><dt>${name}</dt><dd>${shown}</dd></div>`;
+          })}</dl>`
+        : null
+    }
   </div>`;
 }
 
@@ -81,7 +90,13 @@ export function Inspector({ id, onClose }: { id: string | null; onClose: () => v
   useEffect(() => {
     if (id) heading.current?.focus();
   }, [id]);
-  const sides = useMemo(() => (rec && rec !== 'missing' ? { before: sideText(rec.before_view, rec.before), after: sideText(rec.after_view, rec.after) } : null), [rec]);
+  const sides = useMemo(
+    () =>
+      rec && rec !== 'missing'
+        ? { before: sideText(rec.before_view, rec.before), after: sideText(rec.after_view, rec.after) }
+        : null,
+    [rec],
+  );
   const diff = useMemo(() => (sides ? lineDiff(sides.before, sides.after) : []), [sides]);
 
   if (!id) {
@@ -90,8 +105,12 @@ export function Inspector({ id, onClose }: { id: string | null; onClose: () => v
       <p class="empty">Choose a tool in the live events to see its output before and after compression.</p>
     </section>`;
   }
-  const lines: Row[] = view === 'diff' ? foldRuns(diff, open)
-    : (sides ? (view === 'before' ? sides.before : sides.after) : '').split('\n').map((text) => ({ op: 'keep' as const, text }));
+  const lines: Row[] =
+    view === 'diff'
+      ? foldRuns(diff, open)
+      : (sides ? (view === 'before' ? sides.before : sides.after) : '')
+          .split('\n')
+          .map((text) => ({ op: 'keep' as const, text }));
   const shown = all ? lines : lines.slice(0, MAX_LINES);
   const word = { del: 'removed', add: 'added', keep: 'unchanged' } as const;
   const removed = diff.filter((l) => l.op === 'del').length;
@@ -106,7 +125,12 @@ export function Inspector({ id, onClose }: { id: string | null; onClose: () => v
         <button type="button" class="btn" onClick=${onClose}>Close</button>
       </div>
     </div>
-    ${rec === null ? html`<p class="empty">Loading…</p>` : rec === 'missing' ? html`<p class="empty" data-testid="no-output">No such output: <code>${id}</code> is no longer kept, or the inspector is off.</p>` : html`
+    ${
+      rec === null
+        ? html`<p class="empty">Loading…</p>`
+        : rec === 'missing'
+          ? html`<p class="empty" data-testid="no-output">No such output: <code>${id}</code> is no longer kept, or the inspector is off.</p>`
+          : html`
       <div class="meta">
         <span><b>${fmtTokens(rec.tokens_before)}</b> → <b>${fmtTokens(rec.tokens_after)}</b> tokens</span>
         <span>strategies <b>${rec.strategies.join(', ') || 'none'}</b></span>
@@ -115,9 +139,13 @@ export function Inspector({ id, onClose }: { id: string | null; onClose: () => v
       </div>
       <${EnvelopeFields} before=${rec.before_view} after=${rec.after_view} />
       ${view === 'diff' ? html`<div class="legend" aria-hidden="true"><span><span class="sw del"></span>removed</span><span><span class="sw add"></span>added by HMC (markers)</span><span><span class="sw keep"></span>kept</span></div>` : null}
-      <pre class="diff" data-testid="diff" aria-label=${view === 'diff' ? 'Line diff; removed lines start with a minus, added lines with a plus' : `Output ${view} compression`}>${shown.map((l) => ('fold' in l
-        ? html`<span class=${`ln fold ${l.op}`}><button type="button" class="link" onClick=${() => setOpen(new Set([...open, l.fold]))}>… ${l.count} more ${word[l.op]} ${l.count === 1 ? 'line' : 'lines'} (show)</button></span>`
-        : html`<span class=${`ln ${l.op}`}><span class="sr-only">${l.op === 'del' ? 'removed: ' : l.op === 'add' ? 'added: ' : ''}</span>${l.text}</span>`))}</pre>
-      ${shown.length < lines.length ? html`<button type="button" class="btn" onClick=${() => setAll(true)}>Show all ${count(lines.length, 'line')}</button>` : null}`}
+      <pre class="diff" data-testid="diff" aria-label=${view === 'diff' ? 'Line diff; removed lines start with a minus, added lines with a plus' : `Output ${view} compression`}>${shown.map(
+        (l) =>
+          'fold' in l
+            ? html`<span class=${`ln fold ${l.op}`}><button type="button" class="link" onClick=${() => setOpen(new Set([...open, l.fold]))}>… ${l.count} more ${word[l.op]} ${l.count === 1 ? 'line' : 'lines'} (show)</button></span>`
+            : html`<span class=${`ln ${l.op}`}><span class="sr-only">${l.op === 'del' ? 'removed: ' : l.op === 'add' ? 'added: ' : ''}</span>${l.text}</span>`,
+      )}</pre>
+      ${shown.length < lines.length ? html`<button type="button" class="btn" onClick=${() => setAll(true)}>Show all ${count(lines.length, 'line')}</button>` : null}`
+    }
   </section>`;
 }

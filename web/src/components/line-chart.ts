@@ -12,8 +12,19 @@ import { useNarrow } from '../use-narrow.js';
 const H = 190;
 const PAD = { l: 44, r: 10, t: 10, b: 24 };
 
-export function LineChart({ points, title, desc, format, yMax, limit }: {
-  points: { x: string; y: number }[]; title: string; desc: string; format: (v: number) => string; yMax?: number;
+export function LineChart({
+  points,
+  title,
+  desc,
+  format,
+  yMax,
+  limit,
+}: {
+  points: { x: string; y: number }[];
+  title: string;
+  desc: string;
+  format: (v: number) => string;
+  yMax?: number;
   /** A dashed reference line: its value, its label on the chart, and what it means, said to screen readers. */
   limit?: { value: number; label: string; meaning: string };
 }) {
@@ -32,12 +43,18 @@ export function LineChart({ points, title, desc, format, yMax, limit }: {
   const said = shownLimit ? `${desc} ${shownLimit.meaning}` : desc;
   return html`<svg class="chart" viewBox=${`0 0 ${W} ${H}`} role="img" aria-label=${`${title}. ${said}`}>
     <title>${title}</title><desc>${said}</desc>
-    ${ticks.map((t) => html`<line class="grid" x1=${PAD.l} x2=${W - PAD.r} y1=${py(t)} y2=${py(t)} />
-      <text class="axis" x=${PAD.l - 6} y=${py(t) + 4} text-anchor="end">${format(t)}</text>`)}
+    ${ticks.map(
+      (t) => html`<line class="grid" x1=${PAD.l} x2=${W - PAD.r} y1=${py(t)} y2=${py(t)} />
+      <text class="axis" x=${PAD.l - 6} y=${py(t) + 4} text-anchor="end">${format(t)}</text>`,
+    )}
     <path class="area" d=${area} />
     <path class="line" d=${line} />
-    ${shownLimit ? html`<line class="limit" x1=${PAD.l} x2=${W - PAD.r} y1=${py(shownLimit.value)} y2=${py(shownLimit.value)} />
-      <text class="limit-label" x=${W - PAD.r - 2} y=${py(shownLimit.value) - 5} text-anchor="end">${shownLimit.label}</text>` : null}
+    ${
+      shownLimit
+        ? html`<line class="limit" x1=${PAD.l} x2=${W - PAD.r} y1=${py(shownLimit.value)} y2=${py(shownLimit.value)} />
+      <text class="limit-label" x=${W - PAD.r - 2} y=${py(shownLimit.value) - 5} text-anchor="end">${shownLimit.label}</text>`
+        : null
+    }
     ${points.length <= 60 ? points.map((p, i) => html`<circle class="dot" cx=${px(i)} cy=${py(p.y)} r="3"><title>${p.x}: ${format(p.y)}</title></circle>`) : null}
     ${points.map((p, i) => ((points.length - 1 - i) % step === 0 ? html`<text class="axis" x=${px(i)} y=${H - 6} text-anchor="middle">${p.x}</text>` : null))}
   </svg>`;

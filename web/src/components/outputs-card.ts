@@ -20,8 +20,28 @@ const LABEL: Record<OutputBy, string> = { tool: 'Tool', kind: 'Kind', program: '
 
 export function outputsCsv(by: OutputBy, rows: OutputRow[]): CsvTable {
   return {
-    header: [by, 'kind', 'outputs', 'tokens_arrived', 'tokens_first_sent', 'saved_tokens', 'saved_per_output', 'savings_pct', 'input_saved'],
-    rows: rows.map((r) => [r.name, r.kind, r.outputs, r.tokens_raw, r.tokens_sent, r.saved, r.saved_per_output, r.savings_pct, r.input_saved ?? '']),
+    header: [
+      by,
+      'kind',
+      'outputs',
+      'tokens_arrived',
+      'tokens_first_sent',
+      'saved_tokens',
+      'saved_per_output',
+      'savings_pct',
+      'input_saved',
+    ],
+    rows: rows.map((r) => [
+      r.name,
+      r.kind,
+      r.outputs,
+      r.tokens_raw,
+      r.tokens_sent,
+      r.saved,
+      r.saved_per_output,
+      r.savings_pct,
+      r.input_saved ?? '',
+    ]),
   };
 }
 
@@ -29,18 +49,38 @@ export function OutputsCard({ project, range, epoch }: { project: string; range:
   const [by, setBy] = useState<OutputBy>('tool');
   const [rows, setRows] = useState<OutputRow[] | null>(null);
   useEffect(() => {
-    void getJson(`/api/outputs${query({ by, project, since: range.since, until: range.until })}`, outputsResponse).then((r) => r && r.by === by && setRows(r.outputs));
+    void getJson(`/api/outputs${query({ by, project, since: range.since, until: range.until })}`, outputsResponse).then(
+      (r) => r && r.by === by && setRows(r.outputs),
+    );
   }, [epoch, by, project, range.since, range.until]);
-  const columns = [LABEL[by], 'Outputs', 'Arrived', 'First sent', 'Saved per output', '%', ...(by === 'tool' ? ['Input saved'] : [])];
+  const columns = [
+    LABEL[by],
+    'Outputs',
+    'Arrived',
+    'First sent',
+    'Saved per output',
+    '%',
+    ...(by === 'tool' ? ['Input saved'] : []),
+  ];
   return html`<section class="card span-12" aria-labelledby="outputs-h" data-testid="outputs">
     <div class="card-head"><${CardTitle} view="outputs" title="Saved per tool output" />
       <div class="toolbar"><span class="seg" role="group" aria-label="Group outputs by">
         ${OUTPUT_BY.map((b) => html`<button type="button" aria-pressed=${b === by} onClick=${() => setBy(b)}>${b === 'tool' ? 'per tool' : b === 'kind' ? 'per kind' : 'per program'}</button>`)}
       </span><${CsvButton} what=${`Saved per ${by}`} name=${['saved-per', by]} disabled=${!rows || rows.length === 0} build=${() => (rows ? outputsCsv(by, rows) : null)} /></div></div>
-    ${!rows || rows.length === 0 ? html`<p class="empty">${by === 'program' ? 'No shell command output in this period.' : 'No tool output in this period.'}</p>`
-      : html`<${FigureTable} caption=${`Saved per ${by}`} testid="outputs-table" columns=${columns}
-        rows=${rows.map((r) => [r.name || '(unknown)', String(r.outputs), fmtTokens(r.tokens_raw), fmtTokens(r.tokens_sent), html`<b>${fmtTokens(r.saved_per_output)}</b>`,
-          `${r.savings_pct.toFixed(1)}%`, ...(by === 'tool' ? [fmtTokens(r.input_saved ?? 0)] : [])])} />`}
+    ${
+      !rows || rows.length === 0
+        ? html`<p class="empty">${by === 'program' ? 'No shell command output in this period.' : 'No tool output in this period.'}</p>`
+        : html`<${FigureTable} caption=${`Saved per ${by}`} testid="outputs-table" columns=${columns}
+        rows=${rows.map((r) => [
+          r.name || '(unknown)',
+          String(r.outputs),
+          fmtTokens(r.tokens_raw),
+          fmtTokens(r.tokens_sent),
+          html`<b>${fmtTokens(r.saved_per_output)}</b>`,
+          `${r.savings_pct.toFixed(1)}%`,
+          ...(by === 'tool' ? [fmtTokens(r.input_saved ?? 0)] : []),
+        ])} />`
+    }
     <p class="hint">Saved per output: tokens HMC took off each output when it arrived (context saved). Input saved counts them again in every later model call that sent them.</p>
   </section>`;
 }

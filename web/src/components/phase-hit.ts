@@ -33,7 +33,9 @@ export function PhaseHit({ hit, global }: { hit: Hit; global: boolean }) {
   const onToggle = (e: Event) => {
     const open = e.currentTarget instanceof HTMLDetailsElement && e.currentTarget.open;
     if (!open || full !== null) return;
-    void getJson(`/api/phases${query({ session: hit.session_id, phase: hit.phase_id })}`, phaseResponse).then((r) => setFull(r ? r.phase : 'missing'));
+    void getJson(`/api/phases${query({ session: hit.session_id, phase: hit.phase_id })}`, phaseResponse).then((r) =>
+      setFull(r ? r.phase : 'missing'),
+    );
   };
   return html`<li class="phase hit" data-phase-id=${hit.phase_id} data-session-id=${hit.session_id}>
     <details onToggle=${onToggle}>
@@ -48,9 +50,13 @@ export function PhaseHit({ hit, global }: { hit: Hit; global: boolean }) {
         </span>
         <span class="snippet">${marked(hit.snippet, hit.marks)}</span>
       </summary>
-      ${full === null ? html`<p class="empty">Loading the summary…</p>`
-        : full === 'missing' ? html`<p class="empty">This phase is no longer stored.</p>`
-        : html`<div class="phase-summary">${full.summary}</div>`}
+      ${
+        full === null
+          ? html`<p class="empty">Loading the summary…</p>`
+          : full === 'missing'
+            ? html`<p class="empty">This phase is no longer stored.</p>`
+            : html`<div class="phase-summary">${full.summary}</div>`
+      }
     </details>
   </li>`;
 }

@@ -10,7 +10,8 @@ import type { PhaseEntry } from '../schema.js';
 import { fmtTokens } from '../format.js';
 
 /** A phase as the panel shows it: a stored entry, or what a live event said (no summary yet). */
-export type ShownPhase = Omit<PhaseEntry, 'summary' | 'model' | 'message_from' | 'message_to' | 'created_at'> & Partial<Pick<PhaseEntry, 'summary' | 'model' | 'message_from' | 'message_to'>>;
+export type ShownPhase = Omit<PhaseEntry, 'summary' | 'model' | 'message_from' | 'message_to' | 'created_at'> &
+  Partial<Pick<PhaseEntry, 'summary' | 'model' | 'message_from' | 'message_to'>>;
 
 export function turnRange(from: number, to: number): string {
   return from === to ? `turn ${from}` : `turns ${from}–${to}`;
@@ -29,14 +30,20 @@ export function PhaseItem({ phase }: { phase: ShownPhase }) {
           <span>recall <code>${phase.recall_id}</code></span>
         </span>
       </summary>
-      ${phase.summary === undefined
-        ? html`<p class="empty">The summary is being stored…</p>`
-        : html`<div class="phase-summary">${phase.summary}</div>
+      ${
+        phase.summary === undefined
+          ? html`<p class="empty">The summary is being stored…</p>`
+          : html`<div class="phase-summary">${phase.summary}</div>
           <div class="hint">${[
             phase.updates > 0 ? `updated ${phase.updates}×` : '',
-            phase.message_from !== undefined && phase.message_to !== undefined ? `messages ${phase.message_from}–${phase.message_to}` : '',
+            phase.message_from !== undefined && phase.message_to !== undefined
+              ? `messages ${phase.message_from}–${phase.message_to}`
+              : '',
             phase.model ? `summarised by ${phase.model}` : '',
-          ].filter(Boolean).join(' · ')}</div>`}
+          ]
+            .filter(Boolean)
+            .join(' · ')}</div>`
+      }
     </details>
   </li>`;
 }

@@ -10,7 +10,14 @@
 import { html } from 'htm/preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { getJson, query } from '../api.js';
-import { phaseSearchResponse, phasesResponse, type HmcEvent, type PhaseEntry, type PhaseHit as Hit, type PhaseEvent } from '../schema.js';
+import {
+  phaseSearchResponse,
+  phasesResponse,
+  type HmcEvent,
+  type PhaseEntry,
+  type PhaseHit as Hit,
+  type PhaseEvent,
+} from '../schema.js';
 import { count, fmtTokens, shortId } from '../format.js';
 import { PhaseHit } from './phase-hit.js';
 import { CardTitle } from './card-title.js';
@@ -30,13 +37,30 @@ export function shownPhases(stored: PhaseEntry[], events: PhaseEvent[]): ShownPh
   const byId = new Map<number, ShownPhase>(stored.map((p) => [p.phase_id, p]));
   for (const e of events) {
     if (byId.has(e.phase_id)) continue;
-    byId.set(e.phase_id, { session_id: e.session_id, phase_id: e.phase_id, turn_from: e.turn_from, turn_to: e.turn_to, topic: e.topic,
-      tokens_before: e.tokens_before, tokens_after: e.tokens_after, recall_id: e.recall_id, updates: e.updated ? 1 : 0 });
+    byId.set(e.phase_id, {
+      session_id: e.session_id,
+      phase_id: e.phase_id,
+      turn_from: e.turn_from,
+      turn_to: e.turn_to,
+      topic: e.topic,
+      tokens_before: e.tokens_before,
+      tokens_after: e.tokens_after,
+      recall_id: e.recall_id,
+      updates: e.updated ? 1 : 0,
+    });
   }
   return [...byId.values()].sort((a, b) => a.phase_id - b.phase_id);
 }
 
-export function PhasesPanel({ sessionId, events, epoch }: { sessionId: string | null; events: HmcEvent[]; epoch: number }) {
+export function PhasesPanel({
+  sessionId,
+  events,
+  epoch,
+}: {
+  sessionId: string | null;
+  events: HmcEvent[];
+  epoch: number;
+}) {
   const [stored, setStored] = useState<PhaseEntry[]>([]);
   const [loaded, setLoaded] = useState(false);
   const [text, setText] = useState('');
@@ -44,7 +68,10 @@ export function PhasesPanel({ sessionId, events, epoch }: { sessionId: string | 
   const [hits, setHits] = useState<Hit[] | null>(null);
   const scopeNow: Scope = sessionId ? scope : 'global';
 
-  const live = useMemo(() => events.filter((e): e is PhaseEvent => e.type === 'phase' && e.session_id === sessionId), [events, sessionId]);
+  const live = useMemo(
+    () => events.filter((e): e is PhaseEvent => e.type === 'phase' && e.session_id === sessionId),
+    [events, sessionId],
+  );
   const lastEvent = live[0]?.id ?? '';
 
   useEffect(() => {
@@ -54,11 +81,12 @@ export function PhasesPanel({ sessionId, events, epoch }: { sessionId: string | 
   useEffect(() => {
     if (!sessionId) return;
     const ctl = new AbortController();
-    const load = () => void getJson(`/api/phases${query({ session: sessionId })}`, phasesResponse, ctl.signal).then((r) => {
-      if (!r || ctl.signal.aborted) return;
-      setStored(r.phases);
-      setLoaded(true);
-    });
+    const load = () =>
+      void getJson(`/api/phases${query({ session: sessionId })}`, phasesResponse, ctl.signal).then((r) => {
+        if (!r || ctl.signal.aborted) return;
+        setStored(r.phases);
+        setLoaded(true);
+      });
     load();
     const again = lastEvent ? window.setTimeout(load, SETTLE_MS) : undefined;
     return () => {
@@ -74,8 +102,13 @@ export function PhasesPanel({ sessionId, events, epoch }: { sessionId: string | 
     }
     const ctl = new AbortController();
     const t = window.setTimeout(() => {
-      const params = { q: text.trim().slice(0, 500), session: scopeNow === 'session' ? sessionId ?? undefined : undefined };
-      void getJson(`/api/phases${query(params)}`, phaseSearchResponse, ctl.signal).then((r) => !ctl.signal.aborted && setHits(r ? r.hits : []));
+      const params = {
+        q: text.trim().slice(0, 500),
+        session: scopeNow === 'session' ? (sessionId ?? undefined) : undefined,
+      };
+      void getJson(`/api/phases${query(params)}`, phaseSearchResponse, ctl.signal).then(
+        (r) => !ctl.signal.aborted && setHits(r ? r.hits : []),
+      );
     }, SEARCH_DELAY_MS);
     return () => {
       ctl.abort();
@@ -99,15 +132,24 @@ export function PhasesPanel({ sessionId, events, epoch }: { sessionId: string | 
         <button type="button" aria-pressed=${scopeNow === 'global'} onClick=${() => setScope('global')}>All sessions</button>
       </div>
     </div>
-    ${hits !== null ? html`
+    ${
+      hits !== null
+        ? html`
       <p class="hint" aria-live="polite">${hits.length === 0 ? 'No phase matches.' : `${count(hits.length, 'phase')} ${hits.length === 1 ? 'matches' : 'match'}, best first.`}</p>
-      ${hits.length > 0 ? html`<ol class="phases" aria-label="Matching phases">
+      ${
+        hits.length > 0
+          ? html`<ol class="phases" aria-label="Matching phases">
         ${hits.map((h) => html`<${PhaseHit} key=${`${h.session_id}#${h.phase_id}`} hit=${h} global=${scopeNow === 'global'} />`)}
-      </ol>` : null}`
-    : !sessionId ? html`<p class="empty">Phases appear when HMC summarises finished work in a session; search every session above.</p>`
-    : phases.length === 0 ? html`<p class="empty">${loaded ? 'No phase summarised in this session yet. When the context fills, HMC summarises finished work here; each phase can be recalled exactly.' : 'Loading…'}</p>`
-    : html`<ol class="phases" aria-label="Phases, oldest first">
+      </ol>`
+          : null
+      }`
+        : !sessionId
+          ? html`<p class="empty">Phases appear when HMC summarises finished work in a session; search every session above.</p>`
+          : phases.length === 0
+            ? html`<p class="empty">${loaded ? 'No phase summarised in this session yet. When the context fills, HMC summarises finished work here; each phase can be recalled exactly.' : 'Loading…'}</p>`
+            : html`<ol class="phases" aria-label="Phases, oldest first">
         ${phases.map((p) => html`<${PhaseItem} key=${p.phase_id} phase=${p} />`)}
-      </ol>`}
+      </ol>`
+    }
   </section>`;
 }

@@ -26,25 +26,39 @@ export function projectsCsv(rows: ProjectRow[]): CsvTable {
   };
 }
 
-export function Projects({ rows, project, onProject }: { rows: ProjectRow[]; project: string; onProject: (p: string) => void }) {
+export function Projects({
+  rows,
+  project,
+  onProject,
+}: {
+  rows: ProjectRow[];
+  project: string;
+  onProject: (p: string) => void;
+}) {
   return html`<section class="card span-12" aria-labelledby="proj-h" data-testid="projects">
     <div class="card-head"><${CardTitle} view="projects" title="Projects" />
       <div class="toolbar">
         ${project ? html`<button type="button" class="btn" onClick=${() => onProject('')}>Show all projects</button>` : null}
         <${CsvButton} what="Projects" name=${['projects']} disabled=${rows.length === 0} build=${() => projectsCsv(rows)} />
       </div></div>
-    ${rows.length === 0 ? html`<p class="empty">No projects recorded yet.</p>` : html`<${ScrollWrap} label="Projects"><table class="stack projects" role="table">
+    ${
+      rows.length === 0
+        ? html`<p class="empty">No projects recorded yet.</p>`
+        : html`<${ScrollWrap} label="Projects"><table class="stack projects" role="table">
       <caption class="sr-only">Totals per project</caption>
       <thead role="rowgroup"><tr role="row"><th scope="col" role="columnheader" class="c-project">Project</th><th scope="col" role="columnheader" class="num c-sessions">Sessions</th>
         <th scope="col" role="columnheader" class="num c-input">Input</th><th scope="col" role="columnheader" class="num c-saved">Saved</th>
         <th scope="col" role="columnheader" class="num c-pct">%</th></tr></thead>
-      <tbody role="rowgroup">${rows.map((p) => html`<tr role="row" key=${p.project_path} class=${p.project_path === project ? 'selected' : ''}>
+      <tbody role="rowgroup">${rows.map(
+        (p) => html`<tr role="row" key=${p.project_path} class=${p.project_path === project ? 'selected' : ''}>
         <td role="cell" class="c-project"><button type="button" class="link clip" title=${p.project_path} aria-pressed=${p.project_path === project}
           onClick=${() => onProject(p.project_path === project ? '' : p.project_path)}>${shortPath(p.project_path)}</button></td>
         <td role="cell" class="num c-sessions" data-label="Sessions">${p.sessions}</td>
         <td role="cell" class="num c-input" data-label="Input">${fmtTokens(p.input_tokens)}</td>
         <td role="cell" class="num c-saved" data-label="Saved"><b>${fmtTokens(p.saved_tokens)}</b></td>
-        <td role="cell" class="num c-pct" data-label="of input">${(share(p) * 100).toFixed(1)}%</td></tr>`)}</tbody>
-    </table><//>`}
+        <td role="cell" class="num c-pct" data-label="of input">${(share(p) * 100).toFixed(1)}%</td></tr>`,
+      )}</tbody>
+    </table><//>`
+    }
   </section>`;
 }

@@ -27,8 +27,7 @@ export function ProviderUsage({ id, epoch }: { id: string; epoch: number }) {
       if (r.ok) {
         setUsage(r.value.usage);
         setRec(r.value.reconcile ?? null);
-      }
-      else setUsage((prev) => (prev === 'loading' ? null : prev));
+      } else setUsage((prev) => (prev === 'loading' ? null : prev));
     });
     return () => ctl.abort();
   }, [id, epoch]);
@@ -44,8 +43,34 @@ export function ProviderUsage({ id, epoch }: { id: string; epoch: number }) {
   const csv = {
     name: ['provider-usage', `session-${id}`],
     table: () => ({
-      header: ['call', 'time', 'model', 'provider', 'prompt_tokens', 'completion_tokens', 'cache_read_tokens', 'cache_write_tokens', 'reasoning_tokens', 'hmc_input', 'raw_input', 'hmc_cached'],
-      rows: usage.calls.map((c) => [c.seq, new Date(c.at).toISOString(), c.model, c.provider, c.prompt_tokens, c.completion_tokens, c.cache_read_tokens, c.cache_write_tokens, c.reasoning_tokens, c.hmc_input, c.raw_input, c.hmc_cached]),
+      header: [
+        'call',
+        'time',
+        'model',
+        'provider',
+        'prompt_tokens',
+        'completion_tokens',
+        'cache_read_tokens',
+        'cache_write_tokens',
+        'reasoning_tokens',
+        'hmc_input',
+        'raw_input',
+        'hmc_cached',
+      ],
+      rows: usage.calls.map((c) => [
+        c.seq,
+        new Date(c.at).toISOString(),
+        c.model,
+        c.provider,
+        c.prompt_tokens,
+        c.completion_tokens,
+        c.cache_read_tokens,
+        c.cache_write_tokens,
+        c.reasoning_tokens,
+        c.hmc_input,
+        c.raw_input,
+        c.hmc_cached,
+      ]),
     }),
   };
   return html`<div class="detail-usage" data-testid="usage">

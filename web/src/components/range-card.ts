@@ -33,7 +33,17 @@ export function rangeText(r: Range): string {
   return 'all time';
 }
 
-export function RangeCard({ range, project, epoch, onRange }: { range: Range; project: string; epoch: number; onRange: (r: Range) => void }) {
+export function RangeCard({
+  range,
+  project,
+  epoch,
+  onRange,
+}: {
+  range: Range;
+  project: string;
+  epoch: number;
+  onRange: (r: Range) => void;
+}) {
   const [since, setSince] = useState(range.since ?? '');
   const [until, setUntil] = useState(range.until ?? '');
   const [totals, setTotals] = useState<AnalyticsResponse | null>(null);
@@ -42,10 +52,16 @@ export function RangeCard({ range, project, epoch, onRange }: { range: Range; pr
     setUntil(range.until ?? '');
   }, [range.since, range.until]);
   useEffect(() => {
-    void getJson(`/api/analytics${query({ project, since: range.since, until: range.until })}`, analyticsResponse).then((r) => r && setTotals(r));
+    void getJson(`/api/analytics${query({ project, since: range.since, until: range.until })}`, analyticsResponse).then(
+      (r) => r && setTotals(r),
+    );
   }, [epoch, project, range.since, range.until]);
-  const problem = (since && !isDay(since)) || (until && !isDay(until)) ? 'Give each day as YYYY-MM-DD.'
-    : since && until && since > until ? 'The first day is after the last.' : '';
+  const problem =
+    (since && !isDay(since)) || (until && !isDay(until))
+      ? 'Give each day as YYYY-MM-DD.'
+      : since && until && since > until
+        ? 'The first day is after the last.'
+        : '';
   const apply = (e: Event): void => {
     e.preventDefault();
     if (!problem) onRange({ ...(since ? { since } : {}), ...(until ? { until } : {}) });
@@ -65,11 +81,13 @@ export function RangeCard({ range, project, epoch, onRange }: { range: Range; pr
       </span>
       ${problem ? html`<span class="hint" role="status">${problem}</span>` : null}
     </form>
-    <p class="range-totals" data-testid="range-totals">${totals
-      ? html`<b>${fmtTokens(totals.total_saved)}</b> input saved ${callsText(calls, totals.sessions_without_model_calls)}${' '}(${totals.savings_pct.toFixed(1)}% of ${fmtTokens(totals.total_input)}) in ${count(totals.total_sessions, 'session')};
+    <p class="range-totals" data-testid="range-totals">${
+      totals
+        ? html`<b>${fmtTokens(totals.total_saved)}</b> input saved ${callsText(calls, totals.sessions_without_model_calls)}${' '}(${totals.savings_pct.toFixed(1)}% of ${fmtTokens(totals.total_input)}) in ${count(totals.total_sessions, 'session')};
         cost saved <b>${fmtMoney(totals.estimated_cost_saved.amount, totals.estimated_cost_saved.currency)}</b>
         <span class="estimate" title=${totals.estimated_cost_saved.basis}>estimate</span>`
-      : 'Loading…'}</p>
+        : 'Loading…'
+    }</p>
     <p class="hint">Days are UTC, both included; the history, cost per model, tool outputs, work and sessions below follow this period${project ? ' and the project filter' : ''}.</p>
   </section>`;
 }

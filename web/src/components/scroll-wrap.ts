@@ -26,7 +26,9 @@ export function ScrollWrap({ label, children }: { label: string; children: Compo
       // 1 px of slack: sub-pixel widths round differently in scrollWidth and clientWidth.
       const wide = el.scrollWidth > el.clientWidth + 1;
       const next = { wide, atStart: el.scrollLeft <= 1, atEnd: el.scrollLeft + el.clientWidth >= el.scrollWidth - 1 };
-      setO((prev) => (prev.wide === next.wide && prev.atStart === next.atStart && prev.atEnd === next.atEnd ? prev : next));
+      setO((prev) =>
+        prev.wide === next.wide && prev.atStart === next.atStart && prev.atEnd === next.atEnd ? prev : next,
+      );
     };
     measure();
     const ro = new ResizeObserver(measure);

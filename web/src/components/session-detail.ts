@@ -44,12 +44,23 @@ export function SessionDetail({ id, epoch, onClose }: { id: string; epoch: numbe
   const found = typeof data === 'string' ? null : data;
   const s = found?.session ?? null;
   const live = found?.live ?? null;
-  const series: TurnSeries[] = s && s.timeline.length > 0
-    ? s.timeline.map((p) => ({
-      turn: p.turn, context_percent: p.context_percent, saved: Math.max(0, p.input_raw - p.input_hmc),
-      calls: p.model_calls, context_saved: p.context_raw_tokens === undefined ? undefined : Math.max(0, p.context_raw_tokens - p.context_tokens),
-    }))
-    : (live?.points ?? []).map((p) => ({ turn: p.turn, context_percent: p.context_percent, saved: p.delta_saved, calls: p.model_calls, context_saved: p.context_saved }));
+  const series: TurnSeries[] =
+    s && s.timeline.length > 0
+      ? s.timeline.map((p) => ({
+          turn: p.turn,
+          context_percent: p.context_percent,
+          saved: Math.max(0, p.input_raw - p.input_hmc),
+          calls: p.model_calls,
+          context_saved:
+            p.context_raw_tokens === undefined ? undefined : Math.max(0, p.context_raw_tokens - p.context_tokens),
+        }))
+      : (live?.points ?? []).map((p) => ({
+          turn: p.turn,
+          context_percent: p.context_percent,
+          saved: p.delta_saved,
+          calls: p.model_calls,
+          context_saved: p.context_saved,
+        }));
   const saved = s?.saved ?? live?.saved ?? 0;
   const input = s?.input_tokens_raw ?? live?.input_tokens.raw ?? 0;
   const byStrategy = s?.by_strategy ?? live?.by_strategy ?? {};
@@ -65,10 +76,14 @@ export function SessionDetail({ id, epoch, onClose }: { id: string; epoch: numbe
         <button type="button" class="btn" onClick=${onClose}>Close</button>
       </div>
     </div>
-    ${data === 'loading' ? html`<p class="empty">Loading…</p>`
-    : data === 'missing' ? html`<p class="empty" data-testid="no-session">No such session: no session with the id <code>${id}</code> is recorded here or running now. The link may be mistyped, or the session was removed by retention.</p>`
-    : data === 'failed' ? html`<p class="empty">Could not load this session (the dashboard did not answer). It will be tried again.</p>`
-    : html`
+    ${
+      data === 'loading'
+        ? html`<p class="empty">Loading…</p>`
+        : data === 'missing'
+          ? html`<p class="empty" data-testid="no-session">No such session: no session with the id <code>${id}</code> is recorded here or running now. The link may be mistyped, or the session was removed by retention.</p>`
+          : data === 'failed'
+            ? html`<p class="empty">Could not load this session (the dashboard did not answer). It will be tried again.</p>`
+            : html`
       <div class="stats">
         <div class="stat"><div class="v">${fmtTokens(saved)}</div><div class="k">input saved</div></div>
         <div class="stat"><div class="v">${input > 0 ? fmtPct(saved / input, 1) : '--'}</div><div class="k">of input</div></div>
@@ -84,6 +99,7 @@ export function SessionDetail({ id, epoch, onClose }: { id: string; epoch: numbe
         <div><h3>By tool</h3><${BarList} items=${sortedEntries(byTool)} label="Saved by tool" alt=${true} empty="No tool output compressed." /></div>
       </div>
       <${ContextCard} id=${id} epoch=${epoch} />
-      <${ProviderUsage} id=${id} epoch=${epoch} />`}
+      <${ProviderUsage} id=${id} epoch=${epoch} />`
+    }
   </section>`;
 }

@@ -24,21 +24,56 @@ const PAGE = 10;
 /** The API's largest page: the CSV export asks for the matching sessions this many at a time. */
 const EXPORT_PAGE = 500;
 const COLUMNS: { key: Sort | null; label: string; num: boolean; cls: string }[] = [
-  { key: null, label: 'Session', num: false, cls: 'c-id' }, { key: 'started_at', label: 'Started', num: false, cls: 'c-started' },
-  { key: 'project_path', label: 'Project', num: false, cls: 'c-project' }, { key: 'model', label: 'Model', num: false, cls: 'c-model' },
-  { key: 'turns', label: 'Turns', num: true, cls: 'c-turns' }, { key: 'tool_calls', label: 'Tools', num: true, cls: 'c-tools' },
-  { key: 'input', label: 'Input', num: true, cls: 'c-input' }, { key: 'saved', label: 'Saved', num: true, cls: 'c-saved' },
+  { key: null, label: 'Session', num: false, cls: 'c-id' },
+  { key: 'started_at', label: 'Started', num: false, cls: 'c-started' },
+  { key: 'project_path', label: 'Project', num: false, cls: 'c-project' },
+  { key: 'model', label: 'Model', num: false, cls: 'c-model' },
+  { key: 'turns', label: 'Turns', num: true, cls: 'c-turns' },
+  { key: 'tool_calls', label: 'Tools', num: true, cls: 'c-tools' },
+  { key: 'input', label: 'Input', num: true, cls: 'c-input' },
+  { key: 'saved', label: 'Saved', num: true, cls: 'c-saved' },
   { key: 'savings_pct', label: '%', num: true, cls: 'c-pct' },
 ];
 
-export const SESSIONS_CSV_HEADER = ['session_id', 'started_at', 'project_path', 'model', 'turns', 'tool_calls', 'input_tokens', 'saved_tokens', 'savings_pct', 'live', 'state'];
+export const SESSIONS_CSV_HEADER = [
+  'session_id',
+  'started_at',
+  'project_path',
+  'model',
+  'turns',
+  'tool_calls',
+  'input_tokens',
+  'saved_tokens',
+  'savings_pct',
+  'live',
+  'state',
+];
 
 export function sessionsCsvRow(r: SessionRow): (string | number | boolean)[] {
-  return [r.session_id, isoTime(r.started_at), r.project_path, r.model, r.turns, r.tool_calls, r.input_tokens_raw, r.saved, r.savings_pct, r.live === true, r.state ?? (r.ended_at !== null ? 'ended' : r.live ? 'live' : 'idle')];
+  return [
+    r.session_id,
+    isoTime(r.started_at),
+    r.project_path,
+    r.model,
+    r.turns,
+    r.tool_calls,
+    r.input_tokens_raw,
+    r.saved,
+    r.savings_pct,
+    r.live === true,
+    r.state ?? (r.ended_at !== null ? 'ended' : r.live ? 'live' : 'idle'),
+  ];
 }
 
 /** Every session the table's filter matches, in its order, a page of EXPORT_PAGE at a time. */
-async function allSessions(params: { sort: Sort; order: string; search: string; project: string; since?: string; until?: string }): Promise<CsvTable | null> {
+async function allSessions(params: {
+  sort: Sort;
+  order: string;
+  search: string;
+  project: string;
+  since?: string;
+  until?: string;
+}): Promise<CsvTable | null> {
   const rows: SessionRow[] = [];
   for (let offset = 0; ; offset += EXPORT_PAGE) {
     const r = await getJson(`/api/sessions${query({ limit: EXPORT_PAGE, offset, ...params })}`, sessionsResponse);
@@ -49,9 +84,24 @@ async function allSessions(params: { sort: Sort; order: string; search: string; 
   return { header: SESSIONS_CSV_HEADER, rows: rows.map(sessionsCsvRow) };
 }
 
-export function SessionsTable({ epoch, project, since, until, projects, onProject, selected, onSelect }: {
-  epoch: number; project: string; since?: string | undefined; until?: string | undefined; projects: string[]; onProject: (p: string) => void;
-  selected: string | null; onSelect: (id: string) => void;
+export function SessionsTable({
+  epoch,
+  project,
+  since,
+  until,
+  projects,
+  onProject,
+  selected,
+  onSelect,
+}: {
+  epoch: number;
+  project: string;
+  since?: string | undefined;
+  until?: string | undefined;
+  projects: string[];
+  onProject: (p: string) => void;
+  selected: string | null;
+  onSelect: (id: string) => void;
 }) {
   const [sort, setSort] = useState<Sort>('started_at');
   const [order, setOrder] = useState<'asc' | 'desc'>('desc');
@@ -67,8 +117,11 @@ export function SessionsTable({ epoch, project, since, until, projects, onProjec
   useEffect(() => setOffset(0), [debounced, project, since, until, sort, order]);
   useEffect(() => {
     const ctl = new AbortController();
-    void getJson(`/api/sessions${query({ limit: PAGE, offset, sort, order, search: debounced, project, since, until })}`, sessionsResponse, ctl.signal)
-      .then((r) => r && setData(r));
+    void getJson(
+      `/api/sessions${query({ limit: PAGE, offset, sort, order, search: debounced, project, since, until })}`,
+      sessionsResponse,
+      ctl.signal,
+    ).then((r) => r && setData(r));
     return () => ctl.abort();
   }, [epoch, offset, sort, order, debounced, project, since, until]);
 
@@ -97,15 +150,23 @@ export function SessionsTable({ epoch, project, since, until, projects, onProjec
           build=${() => allSessions({ sort, order, search: debounced, project, ...(since ? { since } : {}), ...(until ? { until } : {}) })} />
       </div>
     </div>
-    ${data && data.rows.length === 0 ? html`<p class="empty">${debounced || project || since || until ? 'No session matches.' : 'No sessions recorded yet.'}</p>` : html`
+    ${
+      data && data.rows.length === 0
+        ? html`<p class="empty">${debounced || project || since || until ? 'No session matches.' : 'No sessions recorded yet.'}</p>`
+        : html`
     <${ScrollWrap} label="Sessions">
       <table class="stack sessions" role="table">
         <caption class="sr-only">Recorded sessions, ${total} in all, sorted by ${sort} ${order === 'asc' ? 'ascending' : 'descending'}</caption>
-        <thead role="rowgroup"><tr role="row">${COLUMNS.map((c) => html`<th scope="col" role="columnheader" class=${`${c.cls}${c.num ? ' num' : ''}`}
+        <thead role="rowgroup"><tr role="row">${COLUMNS.map(
+          (c) => html`<th scope="col" role="columnheader" class=${`${c.cls}${c.num ? ' num' : ''}`}
           aria-sort=${c.key === sort ? (order === 'asc' ? 'ascending' : 'descending') : undefined}>
-          ${c.key ? html`<button type="button" onClick=${() => c.key && toggle(c.key)}>${c.label}</button>` : c.label}</th>`)}</tr></thead>
+          ${c.key ? html`<button type="button" onClick=${() => c.key && toggle(c.key)}>${c.label}</button>` : c.label}</th>`,
+        )}</tr></thead>
         <tbody role="rowgroup">
-          ${(data?.rows ?? []).map((r) => html`<tr role="row" key=${r.session_id} class=${r.session_id === selected ? 'selected' : ''} data-session-id=${r.session_id}>
+          ${(data?.rows ?? []).map(
+            (
+              r,
+            ) => html`<tr role="row" key=${r.session_id} class=${r.session_id === selected ? 'selected' : ''} data-session-id=${r.session_id}>
             <td role="cell" class="c-id"><button type="button" class="link" onClick=${() => onSelect(r.session_id)} aria-label=${`Open session ${r.session_id}`}
               aria-current=${r.session_id === selected ? 'true' : undefined}>${shortId(r.session_id)}</button>
               ${r.live ? html` <span class="pill live">live</span>` : null}</td>
@@ -117,7 +178,8 @@ export function SessionsTable({ epoch, project, since, until, projects, onProjec
             <td role="cell" class="num c-input" data-label="Input">${fmtTokens(r.input_tokens_raw)}</td>
             <td role="cell" class="num c-saved" data-label="Saved"><b>${fmtTokens(r.saved)}</b></td>
             <td role="cell" class="num c-pct" data-label="of input">${r.savings_pct.toFixed(1)}%</td>
-          </tr>`)}
+          </tr>`,
+          )}
         </tbody>
       </table>
     <//>
@@ -125,6 +187,7 @@ export function SessionsTable({ epoch, project, since, until, projects, onProjec
       <span>${total === 0 ? '' : `${offset + 1}–${Math.min(offset + PAGE, total)} of ${total}`}</span>
       <button type="button" class="btn" disabled=${offset === 0} onClick=${() => setOffset(Math.max(0, offset - PAGE))}>Previous</button>
       <button type="button" class="btn" disabled=${offset + PAGE >= total} onClick=${() => setOffset(offset + PAGE)}>Next</button>
-    </div>`}
+    </div>`
+    }
   </section>`;
 }

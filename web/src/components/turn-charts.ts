@@ -38,10 +38,14 @@ export interface Thresholds {
 export function summariseLine(t: Thresholds): { value: number; label: string; meaning: string } | undefined {
   const at = t.summarise_at;
   if (at === undefined || !(at > 0 && at <= 1)) return undefined;
-  const host = t.host_compress_at !== undefined && t.host_compress_at > 0 && t.host_compress_at <= 1 ? t.host_compress_at : undefined;
-  const why = host === undefined
-    ? 'the lower of compress.max_context_percent and background_compression.threshold_share of the host\'s compression threshold, which the host did not send: HMC assumes background_compression.host_threshold'
-    : `the lower of compress.max_context_percent and background_compression.threshold_share of the host's own compression threshold, ${fmtPct(host)}`;
+  const host =
+    t.host_compress_at !== undefined && t.host_compress_at > 0 && t.host_compress_at <= 1
+      ? t.host_compress_at
+      : undefined;
+  const why =
+    host === undefined
+      ? "the lower of compress.max_context_percent and background_compression.threshold_share of the host's compression threshold, which the host did not send: HMC assumes background_compression.host_threshold"
+      : `the lower of compress.max_context_percent and background_compression.threshold_share of the host's own compression threshold, ${fmtPct(host)}`;
   return {
     value: at,
     label: `${fmtPct(at)}: HMC summarises from here`,
@@ -51,11 +55,27 @@ export function summariseLine(t: Thresholds): { value: number; label: string; me
 
 const orDash = (n: number | undefined, f: (n: number) => string): string => (n === undefined ? '--' : f(n));
 
-export function TurnCharts({ series, label, sessionId, thresholds = {} }: { series: TurnSeries[]; label: string; sessionId: string; thresholds?: Thresholds | undefined }) {
+export function TurnCharts({
+  series,
+  label,
+  sessionId,
+  thresholds = {},
+}: {
+  series: TurnSeries[];
+  label: string;
+  sessionId: string;
+  thresholds?: Thresholds | undefined;
+}) {
   const name = (what: string): string[] => [what, `session-${sessionId}`];
-  const ctxCsv = { table: () => ({ header: ['turn', 'context_pct'], rows: series.map((p) => [p.turn, pct(p.context_percent)]) }), name: name('context-per-turn') };
+  const ctxCsv = {
+    table: () => ({ header: ['turn', 'context_pct'], rows: series.map((p) => [p.turn, pct(p.context_percent)]) }),
+    name: name('context-per-turn'),
+  };
   const savedCsv = {
-    table: () => ({ header: ['turn', 'input_saved_tokens', 'model_calls', 'context_saved_tokens'], rows: series.map((p) => [p.turn, p.saved, p.calls ?? '', p.context_saved ?? '']) }),
+    table: () => ({
+      header: ['turn', 'input_saved_tokens', 'model_calls', 'context_saved_tokens'],
+      rows: series.map((p) => [p.turn, p.saved, p.calls ?? '', p.context_saved ?? '']),
+    }),
     name: name('saved-per-turn'),
   };
   const ctx = series.map((p) => ({ x: `T${p.turn}`, y: p.context_percent }));

@@ -27,7 +27,15 @@ import { errorStatements } from './error-text.js';
 import type { BlockOptions, BlockResult } from './plan.js';
 import { elidedMarker, elideRange, firstNonBlank, indentWidth, leadingWhitespace, markerIndent } from './plan.js';
 import type { ContainerKind, HeaderKind } from './headers.js';
-import { ARROW_BODY, CONTINUATION, DIRECTIVE, FUNCTION_VALUE, METHOD_SHAPE, VAR_CONTINUES, classifyHeader } from './headers.js';
+import {
+  ARROW_BODY,
+  CONTINUATION,
+  DIRECTIVE,
+  FUNCTION_VALUE,
+  METHOD_SHAPE,
+  VAR_CONTINUES,
+  classifyHeader,
+} from './headers.js';
 import type { ScannedLine } from './scanner.js';
 import { scanBraces } from './scanner.js';
 
@@ -46,7 +54,8 @@ export function filterBraceBlock(
 ): BlockResult {
   const scan = scanBraces(lines, start, end, lang, opts.jsx);
   // TypeScript outside .tsx has no markup; code that looks like it would be misread, so stays whole.
-  if (lang === 'typescript' && !opts.jsx && scan.lines.some((l) => looksLikeJsx(l.code))) return { ok: false, reason: 'JSX markup outside a .tsx file' };
+  if (lang === 'typescript' && !opts.jsx && scan.lines.some((l) => looksLikeJsx(l.code)))
+    return { ok: false, reason: 'JSX markup outside a .tsx file' };
   const cutShort = scan.endsInside || scan.depthEnd > scan.depthMin;
   if ((scan.negative && !opts.openStart) || (cutShort && !opts.openEnd)) {
     return { ok: false, reason: 'unbalanced braces or an unterminated string/comment' };
@@ -122,7 +131,13 @@ export function filterBraceBlock(
       let e = i;
       while (e + 1 < count && at(e + 1).commentOnly && !DIRECTIVE.test(raw(e + 1))) e++;
       const indent = leadingWhitespace(line);
-      elideRange(plan, start + i, start + e, (a, b) => elidedMarker(lang, indent, opts.lineNumber(a), opts.lineNumber(b)), () => false);
+      elideRange(
+        plan,
+        start + i,
+        start + e,
+        (a, b) => elidedMarker(lang, indent, opts.lineNumber(a), opts.lineNumber(b)),
+        () => false,
+      );
       i = e + 1;
       continue;
     }
@@ -145,9 +160,10 @@ export function filterBraceBlock(
       let header = '';
       for (let k = i; k <= j; k++) header += `${at(k).code.trim()} `;
       header = header.trimEnd();
-      isFunction = kind === 'maybe-method'
-        ? METHOD_SHAPE.test(header) && !ARROW_BODY.test(header)
-        : ARROW_BODY.test(header) || (header.endsWith('{') && FUNCTION_VALUE.test(header));
+      isFunction =
+        kind === 'maybe-method'
+          ? METHOD_SHAPE.test(header) && !ARROW_BODY.test(header)
+          : ARROW_BODY.test(header) || (header.endsWith('{') && FUNCTION_VALUE.test(header));
     }
     if (isFunction) {
       let k = j + 1;
@@ -163,7 +179,13 @@ export function filterBraceBlock(
       }
       const indent = markerIndent(raw(i), firstNonBlank(lines, start + j + 1, start + k), lang);
       const kept = errorStatements(lang, info, j + 1, k, (l) => l?.parenEnd ?? 0);
-      elideRange(plan, start + j + 1, start + k - 1, (a, b) => elidedMarker(lang, indent, opts.lineNumber(a), opts.lineNumber(b)), (index) => kept.has(index - start));
+      elideRange(
+        plan,
+        start + j + 1,
+        start + k - 1,
+        (a, b) => elidedMarker(lang, indent, opts.lineNumber(a), opts.lineNumber(b)),
+        (index) => kept.has(index - start),
+      );
       if (k >= count) return { ok: true, plan };
       keep(k);
       i = settle(k);

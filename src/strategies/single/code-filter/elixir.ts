@@ -26,9 +26,15 @@ const DEF = /^\s*(?:defp?|defmacrop?)\s+[\w\u0080-\uffff]/;
 const HEAD_GOES_ON = /^\s*(?:when\b|do\b)/;
 
 /** Filters `lines[start..end)` as one Elixir text; the plan covers exactly that range. */
-export function filterElixirBlock(lines: readonly string[], start: number, end: number, opts: BlockOptions): BlockResult {
+export function filterElixirBlock(
+  lines: readonly string[],
+  start: number,
+  end: number,
+  opts: BlockOptions,
+): BlockResult {
   const scan = scanElixir(lines, start, end);
-  if ((!scan.ok && !opts.openStart) || (scan.open && !opts.openEnd)) return { ok: false, reason: 'unbalanced do/end, brackets or an unterminated string' };
+  if ((!scan.ok && !opts.openStart) || (scan.open && !opts.openEnd))
+    return { ok: false, reason: 'unbalanced do/end, brackets or an unterminated string' };
   const info = scan.lines;
   const count = info.length;
   const at = (k: number): ExLine => info[k] ?? BLANK;
@@ -37,7 +43,8 @@ export function filterElixirBlock(lines: readonly string[], start: number, end: 
   const keep = (k: number): void => {
     plan.push(start + k);
   };
-  const marker = (indent: string) => (a: number, b: number) => elidedMarker('elixir', indent, opts.lineNumber(a), opts.lineNumber(b));
+  const marker = (indent: string) => (a: number, b: number) =>
+    elidedMarker('elixir', indent, opts.lineNumber(a), opts.lineNumber(b));
 
   let i = 0;
   while (i < count) {
@@ -60,7 +67,12 @@ export function filterElixirBlock(lines: readonly string[], start: number, end: 
     for (;;) {
       const h = at(j);
       if (h.depthEnd > base || j + 1 >= count) break;
-      if (h.bracketEnd > bracketBase || h.code.trimEnd().endsWith(',') || at(j + 1).startsInside || HEAD_GOES_ON.test(at(j + 1).code)) {
+      if (
+        h.bracketEnd > bracketBase ||
+        h.code.trimEnd().endsWith(',') ||
+        at(j + 1).startsInside ||
+        HEAD_GOES_ON.test(at(j + 1).code)
+      ) {
         j++;
         continue;
       }
@@ -83,7 +95,9 @@ export function filterElixirBlock(lines: readonly string[], start: number, end: 
     }
     const kept = errorStatements('elixir', info, j + 1, k, (l) => l?.bracketEnd ?? 0);
     const first = firstNonBlank(lines, start + j + 1, start + k);
-    elideRange(plan, start + j + 1, start + k - 1, marker(markerIndent(raw(i), first, 'elixir')), (index) => kept.has(index - start));
+    elideRange(plan, start + j + 1, start + k - 1, marker(markerIndent(raw(i), first, 'elixir')), (index) =>
+      kept.has(index - start),
+    );
     if (k >= count) return { ok: true, plan };
     keep(k);
     i = k + 1;
@@ -91,4 +105,13 @@ export function filterElixirBlock(lines: readonly string[], start: number, end: 
   return { ok: true, plan };
 }
 
-const BLANK: ExLine = { code: '', startsInside: false, commentOnly: false, depthStart: 0, depthMin: 0, depthEnd: 0, bracketEnd: 0, markup: false };
+const BLANK: ExLine = {
+  code: '',
+  startsInside: false,
+  commentOnly: false,
+  depthStart: 0,
+  depthMin: 0,
+  depthEnd: 0,
+  bracketEnd: 0,
+  markup: false,
+};

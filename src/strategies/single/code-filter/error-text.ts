@@ -52,7 +52,8 @@ export function errorStatements<L extends { code: string; startsInside: boolean 
     const base = bracketEnd(info[b - 1]);
     let e = b;
     let code = line.code;
-    while (e + 1 < to && (bracketEnd(info[e]) > base || info[e + 1]?.startsInside === true)) code += (info[++e] as L).code;
+    while (e + 1 < to && (bracketEnd(info[e]) > base || info[e + 1]?.startsInside === true))
+      code += (info[++e] as L).code;
     if (raisesWithMessage(lang, code)) for (let k = b; k <= e; k++) kept.add(k);
     b = e;
   }

@@ -53,7 +53,9 @@ export const VAR_CONTINUES = /(?:=>|=)$/;
 export const METHOD_SHAPE = /\)\s*(?::[^=]*)?\{$/;
 
 const RS_VIS = '(?:pub(?:\\s*\\([^)]*\\))?\\s+)?';
-const RS_FN = new RegExp(`^\\s*${RS_VIS}(?:default\\s+)?(?:const\\s+)?(?:async\\s+)?(?:unsafe\\s+)?(?:extern\\s+(?:""\\s*)?)?fn\\b`);
+const RS_FN = new RegExp(
+  `^\\s*${RS_VIS}(?:default\\s+)?(?:const\\s+)?(?:async\\s+)?(?:unsafe\\s+)?(?:extern\\s+(?:""\\s*)?)?fn\\b`,
+);
 const RS_IMPL = new RegExp(`^\\s*(?:(?:unsafe\\s+)?impl\\b|${RS_VIS}(?:unsafe\\s+)?(?:auto\\s+)?trait\\b)`);
 const RS_MODULE = new RegExp(`^\\s*(?:${RS_VIS}mod\\s+${ID}+\\s*\\{|(?:unsafe\\s+)?extern\\s*(?:""\\s*)?\\{)`);
 const RS_FIELDS = new RegExp(`^\\s*${RS_VIS}(?:struct|enum|union)\\b`);
@@ -63,12 +65,71 @@ const GO_FIELDS = /^\s*type\s+\S.*\b(?:struct|interface)\s*\{/;
 
 /** Modifiers that may precede a declaration, per JVM / .NET / PHP language. */
 const MODIFIERS: Record<'java' | 'csharp' | 'kotlin' | 'php', ReadonlySet<string>> = {
-  java: new Set(['public', 'protected', 'private', 'static', 'final', 'abstract', 'synchronized', 'native', 'default', 'strictfp', 'transient', 'volatile', 'sealed', 'non-sealed']),
-  csharp: new Set(['public', 'protected', 'private', 'internal', 'static', 'virtual', 'override', 'abstract', 'sealed', 'async', 'extern', 'unsafe', 'partial', 'new', 'readonly', 'ref', 'file', 'required']),
+  java: new Set([
+    'public',
+    'protected',
+    'private',
+    'static',
+    'final',
+    'abstract',
+    'synchronized',
+    'native',
+    'default',
+    'strictfp',
+    'transient',
+    'volatile',
+    'sealed',
+    'non-sealed',
+  ]),
+  csharp: new Set([
+    'public',
+    'protected',
+    'private',
+    'internal',
+    'static',
+    'virtual',
+    'override',
+    'abstract',
+    'sealed',
+    'async',
+    'extern',
+    'unsafe',
+    'partial',
+    'new',
+    'readonly',
+    'ref',
+    'file',
+    'required',
+  ]),
   kotlin: new Set([
-    'public', 'protected', 'private', 'internal', 'open', 'final', 'abstract', 'override', 'sealed', 'data', 'inner', 'enum',
-    'annotation', 'companion', 'value', 'inline', 'suspend', 'operator', 'infix', 'tailrec', 'external', 'expect', 'actual',
-    'lateinit', 'const', 'crossinline', 'noinline', 'reified',
+    'public',
+    'protected',
+    'private',
+    'internal',
+    'open',
+    'final',
+    'abstract',
+    'override',
+    'sealed',
+    'data',
+    'inner',
+    'enum',
+    'annotation',
+    'companion',
+    'value',
+    'inline',
+    'suspend',
+    'operator',
+    'infix',
+    'tailrec',
+    'external',
+    'expect',
+    'actual',
+    'lateinit',
+    'const',
+    'crossinline',
+    'noinline',
+    'reified',
   ]),
   php: new Set(['public', 'protected', 'private', 'static', 'abstract', 'final', 'readonly']),
 };
@@ -83,9 +144,48 @@ const CONTAINERS: Record<'java' | 'csharp' | 'kotlin' | 'php', ReadonlySet<strin
 
 /** Words that start statements or expressions, never a method's name or type. */
 const NOT_A_DECLARATION = new Set([
-  'if', 'for', 'foreach', 'while', 'switch', 'catch', 'try', 'do', 'else', 'return', 'throw', 'new', 'synchronized', 'using',
-  'lock', 'fixed', 'when', 'yield', 'await', 'super', 'this', 'base', 'assert', 'case', 'goto', 'checked', 'unchecked', 'typeof',
-  'sizeof', 'nameof', 'default', 'var', 'val', 'let', 'in', 'is', 'as', 'echo', 'print', 'require', 'include', 'match',
+  'if',
+  'for',
+  'foreach',
+  'while',
+  'switch',
+  'catch',
+  'try',
+  'do',
+  'else',
+  'return',
+  'throw',
+  'new',
+  'synchronized',
+  'using',
+  'lock',
+  'fixed',
+  'when',
+  'yield',
+  'await',
+  'super',
+  'this',
+  'base',
+  'assert',
+  'case',
+  'goto',
+  'checked',
+  'unchecked',
+  'typeof',
+  'sizeof',
+  'nameof',
+  'default',
+  'var',
+  'val',
+  'let',
+  'in',
+  'is',
+  'as',
+  'echo',
+  'print',
+  'require',
+  'include',
+  'match',
 ]);
 
 /**
@@ -232,4 +332,5 @@ export function classifyHeader(code: string, lang: BraceLanguage, container: Con
 /** A next line that continues a header: a body brace, a `where` clause, a return type, `throws`… */
 export const CONTINUATION = /^\s*(?:[{)\]:|&.,+?]|->|=>|where\b|extends\b|implements\b|throws\b|use\b)/;
 /** Comments that are instructions to tools, kept even when comments are dropped. */
-export const DIRECTIVE = /^\s*(?:\/\/(?:go:|\s*\+build|\/\s*<reference|\s*@ts-|\s*eslint|\s*prettier|#\s*sourceMappingURL)|\/\*\s*(?:eslint|prettier|@ts-)|#!)/;
+export const DIRECTIVE =
+  /^\s*(?:\/\/(?:go:|\s*\+build|\/\s*<reference|\s*@ts-|\s*eslint|\s*prettier|#\s*sourceMappingURL)|\/\*\s*(?:eslint|prettier|@ts-)|#!)/;

@@ -63,10 +63,17 @@ export function codeFilter(output: ToolOutput, cfg: HmcConfig['code_filter']): S
 }
 
 /** A source file read: its own lines filtered, the tool's header and trailer kept. */
-function filterRead(lines: readonly string[], span: FileLines | undefined, lang: Language, jsx: boolean, cfg: HmcConfig['code_filter']): StrategyResult {
+function filterRead(
+  lines: readonly string[],
+  span: FileLines | undefined,
+  lang: Language,
+  jsx: boolean,
+  cfg: HmcConfig['code_filter'],
+): StrategyResult {
   if (span === undefined) return skipped('the line numbers of this read are unknown');
   const shown = span.end - span.start;
-  if (span.first > 1 && shown < MIN_WINDOW_LINES) return skipped(`a window of fewer than ${MIN_WINDOW_LINES} lines is left whole: the agent asked for those lines`);
+  if (span.first > 1 && shown < MIN_WINDOW_LINES)
+    return skipped(`a window of fewer than ${MIN_WINDOW_LINES} lines is left whole: the agent asked for those lines`);
   if (shown < cfg.min_lines) return skipped(`fewer than ${cfg.min_lines} lines`);
   const result = filterSource(lines, span.start, span.end, lang, {
     preserve: cfg.preserve_docstrings,

@@ -94,7 +94,11 @@ export function isJsxPath(path: string): boolean {
 }
 
 function fenceWord(tag: string): string {
-  return tag.trim().replace(/^\{?\.?/, '').replace(/\}$/, '').toLowerCase();
+  return tag
+    .trim()
+    .replace(/^\{?\.?/, '')
+    .replace(/\}$/, '')
+    .toLowerCase();
 }
 
 /** The language a fence tag names (```` ```python ````, ```` ```{.rust} ````, ```` ```TS ````), or null. */

@@ -73,7 +73,12 @@ export function markerIndent(signatureLine: string, firstBodyLine: string | unde
     const inner = leadingWhitespace(firstBodyLine);
     if (inner.length > outer.length && inner.startsWith(outer)) return inner;
   }
-  const unit = lang === 'go' || outer.includes('\t') ? '\t' : lang === 'javascript' || lang === 'typescript' || lang === 'elixir' ? '  ' : '    ';
+  const unit =
+    lang === 'go' || outer.includes('\t')
+      ? '\t'
+      : lang === 'javascript' || lang === 'typescript' || lang === 'elixir'
+        ? '  '
+        : '    ';
   return outer + unit;
 }
 

@@ -26,11 +26,17 @@ const DEF = /^\s*(?:async\s+)?def\s+[^\s(]/;
 const SHEBANG_OR_CODING = /^(?:#!|[ \t\f]*#.*coding[:=])/;
 
 /** Filters `lines[start..end)` as one Python text; the plan covers exactly that range. */
-export function filterPythonBlock(lines: readonly string[], start: number, end: number, opts: BlockOptions): BlockResult {
+export function filterPythonBlock(
+  lines: readonly string[],
+  start: number,
+  end: number,
+  opts: BlockOptions,
+): BlockResult {
   const scan = scanPython(lines, start, end, opts.openStart);
   // A window starting mid-file may start inside a string, which would turn code and text around:
   // such a window must at least end outside any string or bracket.
-  if (!scan.ok || (scan.open && (!opts.openEnd || opts.openStart))) return { ok: false, reason: 'unterminated string or unbalanced brackets' };
+  if (!scan.ok || (scan.open && (!opts.openEnd || opts.openStart)))
+    return { ok: false, reason: 'unterminated string or unbalanced brackets' };
   const preserve = opts.preserve;
   const info = scan.lines;
   const count = info.length;
@@ -78,7 +84,13 @@ export function filterPythonBlock(lines: readonly string[], start: number, end: 
       let e = i;
       while (e + 1 < count && at(e + 1).commentOnly && at(e + 1).logicalStart) e++;
       const indent = leadingWhitespace(raw(i));
-      elideRange(plan, start + i, start + e, (a, b) => elidedMarker('python', indent, opts.lineNumber(a), opts.lineNumber(b)), () => false);
+      elideRange(
+        plan,
+        start + i,
+        start + e,
+        (a, b) => elidedMarker('python', indent, opts.lineNumber(a), opts.lineNumber(b)),
+        () => false,
+      );
       i = e + 1;
       continue;
     }
@@ -130,7 +142,13 @@ export function filterPythonBlock(lines: readonly string[], start: number, end: 
     }
     const indent = markerIndent(raw(i), raw(first), 'python');
     const kept = raiseStatements(elideFrom, last);
-    elideRange(plan, start + elideFrom, start + last, (a, b) => elidedMarker('python', indent, opts.lineNumber(a), opts.lineNumber(b)), (index) => kept.has(index - start));
+    elideRange(
+      plan,
+      start + elideFrom,
+      start + last,
+      (a, b) => elidedMarker('python', indent, opts.lineNumber(a), opts.lineNumber(b)),
+      (index) => kept.has(index - start),
+    );
     i = last + 1;
   }
   return { ok: true, plan };

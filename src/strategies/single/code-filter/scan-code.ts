@@ -24,8 +24,20 @@ import { enterLiteral, literalAt } from './scan-strings.js';
 
 /** Words after which a `/` starts a regex literal rather than a division (JS/TS). */
 const REGEX_AFTER_WORDS: ReadonlySet<string> = new Set([
-  'return', 'typeof', 'instanceof', 'in', 'of', 'new', 'delete', 'void', 'throw', 'case', 'do',
-  'else', 'yield', 'await',
+  'return',
+  'typeof',
+  'instanceof',
+  'in',
+  'of',
+  'new',
+  'delete',
+  'void',
+  'throw',
+  'case',
+  'do',
+  'else',
+  'yield',
+  'await',
 ]);
 
 /** The longest word in REGEX_AFTER_WORDS: a longer identifier is never looked up. */

@@ -99,7 +99,20 @@ export interface Cursor {
 }
 
 export function newState(lang: BraceLanguage, openers: Uint8Array, jsx: boolean): ScanState {
-  return { lang, openers, literal: null, comment: 0, holes: [], inClass: false, regexOk: true, depth: 0, parens: 0, ok: true, jsx, tags: 0 };
+  return {
+    lang,
+    openers,
+    literal: null,
+    comment: 0,
+    holes: [],
+    inClass: false,
+    regexOk: true,
+    depth: 0,
+    parens: 0,
+    ok: true,
+    jsx,
+    tags: 0,
+  };
 }
 
 /** Ends the visible code run at the cursor, appending `placeholder` for the literal or comment that starts there. */

@@ -16,7 +16,25 @@
  */
 import { jsxAt, scanJsx } from './scan-jsx.js';
 import type { Cursor, Literal, ScanState } from './scan-state.js';
-import { C_AT, C_BACKSLASH, C_DOLLAR, C_DQ, C_HASH, C_LBRACE, C_LBRACKET, C_RBRACKET, C_SLASH, C_SQ, close, codeAt, cut, isIdentPart, literal, openHole, resumeCode } from './scan-state.js';
+import {
+  C_AT,
+  C_BACKSLASH,
+  C_DOLLAR,
+  C_DQ,
+  C_HASH,
+  C_LBRACE,
+  C_LBRACKET,
+  C_RBRACKET,
+  C_SLASH,
+  C_SQ,
+  close,
+  codeAt,
+  cut,
+  isIdentPart,
+  literal,
+  openHole,
+  resumeCode,
+} from './scan-state.js';
 
 /**
  * What opens at the cursor (a code position where a token starts): a literal to scan into, a
@@ -108,7 +126,9 @@ function rustLiteralAt(line: string, i: number, c: number): Opening | null {
     }
     const cp = line.codePointAt(i + 1);
     const width = cp !== undefined && cp > 0xffff ? 2 : 1;
-    return cp !== undefined && line.charCodeAt(i + 1 + width) === C_SQ ? { literal: null, length: 2 + width, placeholder: "''" } : null;
+    return cp !== undefined && line.charCodeAt(i + 1 + width) === C_SQ
+      ? { literal: null, length: 2 + width, placeholder: "''" }
+      : null;
   }
   // r"…", r#"…"#, br"…", cr#"…"#: a word of one or two letters, then hashes, then a quote.
   const j = c === 98 || c === 99 ? i + 1 : i;
@@ -117,7 +137,9 @@ function rustLiteralAt(line: string, i: number, c: number): Opening | null {
   while (line.charCodeAt(k) === C_HASH) k++;
   if (line.charCodeAt(k) !== C_DQ) return null;
   const hashes = k - j - 1;
-  const raw = cachedLiteral(`rs-${hashes}`, () => literal(`"${'#'.repeat(hashes)}`, { escapes: false, multiline: true }));
+  const raw = cachedLiteral(`rs-${hashes}`, () =>
+    literal(`"${'#'.repeat(hashes)}`, { escapes: false, multiline: true }),
+  );
   return { literal: raw, length: k + 1 - i, placeholder: '""' };
 }
 
@@ -138,7 +160,12 @@ function csharpStringAt(line: string, i: number): Opening | null {
   const prefix = k - i;
   if (quotes >= 3 && !verbatim) {
     const lit = cachedLiteral(`cs-raw-${quotes}-${dollars}`, () =>
-      literal('"'.repeat(quotes), { escapes: false, multiline: true, hole: dollars > 0 ? 'brace' : 'none', holeBraces: Math.max(dollars, 1) }),
+      literal('"'.repeat(quotes), {
+        escapes: false,
+        multiline: true,
+        hole: dollars > 0 ? 'brace' : 'none',
+        holeBraces: Math.max(dollars, 1),
+      }),
     );
     return { literal: lit, length: prefix + quotes, placeholder: '""' };
   }
@@ -158,7 +185,9 @@ function phpLiteralAt(line: string, i: number, c: number): Opening | null {
   if (m === null) return null;
   const name = m[2] as string;
   const nowdoc = m[1] === "'";
-  const lit = cachedLiteral(`php-${nowdoc}-${name}`, () => literal(name, { escapes: !nowdoc, multiline: true, hole: nowdoc ? 'none' : 'php', heredoc: name }));
+  const lit = cachedLiteral(`php-${nowdoc}-${name}`, () =>
+    literal(name, { escapes: !nowdoc, multiline: true, hole: nowdoc ? 'none' : 'php', heredoc: name }),
+  );
   return { literal: lit, length: line.length - i, placeholder: '""' };
 }
 

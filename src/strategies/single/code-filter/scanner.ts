@@ -51,13 +51,28 @@ export interface ScanResult {
 }
 
 /** Scans `lines[start..end)` as one source text in `lang` (with JSX markup when `jsx`). */
-export function scanBraces(lines: readonly string[], start: number, end: number, lang: BraceLanguage, jsx = false): ScanResult {
+export function scanBraces(
+  lines: readonly string[],
+  start: number,
+  end: number,
+  lang: BraceLanguage,
+  jsx = false,
+): ScanResult {
   const st = newState(lang, openers(lang), jsx);
   // A PHP file is HTML until its first `<?php` (a snippet without one is all code).
   if (lang === 'php' && hasPhpOpenTag(lines, start, end)) st.literal = PHP_HTML;
   const out: ScannedLine[] = [];
   // One cursor, reset for each line (a fresh object per line was a measurable share of a read's cost).
-  const cur: Cursor = { line: '', i: 0, code: '', from: 0, nonComment: false, depthMin: 0, escapedAtEnd: false, markup: false };
+  const cur: Cursor = {
+    line: '',
+    i: 0,
+    code: '',
+    from: 0,
+    nonComment: false,
+    depthMin: 0,
+    escapedAtEnd: false,
+    markup: false,
+  };
   for (let li = start; li < end; li++) {
     const line = lines[li] ?? '';
     const inCode = st.literal === null && st.comment === 0;
@@ -94,7 +109,13 @@ export function scanBraces(lines: readonly string[], start: number, end: number,
   const openLiteral = st.literal !== null && !st.literal.mayEndOpen;
   let depthMin = 0;
   for (const line of out) if (line.depthMin < depthMin) depthMin = line.depthMin;
-  return { lines: out, negative: !st.ok, endsInside: openLiteral || st.comment > 0 || st.holes.length > 0, depthEnd: st.depth, depthMin };
+  return {
+    lines: out,
+    negative: !st.ok,
+    endsInside: openLiteral || st.comment > 0 || st.holes.length > 0,
+    depthEnd: st.depth,
+    depthMin,
+  };
 }
 
 const NOT_BLANK = /\S/;

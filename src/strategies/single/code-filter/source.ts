@@ -65,9 +65,16 @@ export function filterFences(
     }
     plan.push(i);
     const lang = languageForFenceTag(open[2] ?? '');
-    const body = lang !== null && enabled.has(lang) && close - i - 1 >= MIN_ELIDED_LINES
-      ? filterSource(lines, i + 1, close, lang, { preserve, jsx: lang === 'javascript' || isJsxFenceTag(open[2] ?? ''), openStart: false, openEnd: false, lineNumber })
-      : null;
+    const body =
+      lang !== null && enabled.has(lang) && close - i - 1 >= MIN_ELIDED_LINES
+        ? filterSource(lines, i + 1, close, lang, {
+            preserve,
+            jsx: lang === 'javascript' || isJsxFenceTag(open[2] ?? ''),
+            openStart: false,
+            openEnd: false,
+            lineNumber,
+          })
+        : null;
     if (body?.ok) {
       for (const item of body.plan) plan.push(item);
       blocks++;
