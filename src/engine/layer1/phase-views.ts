@@ -66,15 +66,15 @@ export function rangeDigest(messages: readonly { role: string; raw: unknown }[],
 
 /** Estimated tokens a message is sent with now (content and its tool calls). */
 export function sentTokens(s: Session, m: MessageState): number {
-  return roughTokens(s.viewOf(m), m, s.extraOf(m));
+  return roughTokens(s.viewOf(m), s.extraOf(m));
 }
 
 /** The same estimate for the message as the host holds it. */
 export function rawTokens(m: MessageState): number {
-  return roughTokens(m.raw, m, m.extra);
+  return roughTokens(m.raw, m.extra);
 }
 
-function roughTokens(content: unknown, _m: MessageState, extra: string): number {
+function roughTokens(content: unknown, extra: string): number {
   const chars = typeof content === 'string' ? content.length : content === null || content === undefined ? 0 : 200;
   return Math.ceil((chars + extra.length) / 4) + 4;
 }

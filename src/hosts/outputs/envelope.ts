@@ -106,7 +106,7 @@ function jsonEnvelope(
   }
   const matches = json.matches;
   if (Array.isArray(matches) && fields.has('matches'))
-    return searchEnvelope(content, json, fields.get('matches') as FieldSpan, matches, tool, args, isError);
+    return searchEnvelope(content, fields.get('matches') as FieldSpan, matches, tool, args, isError);
   // A JSON result with no main text field (e.g. {"status": "ok"}): strategies see it whole. A read
   // of a JSON file (`cat package.json`) is that file, and stays a read (never cut as text).
   const env = textEnvelope(content, content, tool, args, isError, (text) => text);
@@ -116,7 +116,6 @@ function jsonEnvelope(
 /** search_files: each match is a line; a plan keeps chosen matches and turns gaps into notes. */
 function searchEnvelope(
   content: string,
-  _json: Record<string, unknown>,
   span: FieldSpan,
   matches: unknown[],
   tool: string,
