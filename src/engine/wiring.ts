@@ -57,6 +57,8 @@ export interface EngineOptions {
   holdBackground?: () => boolean;
   /** Layer 1's summariser in force (null or absent: layer 1 is off). Read at each use. */
   summariser?: () => Summariser | null;
+  /** Skip the list-wide pass on quiet calls (list-wide/quiet.ts; default true). False: tests compare both. */
+  quietCalls?: boolean;
 }
 
 /** Runs `fn`; on a throw (but `ResyncError`, which must reach the host) logs `what` and answers `fallback`. */
@@ -180,6 +182,7 @@ export function engineParts(opts: EngineOptions): EngineParts {
       sink: opts.sink,
       phases: opts.phases ?? null,
       toolCalls,
+      quietCalls: opts.quietCalls !== false,
     };
     const ready = guard(
       hook.name,

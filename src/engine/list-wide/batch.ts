@@ -18,12 +18,11 @@ import type { InputClearing } from '../../strategies/list-wide/input-clearing.js
 import { clearable, heldInputs, sameClearings, wantedInputs } from './inputs.js';
 import type { Session } from '../session/session.js';
 import { viewCounts } from '../ledger/message-tokens.js';
+import { overflowing, quietCall, viewChars } from './quiet.js';
 
 /** Assumed when the host does not say (the analytics and the clearing threshold need a window). */
 export const DEFAULT_CONTEXT_WINDOW = 128_000;
-/** Above this share of the window a request risks failing: waiting rewrites are made whatever the budget. */
-const OVERFLOW_SHARE = 0.85;
-/** …and it must remove at least this share of the window to be worth a break outside the budget. */
+/** Near overflow (quiet.ts), a pass must remove at least this share of the window to be worth a break outside the budget. */
 const OVERFLOW_ROOM = 0.1;
 
 export interface BatchDeps {
@@ -36,6 +35,8 @@ export interface BatchDeps {
   phase: StagedPhase | null;
   /** The host applies `tool_calls` edits to a request (hosts/capabilities.ts): input clearing may run. */
   toolCalls: boolean;
+  /** Skip the pass on a quiet call (quiet.ts; the default). False runs it on every call: tests compare both. */
+  quietCalls?: boolean;
 }
 
 /**
@@ -57,6 +58,11 @@ export function applyListWide(
   deps: BatchDeps,
 ): { changed: number[]; decision: PassDecision<Change>; breaks: boolean; phase: StagedPhase | null } {
   const window = s.meta.contextWindow || DEFAULT_CONTEXT_WINDOW;
+  const facts = { breakingAt: deps.breakingAt, phaseWaiting: deps.phase !== null, toolCalls: deps.toolCalls, window };
+  if (deps.quietCalls !== false && quietCall(s, config, facts)) {
+    s.counts.passSkipped();
+    return { changed: [], decision: { apply: [], costly: false, reason: 'no budget' }, breaks: false, phase: null };
+  }
   // Past the point where this call breaks the cache anyway, a change costs nothing more.
   const firstUnsent = Math.min(s.held.previousCallLength, deps.breakingAt ?? Infinity);
   const wanted = listWideRewrites(s, config, protectionFor(config), { firstUnsent, window });
@@ -124,10 +130,7 @@ export function applyListWide(
     forced: s.pruning.sweepPending,
     breaksSoFar: s.counts.cacheBreaks,
     // Near overflow, a pass that makes real room (a tenth of the window) is made whatever the budget.
-    overflow:
-      sentChars(s.held.messages, 0, s.held.messages.length) / 4 > OVERFLOW_SHARE * window
-        ? OVERFLOW_ROOM * window
-        : null,
+    overflow: overflowing(s, window) ? OVERFLOW_ROOM * window : null,
     minTokens: config.cache.min_batch_tokens,
     breaksPer100: config.cache.max_breaks_per_100_calls,
     firstAfter: config.cache.first_break_after,
@@ -197,22 +200,11 @@ function sentFromOf(messages: readonly MessageState[], to: number): (from: numbe
     if (!prefix) {
       prefix = [0];
       for (let i = 0; i < to && i < messages.length; i++)
-        prefix.push((prefix[i] as number) + sentChars(messages, i, i + 1));
+        prefix.push((prefix[i] as number) + viewChars(messages, i, i + 1));
     }
     const end = prefix.length - 1;
     return (prefix[end] as number) - (prefix[Math.max(0, Math.min(from, end))] as number);
   };
-}
-
-/** Characters of the views of messages [from, to). */
-function sentChars(messages: readonly MessageState[], from: number, to: number): number {
-  let n = 0;
-  for (let i = from; i < to && i < messages.length; i++) {
-    const m = messages[i] as MessageState;
-    const view = m.summary !== null ? m.summary : m.prune ? m.prune.content : m.single ? m.single.content : m.raw;
-    n += length(view) + (m.inputs ? m.inputs.extra : m.extra).length;
-  }
-  return n;
 }
 
 function length(view: unknown): number {

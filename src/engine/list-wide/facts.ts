@@ -111,22 +111,30 @@ export function fileEvents(
   for (const { message: m } of results) {
     const parsedOp = fileOpFor(m);
     if (!parsedOp.op) continue;
-    const paths = parsedOp.op.op === 'read' ? [parsedOp.op.path] : parsedOp.op.paths;
-    const read = parsedOp.op.op === 'read';
-    if (read && protection.file(parsedOp.op.op === 'read' ? parsedOp.op.path : undefined)) continue;
+    if (parsedOp.op.op === 'read' && protection.file(parsedOp.op.path)) continue;
     const prune = wanted.get(m.key) ?? m.prune;
     events.push({
       id: m.key,
       callId: m.key.startsWith('#') ? '' : m.key,
       tool: m.tool,
       op: parsedOp.op,
-      paths: paths.map((p) => normalizePath(p, s.meta.projectPath)),
+      paths: normalizedPaths(m, parsedOp.op, s.meta.projectPath),
       failed: isFailed(s, m),
       // A read now sent as a placeholder (a repeat, a dedup) shows no lines to supersede others with.
       showsLines: parsedOp.shows && (prune === undefined || prune === null),
     });
   }
   return events;
+}
+
+/** The paths `op` names, normalised against `project` (worked out once per message and project). */
+function normalizedPaths(m: MessageState, op: FileOp, project: string): string[] {
+  const memo = memoOf(m);
+  if (memo.paths?.project !== project) {
+    const paths = op.op === 'read' ? [op.path] : op.paths;
+    memo.paths = { project, paths: paths.map((p) => normalizePath(p, project)) };
+  }
+  return memo.paths.paths;
 }
 
 /** The characters a message is sent with after `wanted` (an estimate's input: chars / 4 ≈ tokens). */

@@ -64,7 +64,9 @@ export function wantedInputs(
     return {
       id: call.id,
       ordinal: call.ordinal,
-      paths: (call.input as FileInput).paths.map((p) => normalizePath(p, s.meta.projectPath)),
+      paths: call.paths.get(s.meta.projectPath, () =>
+        (call.input as FileInput).paths.map((p) => normalizePath(p, s.meta.projectPath)),
+      ),
       locked,
     };
   });

@@ -22,6 +22,7 @@ export class CallCounts {
   private readonly _cacheTrack: CacheTrack = newTrack();
   private _usageTrail: UsageTrail | undefined;
   private _lastTurnEvent = '';
+  private _quietCalls = 0;
 
   constructor(saved?: {
     turns: number;
@@ -60,6 +61,14 @@ export class CallCounts {
   }
   get toolCalls(): number {
     return this._toolCalls;
+  }
+  /** Model calls in this process answered without running the list-wide pass (list-wide/quiet.ts). Not saved. */
+  get quietCalls(): number {
+    return this._quietCalls;
+  }
+  /** A model call was quiet: the list-wide pass could change nothing and was skipped. */
+  passSkipped(): void {
+    this._quietCalls++;
   }
   get contextSent(): boolean {
     return this._contextSent;

@@ -105,6 +105,8 @@ export interface ListWideMemo {
   /** The last placeholder weighed: its words, the view it would replace, and its content when shorter. */
   proposal?: { text: string; current: string; content: string | null };
   recallId?: string;
+  /** The paths its file operation names, normalised against the project they were for. */
+  paths?: { project: string; paths: string[] };
   /** The strategies' own answers (`ListWideContext.once`), by slot, with the key they hold for. */
   slots?: Map<string, { key: string; value: unknown }>;
 }

@@ -25,16 +25,18 @@ export interface IndexedCall {
   args: Record<string, unknown> | null;
   input: FileInput | null;
   /** Its short arguments, worked out once per clearing (list-wide/inputs.ts). */
-  readonly short: ShortMemo;
+  readonly short: LastAnswer<string | null>;
+  /** The paths it names, normalised once per project path (list-wide/inputs.ts). */
+  readonly paths: LastAnswer<string[]>;
 }
 
-/** A call's short arguments for the last clearing asked (its reason is the key; a new one computes again). */
-export class ShortMemo {
-  private hit: { key: string; text: string | null } | null = null;
+/** The answer for the last key asked (a call's short arguments per clearing, its paths per project): a new key computes again. */
+export class LastAnswer<T> {
+  private hit: { key: string; value: T } | null = null;
 
-  get(key: string, compute: () => string | null): string | null {
-    if (this.hit?.key !== key) this.hit = { key, text: compute() };
-    return this.hit.text;
+  get(key: string, compute: () => T): T {
+    if (this.hit?.key !== key) this.hit = { key, value: compute() };
+    return this.hit.value;
   }
 }
 
@@ -78,7 +80,8 @@ export class InputIndex {
           call,
           args,
           input,
-          short: new ShortMemo(),
+          short: new LastAnswer(),
+          paths: new LastAnswer(),
         };
         this.calls.push(entry);
         if (id) this.byId.set(id, entry);

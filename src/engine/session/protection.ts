@@ -38,6 +38,9 @@ export interface Protection {
 
 const cache = new WeakMap<HmcConfig, Protection>();
 
+/** Paths whose protection is remembered per config (past it the memory starts again). */
+const MAX_REMEMBERED_PATHS = 10_000;
+
 /** The rules of a config, built once per config object (every hook asks; a reload makes a new one). */
 export function protectionFor(config: HmcConfig): Protection {
   let rules = cache.get(config);
@@ -51,11 +54,22 @@ function buildProtection(config: HmcConfig): Protection {
     config.compress.protected_tools.map((t) => t.toLowerCase()).filter((t) => !ALWAYS_PROTECTED.has(t)),
   );
   const patterns = config.protected_file_patterns.map(globToRegExp);
+  // Every pass asks of every read's path: each path's answer is worked out once per config.
+  const files = new Map<string, boolean>();
+  const file = (path: string): boolean => {
+    let known = files.get(path);
+    if (known === undefined) {
+      if (files.size >= MAX_REMEMBERED_PATHS) files.clear();
+      known = patterns.some((re) => re.test(path) || re.test(basename(path)));
+      files.set(path, known);
+    }
+    return known;
+  };
   const lower = (names: readonly string[]) => new ToolNames([...tools, ...names.map((t) => t.toLowerCase())]);
   return {
     tool: (name) => tools.has(name.toLowerCase()) || isOwnTool(name),
     inputs: (name) => named.has(name.toLowerCase()),
-    file: (path) => path !== undefined && patterns.some((re) => re.test(path) || re.test(basename(path))),
+    file: (path) => path !== undefined && patterns.length > 0 && file(path),
     dedup: lower(config.strategies.deduplication.protected_tools),
     errorPurge: lower(config.strategies.purge_errors.protected_tools),
     sweep: lower(config.strategies.deduplication.protected_tools),

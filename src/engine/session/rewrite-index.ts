@@ -84,6 +84,21 @@ export class RewriteIndex {
     return [...items.values()].sort((a, b) => a.index - b.index).map((i) => i.entry);
   }
 
+  /**
+   * A later result shares this one's call fingerprint or content digest (dedup would then send
+   * this one as a placeholder and keep the later copy).
+   */
+  hasLaterCopy(item: IndexedResult): boolean {
+    // Groups are filled in conversation order: the last member is the latest.
+    const later = (group: readonly IndexedResult[] | undefined): boolean =>
+      group !== undefined && (group[group.length - 1]?.index ?? -1) > item.index;
+    const { entry } = item;
+    return (
+      later(this.byArgs.get(`a:${entry.fingerprint}`)) ||
+      (entry.contentKey !== undefined && later(this.byContent.get(`c:${entry.tool}:${entry.contentKey}`)))
+    );
+  }
+
   private add(groups: Map<string, IndexedResult[]>, key: string, item: IndexedResult): void {
     const group = groups.get(key);
     if (group) {

@@ -48,6 +48,8 @@ export interface CallDeps {
   phases: PhaseIndex | null;
   /** The host applies `tool_calls` edits (its hello, hosts/capabilities.ts): input clearing may run. */
   toolCalls: boolean;
+  /** Skip the list-wide pass on quiet calls (list-wide/quiet.ts). */
+  quietCalls: boolean;
 }
 
 /**
@@ -111,6 +113,7 @@ export function prepareCall(
         breakingAt: catchUp.takeLanding(s),
         phase: layer1.staged(s, config),
         toolCalls: deps.toolCalls,
+        quietCalls: deps.quietCalls,
       });
   if (pass && config.debug && pass.decision.costly)
     deps.log(

@@ -61,15 +61,21 @@ export function planClearing(
   return out;
 }
 
-/** A cleared output's marker: how to read a file again, else its recall id (a failure keeps its reason). */
+/**
+ * A cleared output's marker: how to read a file again, else its recall id (a failure keeps its
+ * reason). Worked out once per style and failure flag: a result waits call after call for a pass,
+ * and finding a failure's reason reads its whole output.
+ */
 function clearedWords(m: HeldResult, ctx: ListWideContext): string {
   const read = ctx.readOf(m);
   if (read) return clearedPlaceholder({ tool: m.tool, read: { path: read.path, span: read.span } }, ctx.style);
   // An output that reports a failure keeps why, even when the call itself succeeded ("3 failed").
   const failed = ctx.failed(m) || ctx.reportsFailure(m);
-  return clearedPlaceholder(
-    { tool: m.tool, recall: ctx.recallId(m), ...(failed ? { failedText: m.raw as string } : {}) },
-    ctx.style,
+  return ctx.once(m, 'clearing.words', `${ctx.style} ${failed}`, () =>
+    clearedPlaceholder(
+      { tool: m.tool, recall: ctx.recallId(m), ...(failed ? { failedText: m.raw as string } : {}) },
+      ctx.style,
+    ),
   );
 }
 
