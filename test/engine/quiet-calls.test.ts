@@ -227,9 +227,10 @@ function engineFor(c: HmcConfig, k: Knobs, quietCalls: boolean): Engine {
 /**
  * Plays the loop as an ideal host: every view sent (as JSON), the cache breaks, whether restore was
  * exact. `looks[i]` false: the host does not ask before the i-th model call (a host with only a
- * per-turn hook), so the next call brings several steps at once.
+ * per-turn hook), so the next call brings several steps at once. `posts` false: outputs arrive only
+ * in the conversation (no post_tool_call), and are compressed there.
  */
-async function play(e: Engine, messages: readonly Message[], looks: readonly boolean[]) {
+async function play(e: Engine, messages: readonly Message[], looks: readonly boolean[], posts = true) {
   const host = new InProcessHost(e);
   const before = messages.map((m) => safeJson(m));
   const live: Message[] = [];
@@ -255,7 +256,7 @@ async function play(e: Engine, messages: readonly Message[], looks: readonly boo
         names.set(c.id as string, { name: String(c.function?.name), args: String(c.function?.arguments) });
     }
     live.push(m);
-    if (m.role === 'tool') {
+    if (m.role === 'tool' && posts) {
       const call = names.get(String(m.tool_call_id));
       e.postToolCall({
         session_id: 'Q',
@@ -278,11 +279,12 @@ describe('quiet calls', () => {
         fc.array(step, { minLength: 6, maxLength: 45 }),
         knobs,
         fc.array(fc.boolean(), { minLength: 1, maxLength: 12 }),
-        async (steps, k, looks) => {
+        fc.boolean(),
+        async (steps, k, looks, posts) => {
           const c = configOf(k);
           const messages = conversation(steps);
-          const quiet = await play(engineFor(c, k, true), messages, looks);
-          const whole = await play(engineFor(c, k, false), messages, looks);
+          const quiet = await play(engineFor(c, k, true), messages, looks, posts);
+          const whole = await play(engineFor(c, k, false), messages, looks, posts);
           expect(quiet.restored).toBe(true);
           expect(quiet.breaks).toBe(whole.breaks);
           expect(quiet.views.length).toBe(whole.views.length);
