@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every benchmark in one run (engine, store, bridge, dashboard, reads), each
  * printing its own table. Timings only, never a test. `npm run bench -- engine store` runs a
- * subset (engine, savings, store, phases, bridge, inspect, resume, dashboard, reads, pathological); folders of
+ * subset (engine, savings, loop, store, phases, bridge, inspect, resume, dashboard, reads, pathological); folders of
  * sessions after `savings` are the corpora it replays (else the shared and development corpora).
  */
 import { spawnSync } from 'node:child_process';
@@ -32,6 +32,14 @@ if (run('savings')) {
     '\nsavings on real sessions (ideal host, o200k tokens)\n===================================================\n',
   );
   runSavingsBench(corpusArguments(process.argv.slice(2)));
+}
+
+if (run('loop')) {
+  const { runLoopBench } = await import('./loop.js');
+  process.stdout.write(
+    '\npre_model_call along one long tool loop (engine only, quiet calls on and off)\n===========================================================================\n',
+  );
+  process.stdout.write(runLoopBench());
 }
 
 if (run('reads')) {
