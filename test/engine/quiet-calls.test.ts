@@ -5,6 +5,9 @@
  * engines, one with quiet calls and one running the pass on every call: the same view at every
  * call, the same cache breaks, the same restore. Then the rule itself: which calls are quiet.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { HmcConfig } from '../../src/config/keys.js';
@@ -18,6 +21,8 @@ import { ListingSummariser } from './layer1-harness.js';
 
 const PATHS = ['src/app.py', 'src/util.ts', 'lib/app.py'];
 const WINDOW = 200_000;
+/** A nudge's words (a user message inside a turn, no pre_llm_call for it). */
+const NUDGE = 'check your work';
 
 interface Call {
   name: string;
@@ -27,10 +32,12 @@ interface Call {
 
 type Step =
   | { kind: 'user' }
+  | { kind: 'nudge' }
   | { kind: 'terminal'; lines: number; code: number }
   | { kind: 'repeat'; back: number }
   | { kind: 'read'; path: number; lines: number; version: number }
   | { kind: 'edit'; path: number; lines: number }
+  | { kind: 'write'; path: number; lines: number }
   | { kind: 'parallel'; shape: Shape; path: number };
 
 /** Two calls in one assistant message. */
@@ -38,6 +45,7 @@ type Shape = 'same read' | 'read and edit' | 'same output' | 'same call' | 'near
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ kind: 'user' as const }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'nudge' as const }) },
   {
     weight: 4,
     arbitrary: fc.record({
@@ -62,6 +70,14 @@ const step: fc.Arbitrary<Step> = fc.oneof(
       kind: fc.constant('edit' as const),
       path: fc.nat(PATHS.length - 1),
       lines: fc.integer({ min: 3, max: 60 }),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('write' as const),
+      path: fc.nat(PATHS.length - 1),
+      lines: fc.integer({ min: 10, max: 80 }),
     }),
   },
   {
@@ -116,6 +132,11 @@ function conversation(steps: readonly Step[]): Message[] {
       messages.push({ role: 'assistant', content: 'next' }, { role: 'user', content: `go on ${i}` });
       return;
     }
+    // A user message the host adds inside a turn (Hermes' verify-on-stop nudge): no turn hook for it.
+    if (s.kind === 'nudge') {
+      messages.push({ role: 'user', content: `${NUDGE} ${i}` });
+      return;
+    }
     const path = PATHS['path' in s ? s.path : 0] as string;
     let calls: Call[];
     if (s.kind === 'terminal')
@@ -125,6 +146,15 @@ function conversation(steps: readonly Step[]): Message[] {
       calls = [earlier ?? { name: 'terminal', args: { command: 'true' }, content: log(120, 1) }];
     } else if (s.kind === 'read') calls = [read(path, s.lines, s.version)];
     else if (s.kind === 'edit') calls = [edit(path, s.lines, i)];
+    else if (s.kind === 'write')
+      calls = [
+        {
+          // Bulky arguments, answered in a line: input clearing's work once superseded or old.
+          name: 'Write',
+          args: { file_path: path, content: Array.from({ length: s.lines }, (_, k) => `line ${k} of ${i}`).join('\n') },
+          content: `File created successfully at: ${path}`,
+        },
+      ];
     else if (s.shape === 'same read') calls = [read(path, 80, 0), read(path, 80, 0)];
     else if (s.shape === 'read and edit') calls = [read(path, 90, 1), edit(path, 30, i)];
     else if (s.shape === 'same output') {
@@ -210,11 +240,11 @@ function configOf(k: Knobs): HmcConfig {
   });
 }
 
-function engineFor(c: HmcConfig, k: Knobs, quietCalls: boolean): Engine {
+function engineFor(c: HmcConfig, k: Knobs, quietCalls: boolean, stateDir: string | null = null): Engine {
   const summariser = k.layer1 ? new ListingSummariser() : null;
   return new Engine({
     config: () => c,
-    stateDir: null,
+    stateDir,
     sink: NULL_SINK,
     recorder: null,
     log: () => {},
@@ -224,14 +254,22 @@ function engineFor(c: HmcConfig, k: Knobs, quietCalls: boolean): Engine {
   });
 }
 
+interface Play {
+  /** `looks[i]` false: the host does not ask before the i-th model call (a host with only a per-turn hook). */
+  looks: readonly boolean[];
+  /** False: outputs arrive only in the conversation (no post_tool_call), and are compressed there. */
+  posts: boolean;
+  /** At this model call the process ends and `next` (a new process on the same state folder) carries the session on. */
+  restart?: { at: number; next: () => Engine };
+}
+
 /**
- * Plays the loop as an ideal host: every view sent (as JSON), the cache breaks, whether restore was
- * exact. `looks[i]` false: the host does not ask before the i-th model call (a host with only a
- * per-turn hook), so the next call brings several steps at once. `posts` false: outputs arrive only
- * in the conversation (no post_tool_call), and are compressed there.
+ * Plays the loop as an ideal host: every view sent (as JSON), which calls were quiet, the cache
+ * breaks, whether restore was exact.
  */
-async function play(e: Engine, messages: readonly Message[], looks: readonly boolean[], posts = true) {
-  const host = new InProcessHost(e);
+async function play(first: Engine, messages: readonly Message[], opts: Play) {
+  let e = first;
+  let host = new InProcessHost(e);
   const before = messages.map((m) => safeJson(m));
   const live: Message[] = [];
   const views: string[] = [];
@@ -240,9 +278,21 @@ async function play(e: Engine, messages: readonly Message[], looks: readonly boo
   const names = new Map<string, { name: string; args: string }>();
   for (const original of messages) {
     const m = structuredClone(original);
+    if (m.role === 'assistant' && opts.restart && views.length === opts.restart.at) {
+      host.restore('Q');
+      e.onSessionEnd({ session_id: 'Q' });
+      await e.recall.flush();
+      await e.flushSaves();
+      e = opts.restart.next();
+      host = new InProcessHost(e);
+    }
     if (m.role === 'assistant') {
-      if (looks[views.length % looks.length] === false) views.push('(not asked)');
+      if (opts.looks[views.length % opts.looks.length] === false) views.push('(not asked)');
       else {
+        // A user's turn opens with pre_llm_call, as Hermes calls it, before its first model call.
+        const last = live[live.length - 1];
+        if (last?.role === 'user' && !String(last.content).startsWith(NUDGE))
+          host.preLlmCall('Q', live, { context_length: WINDOW });
         host.restore('Q');
         const before = e.sessions.get('Q')?.counts.quietCalls ?? 0;
         const r = e.preModelCall({ session_id: 'Q', messages: live, context_length: WINDOW });
@@ -256,7 +306,7 @@ async function play(e: Engine, messages: readonly Message[], looks: readonly boo
         names.set(c.id as string, { name: String(c.function?.name), args: String(c.function?.arguments) });
     }
     live.push(m);
-    if (m.role === 'tool' && posts) {
+    if (m.role === 'tool' && opts.posts) {
       const call = names.get(String(m.tool_call_id));
       e.postToolCall({
         session_id: 'Q',
@@ -269,7 +319,11 @@ async function play(e: Engine, messages: readonly Message[], looks: readonly boo
   }
   host.restore('Q');
   const restored = live.every((m, i) => safeJson(m) === before[i]);
-  return { views, restored, quiet, breaks: e.sessions.get('Q')?.counts.cacheBreaks };
+  const breaks = e.sessions.get('Q')?.counts.cacheBreaks;
+  // Recall copies and saves are written in the background: done before the folder goes.
+  await e.recall.flush();
+  await e.flushSaves();
+  return { views, restored, quiet, breaks };
 }
 
 describe('quiet calls', () => {
@@ -280,11 +334,25 @@ describe('quiet calls', () => {
         knobs,
         fc.array(fc.boolean(), { minLength: 1, maxLength: 12 }),
         fc.boolean(),
-        async (steps, k, looks, posts) => {
+        fc.option(fc.nat(40), { freq: 3 }),
+        async (steps, k, looks, posts, restartAt) => {
           const c = configOf(k);
           const messages = conversation(steps);
-          const quiet = await play(engineFor(c, k, true), messages, looks, posts);
-          const whole = await play(engineFor(c, k, false), messages, looks, posts);
+          // With a restart, each run's first process saves to its own folder, and a new one carries on.
+          const run = async (quietCalls: boolean) => {
+            const dir = restartAt === null ? null : mkdtempSync(join(tmpdir(), 'hmc-quiet-'));
+            try {
+              const restart =
+                dir === null
+                  ? {}
+                  : { restart: { at: restartAt as number, next: () => engineFor(c, k, quietCalls, dir) } };
+              return await play(engineFor(c, k, true, dir), messages, { looks, posts, ...restart });
+            } finally {
+              if (dir) rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+            }
+          };
+          const quiet = await run(true);
+          const whole = await run(false);
           expect(quiet.restored).toBe(true);
           expect(quiet.breaks).toBe(whole.breaks);
           expect(quiet.views.length).toBe(whole.views.length);
@@ -293,7 +361,7 @@ describe('quiet calls', () => {
           });
         },
       ),
-      { numRuns: 60 },
+      { numRuns: 300 },
     );
   });
 
@@ -303,7 +371,7 @@ describe('quiet calls', () => {
 
   it('skip the pass on most calls of a long loop once its break budget is spent', async () => {
     const c = config();
-    const run = await play(engineFor(c, defaults, true), conversation(logs(60)), [true]);
+    const run = await play(engineFor(c, defaults, true), conversation(logs(60)), { looks: [true], posts: true });
     const skipped = run.quiet.filter(Boolean).length;
     expect(skipped).toBeGreaterThan(run.quiet.length / 2);
     expect(run.restored).toBe(true);
@@ -311,14 +379,14 @@ describe('quiet calls', () => {
 
   it('never skip it while the budget has a break left', async () => {
     const k = { ...defaults, firstAfter: 0, perHundred: 100 };
-    const run = await play(engineFor(configOf(k), k, true), conversation(logs(30)), [true]);
+    const run = await play(engineFor(configOf(k), k, true), conversation(logs(30)), { looks: [true], posts: true });
     expect(run.quiet.filter(Boolean)).toEqual([]);
   });
 
   it('run it when the new step repeats an earlier output, has a later copy, or touches one file twice', async () => {
     const k = { ...defaults, firstAfter: 0, perHundred: 0 };
     const c = configOf(k);
-    const at = (steps: Step[]) => play(engineFor(c, k, true), conversation(steps), [true]);
+    const at = (steps: Step[]) => play(engineFor(c, k, true), conversation(steps), { looks: [true], posts: true });
     // The call after the last step is the second-to-last view (the last is the final "done").
     const lastStep = async (steps: Step[]) => {
       const run = await at(steps);

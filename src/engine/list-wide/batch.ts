@@ -58,7 +58,7 @@ export function applyListWide(
   deps: BatchDeps,
 ): { changed: number[]; decision: PassDecision<Change>; breaks: boolean; phase: StagedPhase | null } {
   const window = s.meta.contextWindow || DEFAULT_CONTEXT_WINDOW;
-  const facts = { breakingAt: deps.breakingAt, phaseWaiting: deps.phase !== null, toolCalls: deps.toolCalls, window };
+  const facts = { breakingAt: deps.breakingAt, toolCalls: deps.toolCalls, window };
   if (deps.quietCalls !== false && quietCall(s, config, facts)) {
     s.counts.passSkipped();
     return { changed: [], decision: { apply: [], costly: false, reason: 'no budget' }, breaks: false, phase: null };

@@ -8,16 +8,15 @@
  * (docs/engine.md, "Quiet calls").
  *
  * A call is quiet only when each of these holds; anything else runs the whole pass:
- * - no cache break this call anyway (a caught-up output), no summary waiting to go out, no sweep;
+ * - no cache break this call anyway (a caught-up output), no sweep;
  * - no break left in the budget, and the context far from overflowing the window (either would
- *   let a waiting rewrite go now);
+ *   let a waiting rewrite go now; a layer-1 summary waiting to go out waits for the same break,
+ *   since it never covers the current step);
  * - every placeholder and cleared input an earlier process sent is back on its message;
- * - the messages not sent yet hold at most the latest assistant message with calls and the
- *   results of those calls (the current step: never cleared, echoed, purged or input-cleared), and
- *   none of those results repeats an earlier output, has a later copy (dedup keeps the latest),
- *   shares a file name with another of them (a read superseded within the step), or belongs to an
- *   earlier user turn (error purge). Results outside the current step: with well-ordered
- *   conversations the assistant-message check catches them already; the check is defensive.
+ * - the results not sent yet are the current step's (the latest assistant message's calls: never
+ *   cleared, echoed or input-cleared), and none of them repeats an earlier output, has a later
+ *   copy (dedup keeps the latest), shares a file name with another of them (a read superseded
+ *   within the step), or came in an earlier user turn (error purge).
  *
  * What a quiet call leaves for the next pass: a changed placeholder of a result inside a
  * summarised range (it is sent as the summary whatever its placeholder, so the model sees the same).
@@ -39,8 +38,6 @@ const OVERFLOW_SHARE = 0.85;
 export interface QuietFacts {
   /** This call already rewrites a sent message at this index, else null. */
   breakingAt: number | null;
-  /** A layer-1 summary waiting to go out. */
-  phaseWaiting: boolean;
   /** The host applies `tool_calls` edits (input clearing runs). */
   toolCalls: boolean;
   /** The model's context window in tokens. */
@@ -49,7 +46,7 @@ export interface QuietFacts {
 
 /** True when the list-wide pass would change no view in this call (see the file's head). */
 export function quietCall(s: Session, config: HmcConfig, facts: QuietFacts): boolean {
-  if (facts.breakingAt !== null || facts.phaseWaiting || s.pruning.sweepPending) return false;
+  if (facts.breakingAt !== null || s.pruning.sweepPending) return false;
   const budget = breakBudget(s.held.replies, config.cache.max_breaks_per_100_calls, config.cache.first_break_after);
   if (s.counts.cacheBreaks < budget || overflowing(s, facts.window)) return false;
   indexUpTo(s, config, s.held.messages.length);
@@ -88,26 +85,21 @@ function earlierRewritesBack(s: Session, toolCalls: boolean): boolean {
   return true;
 }
 
-/** The messages not sent yet are the current step and nothing a strategy would rewrite for free. */
+/**
+ * The results not sent yet are the current step's and none a strategy would rewrite for free. (An
+ * older assistant message among the new ones has its results among them too, outside the current
+ * step; its calls, unanswered, are never input-cleared.)
+ */
 function onlyTheCurrentStep(s: Session): boolean {
   const messages = s.held.messages;
   const current = currentStepCalls(s);
-  let lastStep = -1;
-  for (let i = messages.length - 1; i >= 0 && lastStep < 0; i--) {
-    const calls = messages[i]?.role === 'assistant' ? messages[i]?.source.tool_calls : undefined;
-    if (Array.isArray(calls) && calls.length > 0) lastStep = i;
-  }
   const names = new Set<string>();
   for (let i = s.held.previousCallLength; i < messages.length; i++) {
     const m = messages[i] as MessageState;
-    if (m.role === 'assistant') {
-      const calls = m.source.tool_calls;
-      if (Array.isArray(calls) && calls.length > 0 && i !== lastStep) return false;
-      continue;
-    }
     if (m.role !== 'tool') continue;
     const item = s.rewriteIndex.byKey.get(m.key);
-    if (!item || item.index !== i || !current.has(m.key) || m.turn !== s.counts.turn) return false;
+    // An output from an earlier user turn may be purged at once if it failed (error purge's age).
+    if (!item || item.index !== i || !current.has(m.key) || m.turn < s.counts.turn) return false;
     const first = s.rewriteIndex.firstByText.get(m.raw as string);
     if ((first !== undefined && first !== item) || s.rewriteIndex.hasLaterCopy(item)) return false;
     const op = fileOpFor(m).op;
