@@ -1,9 +1,12 @@
 /**
  * Quiet calls (src/engine/list-wide/quiet.ts): a model call that skips the list-wide pass must send
  * exactly what the whole pass would have sent. Random tool loops (single and parallel calls, exact
- * repeats, re-read and edited files, failures, user turns, layer-1 summaries) run through two
- * engines, one with quiet calls and one running the pass on every call: the same view at every
- * call, the same cache breaks, the same restore. Then the rule itself: which calls are quiet.
+ * repeats, the same call with a new output, near copies, re-read, edited and written files,
+ * failures, user turns opened with pre_llm_call, nudges inside a turn, layer-1 summaries, a host
+ * that asks only before some calls, outputs with and without post_tool_call, input clearing alone,
+ * a new process carrying the session on) run through two engines, one with quiet calls and one
+ * running the pass on every call: the same view at every call, the same cache breaks, the same
+ * restore. Then the rule itself: which calls are quiet.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -412,7 +415,7 @@ describe('quiet calls', () => {
     const k = { ...defaults, firstAfter: 0, perHundred: 0 };
     const c = configOf(k);
     const at = (steps: Step[]) => play(engineFor(c, k, true), conversation(steps), { looks: [true], posts: true });
-    // The call after the last step is the second-to-last view (the last is the final "done").
+    // The last call is the one that sends the last step (the request before the final "done").
     const lastStep = async (steps: Step[]) => {
       const run = await at(steps);
       return run.quiet[run.quiet.length - 1];
