@@ -58,7 +58,8 @@ export function applyListWide(
   deps: BatchDeps,
 ): { changed: number[]; decision: PassDecision<Change>; breaks: boolean; phase: StagedPhase | null } {
   const window = s.meta.contextWindow || DEFAULT_CONTEXT_WINDOW;
-  const facts = { breakingAt: deps.breakingAt, toolCalls: deps.toolCalls, window };
+  const overflow = overflowing(s, window);
+  const facts = { breakingAt: deps.breakingAt, toolCalls: deps.toolCalls, overflowing: overflow };
   if (deps.quietCalls !== false && quietCall(s, config, facts)) {
     s.counts.passSkipped();
     return { changed: [], decision: { apply: [], costly: false, reason: 'no budget' }, breaks: false, phase: null };
@@ -130,7 +131,7 @@ export function applyListWide(
     forced: s.pruning.sweepPending,
     breaksSoFar: s.counts.cacheBreaks,
     // Near overflow, a pass that makes real room (a tenth of the window) is made whatever the budget.
-    overflow: overflowing(s, window) ? OVERFLOW_ROOM * window : null,
+    overflow: overflow ? OVERFLOW_ROOM * window : null,
     minTokens: config.cache.min_batch_tokens,
     breaksPer100: config.cache.max_breaks_per_100_calls,
     firstAfter: config.cache.first_break_after,

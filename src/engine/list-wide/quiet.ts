@@ -27,7 +27,7 @@ import type { HmcConfig } from '../../config/keys.js';
 import { breakBudget } from '../ledger/pass.js';
 import type { MessageState } from '../session/held.js';
 import type { Session } from '../session/session.js';
-import { normalizePath } from '../../strategies/shared/file-ops.js';
+import { fileName, normalizePath } from '../../strategies/shared/file-ops.js';
 import { currentStepCalls, fileOpFor } from './facts.js';
 import { indexUpTo } from './list-wide.js';
 
@@ -40,15 +40,15 @@ export interface QuietFacts {
   breakingAt: number | null;
   /** The host applies `tool_calls` edits (input clearing runs). */
   toolCalls: boolean;
-  /** The model's context window in tokens. */
-  window: number;
+  /** The views sent are near the window (`overflowing`): waiting rewrites that make room go now. */
+  overflowing: boolean;
 }
 
 /** True when the list-wide pass would change no view in this call (see the file's head). */
 export function quietCall(s: Session, config: HmcConfig, facts: QuietFacts): boolean {
   if (facts.breakingAt !== null || s.pruning.sweepPending) return false;
   const budget = breakBudget(s.held.replies, config.cache.max_breaks_per_100_calls, config.cache.first_break_after);
-  if (s.counts.cacheBreaks < budget || overflowing(s, facts.window)) return false;
+  if (s.counts.cacheBreaks < budget || facts.overflowing) return false;
   indexUpTo(s, config, s.held.messages.length);
   if (!earlierRewritesBack(s, facts.toolCalls)) return false;
   return onlyTheCurrentStep(s);
@@ -104,8 +104,7 @@ function onlyTheCurrentStep(s: Session): boolean {
     if ((first !== undefined && first !== item) || s.rewriteIndex.hasLaterCopy(item)) return false;
     const op = fileOpFor(m).op;
     for (const path of op ? (op.op === 'read' ? [op.path] : op.paths) : []) {
-      const normal = normalizePath(path);
-      const name = normal.slice(normal.lastIndexOf('/') + 1);
+      const name = fileName(normalizePath(path));
       if (names.has(name)) return false;
       names.add(name);
     }

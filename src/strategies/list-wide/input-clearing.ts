@@ -16,7 +16,7 @@
  *
  * Pure: a function of the calls and file events it is given.
  */
-import { samePath } from '../shared/file-ops.js';
+import { fileName, samePath } from '../shared/file-ops.js';
 
 /** One call whose arguments could be cleared, in conversation order. */
 export interface InputCandidate {
@@ -73,7 +73,7 @@ export function planInputClearing(
 /** The id of the first later call that touched one of the candidate's files and did not fail, or null. */
 function supersededBy(c: InputCandidate, byName: ReadonlyMap<string, readonly FileTouch[]>): string | null {
   for (const path of c.paths) {
-    for (const t of byName.get(baseName(path)) ?? []) {
+    for (const t of byName.get(fileName(path)) ?? []) {
       if (t.ordinal <= c.ordinal || t.failed || (t.op === 'read' && !t.showsLines)) continue;
       if (t.paths.some((p) => samePath(p, path))) return t.callId;
     }
@@ -85,7 +85,7 @@ function supersededBy(c: InputCandidate, byName: ReadonlyMap<string, readonly Fi
 function touchesByName(touches: readonly FileTouch[]): Map<string, FileTouch[]> {
   const out = new Map<string, FileTouch[]>();
   for (const t of touches) {
-    for (const name of new Set(t.paths.map(baseName))) {
+    for (const name of new Set(t.paths.map(fileName))) {
       const list = out.get(name);
       if (list) list.push(t);
       else out.set(name, [t]);
@@ -93,8 +93,4 @@ function touchesByName(touches: readonly FileTouch[]): Map<string, FileTouch[]> 
   }
   for (const list of out.values()) list.sort((a, b) => a.ordinal - b.ordinal);
   return out;
-}
-
-function baseName(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
 }

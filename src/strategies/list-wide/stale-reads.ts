@@ -12,7 +12,7 @@
  * marker in force again from what superseded the read (its path and lines are read again).
  */
 import type { LineSpan } from '../shared/file-ops.js';
-import { samePath } from '../shared/file-ops.js';
+import { fileName, samePath } from '../shared/file-ops.js';
 import { staleReadPlaceholder } from './placeholders.js';
 import type { FileEvent, ListWideStrategy } from './strategy.js';
 
@@ -36,7 +36,7 @@ export function findStaleReads(events: readonly FileEvent[]): Map<string, StaleR
   // Only events on the same file can supersede each other: group them by file name first.
   const groups = new Map<string, FileEvent[]>();
   for (const e of events) {
-    for (const name of new Set(e.paths.map(baseName))) {
+    for (const name of new Set(e.paths.map(fileName))) {
       const group = groups.get(name);
       if (group) group.push(e);
       else groups.set(name, [e]);
@@ -66,10 +66,6 @@ export function findStaleReads(events: readonly FileEvent[]): Map<string, StaleR
     }
   }
   return stale;
-}
-
-function baseName(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
 }
 
 /** `outer` shows every line of `inner`. */

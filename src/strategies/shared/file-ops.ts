@@ -115,6 +115,14 @@ export function normalizePath(path: string, project = ''): string {
   return p;
 }
 
+/**
+ * The file name of a normalised path: only events on the same name can be the same file
+ * (`samePath`), so stale reads, input clearing and quiet calls group by it.
+ */
+export function fileName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
 /** Two normalised paths name the same file: equal, or an absolute one ending in a relative one of 2+ segments. */
 export function samePath(a: string, b: string): boolean {
   if (a === b) return true;
